@@ -1,0 +1,26 @@
+package dev.ojs.job;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.ojs.retry.ErrorCode;
+
+/**
+ * One entry of a job's error history (spec §10.1): the failed attempt, the error and when
+ * it happened.
+ *
+ * @param attempt the 1-based attempt that failed
+ * @param type dot-namespaced error type
+ * @param message human-readable message
+ * @param code the handler response code
+ * @param timestamp when the failure was recorded
+ * @param details structured details (never {@code null})
+ */
+public record ErrorEntry(int attempt, String type, String message, ErrorCode code, Instant timestamp,
+		Map<String, Object> details) {
+
+	public ErrorEntry {
+		details = (details != null) ? Map.copyOf(details) : Map.of();
+	}
+
+}

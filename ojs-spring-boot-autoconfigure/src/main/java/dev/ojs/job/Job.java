@@ -1,0 +1,51 @@
+package dev.ojs.job;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * A snapshot of one stored job.
+ *
+ * @param id lowercase UUIDv7
+ * @param type dot-namespaced job type
+ * @param queue queue name
+ * @param argsJson JSON array of arguments
+ * @param metaJson JSON object of metadata
+ * @param priority higher runs first
+ * @param state lifecycle state
+ * @param attempt number of started executions (1-based once started, 0 before)
+ * @param maxAttempts the effective policy's {@code max_attempts}
+ * @param retryPolicy the effective retry policy
+ * @param errors error history, oldest first
+ * @param deadLetter whether this discarded job is a dead letter
+ * @param uniqueKey the unique key, or {@code null}
+ * @param scheduledAt when the job is (or was) due: run-at time, or {@code next_retry_at}
+ * @param createdAt when it was first enqueued
+ * @param startedAt when its latest attempt started, or {@code null}
+ * @param completedAt when it completed, or {@code null}
+ * @param discardedAt when it was discarded or dead-lettered, or {@code null}
+ * @param lockedBy the worker node holding its reservation, or {@code null}
+ * @param lockedUntil when that reservation expires, or {@code null}
+ */
+public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
+		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
+		boolean deadLetter, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
+		Instant completedAt, Instant discardedAt, String lockedBy, Instant lockedUntil) {
+
+	public Job {
+		errors = (errors != null) ? List.copyOf(errors) : List.of();
+	}
+
+	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */
+	public Instant nextRetryAt() {
+		return (this.state == JobState.RETRYABLE) ? this.scheduledAt : null;
+	}
+
+	/** The most recent error, or {@code null}. */
+	public ErrorEntry lastError() {
+		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
+	}
+
+}

@@ -1,0 +1,51 @@
+package dev.ojs.job;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What applications and operators do with stored jobs: enqueue, look up, cancel, count and
+ * manage dead letters. The worker's claim/complete/fail/heartbeat/reap operations live on
+ * the JDBC implementation, next to their SQL.
+ */
+public interface JobStore {
+
+	/**
+	 * Inserts jobs in one round trip, joining the caller's transaction when one is active.
+	 * A job whose unique key matches a live (non-terminal) job is not inserted; that job's id
+	 * is returned in its place.
+	 * @return the ids, in the order of {@code jobs}
+	 */
+	List<String> insert(List<NewJob> jobs);
+
+	Optional<Job> find(String id);
+
+	/** Cancels a job that has not started (scheduled, available or retryable). */
+	boolean cancel(String id);
+
+	/** Job counts per queue, then per state. */
+	Map<String, Map<JobState, Long>> countByQueueAndState();
+
+	/** Dead letters matching the filter, newest first. */
+	List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit);
+
+	long countDeadLetters(DeadLetterFilter filter);
+
+	DeadLetterStats deadLetterStats();
+
+	/**
+	 * Moves a dead letter back to {@code available}: same id and policy, attempt reset to 0,
+	 * error history kept.
+	 */
+	boolean retryDeadLetter(String id);
+
+	/** {@link #retryDeadLetter(String)} for every dead letter matching the filter. */
+	int retryDeadLetters(DeadLetterFilter filter);
+
+	boolean deleteDeadLetter(String id);
+
+	/** Throws when the job table cannot be read. */
+	void checkAvailable();
+
+}

@@ -1,0 +1,24 @@
+package dev.ojs.job;
+
+import java.time.Instant;
+
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * A job to insert. The retry policy is the <em>effective</em> one: already merged over
+ * handler and application defaults and validated (RET-16), so the store never sees an
+ * invalid policy.
+ *
+ * @param type dot-namespaced job type
+ * @param queue queue name
+ * @param priority higher runs first
+ * @param argsJson JSON array of arguments
+ * @param metaJson JSON object of metadata
+ * @param retryPolicy effective retry policy
+ * @param runAt when the job becomes due; {@code null} means now
+ * @param uniqueKey optional unique key; a live job with the same key is returned instead
+ */
+public record NewJob(String type, String queue, int priority, String argsJson, String metaJson,
+		RetryPolicy retryPolicy, Instant runAt, String uniqueKey) {
+
+}

@@ -1,0 +1,19 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+
+/**
+ * A job type this node can run.
+ *
+ * @param type the job type
+ * @param queue the queue its jobs are claimed from
+ * @param concurrency at most this many of this type run at once on this node; 0 = only the
+ * queue's limit applies
+ * @param visibilityTimeout reservation length; {@code null} = the worker default
+ * @param handler the code to run
+ * @param errorClassifier turns the handler's exceptions into OJS errors
+ */
+public record HandlerRegistration(String type, String queue, int concurrency, Duration visibilityTimeout,
+		JobHandler handler, ErrorClassifier errorClassifier) {
+
+}

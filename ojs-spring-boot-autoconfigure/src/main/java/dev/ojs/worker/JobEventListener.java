@@ -1,0 +1,33 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.ojs.job.Job;
+import dev.ojs.retry.JobError;
+
+/**
+ * Told of every final outcome of an attempt, after it is stored. {@code job} is the job as
+ * claimed (its {@code attempt} is the attempt that ran); {@code handlerDuration} is how long
+ * the handler ran ({@link Duration#ZERO} for attempts failed by the reaper or shutdown).
+ * Implementations must be fast and must not throw.
+ */
+public interface JobEventListener {
+
+	JobEventListener NONE = new JobEventListener() {
+	};
+
+	default void completed(Job job, Duration handlerDuration) {
+	}
+
+	default void retrying(Job job, JobError error, Instant nextRetryAt, Duration delay, Duration handlerDuration) {
+	}
+
+	/** Discarded: a DISCARD or FAIL code, or exhaustion/non-retryable with on_exhaustion=discard. */
+	default void discarded(Job job, JobError error, Duration handlerDuration) {
+	}
+
+	default void deadLettered(Job job, JobError error, Duration handlerDuration) {
+	}
+
+}

@@ -1,0 +1,19 @@
+package dev.ojs.worker;
+
+import dev.ojs.job.Job;
+
+/**
+ * The attempt a {@link JobHandler} is running.
+ */
+public interface JobExecution {
+
+	/** The job as claimed: {@link Job#attempt()} is this attempt's 1-based number. */
+	Job job();
+
+	/**
+	 * Extends this attempt's reservation by the visibility timeout now (RET-13). The worker
+	 * also heartbeats running jobs on its own; call this from handlers that block for long.
+	 */
+	void heartbeat();
+
+}
