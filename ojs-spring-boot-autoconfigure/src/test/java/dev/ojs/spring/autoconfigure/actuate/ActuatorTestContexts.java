@@ -1,0 +1,26 @@
+package dev.ojs.spring.autoconfigure.actuate;
+
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.convert.support.ConfigurableConversionService;
+
+/**
+ * Helpers for the actuator auto-configuration tests.
+ */
+final class ActuatorTestContexts {
+
+	private ActuatorTestContexts() {
+	}
+
+	/**
+	 * Gives the context's environment the conversion service a Spring Boot application has,
+	 * so that properties such as {@code management.endpoint.deadletters.access=read-only}
+	 * bind as they do in an application.
+	 * @param context the context
+	 */
+	static void applicationConversionService(ConfigurableApplicationContext context) {
+		context.getEnvironment()
+			.setConversionService((ConfigurableConversionService) ApplicationConversionService.getSharedInstance());
+	}
+
+}
