@@ -15,40 +15,39 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class RetryPolicyBackoffTest {
 
-	@ParameterizedTest(name = "§3.1 none, I=PT5S: attempt {0} (retry {1}) waits {2}s")
-	@CsvSource({ "2, 1, 5", "3, 2, 5", "4, 3, 5", "5, 4, 5" })
-	void none(int attempt, int retry, long seconds) {
-		RetryPolicy policy = policy(BackoffStrategy.NONE, "PT5S", 2.0, "PT5M");
+	@ParameterizedTest(name = "{0} {1}, I={2} C={3}: attempt {4} (retry {5}) raw {6}s, capped at PT5M {7}s")
+	@CsvSource(delimiter = '|', textBlock = """
+			§3.1 | NONE        | PT5S | 2.0 |  2 |  1 |   5 |   5
+			§3.1 | NONE        | PT5S | 2.0 |  3 |  2 |   5 |   5
+			§3.1 | NONE        | PT5S | 2.0 |  4 |  3 |   5 |   5
+			§3.1 | NONE        | PT5S | 2.0 |  5 |  4 |   5 |   5
+			§3.2 | LINEAR      | PT5S | 2.0 |  2 |  1 |   5 |   5
+			§3.2 | LINEAR      | PT5S | 2.0 |  3 |  2 |  10 |  10
+			§3.2 | LINEAR      | PT5S | 2.0 |  4 |  3 |  15 |  15
+			§3.2 | LINEAR      | PT5S | 2.0 |  5 |  4 |  20 |  20
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  2 |  1 |   1 |   1
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  3 |  2 |   2 |   2
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  4 |  3 |   4 |   4
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  5 |  4 |   8 |   8
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  6 |  5 |  16 |  16
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  7 |  6 |  32 |  32
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  8 |  7 |  64 |  64
+			§3.3 | EXPONENTIAL | PT1S | 2.0 |  9 |  8 | 128 | 128
+			§3.3 | EXPONENTIAL | PT1S | 2.0 | 10 |  9 | 256 | 256
+			§3.3 | EXPONENTIAL | PT1S | 2.0 | 11 | 10 | 512 | 300
+			§3.4 | POLYNOMIAL  | PT1S | 4.0 |  2 |  1 |   1 |   1
+			§3.4 | POLYNOMIAL  | PT1S | 4.0 |  3 |  2 |  16 |  16
+			§3.4 | POLYNOMIAL  | PT1S | 4.0 |  4 |  3 |  81 |  81
+			§3.4 | POLYNOMIAL  | PT1S | 4.0 |  5 |  4 | 256 | 256
+			§3.4 | POLYNOMIAL  | PT1S | 4.0 |  6 |  5 | 625 | 300
+			""")
+	void strategyTables(String section, BackoffStrategy strategy, String initial, double coefficient, int attempt,
+			int retry, long rawSeconds, long cappedSeconds) {
+		// retry n is attempt n + 1
 		assertThat(retry).isEqualTo(attempt - 1);
-		assertThat(policy.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(seconds));
-	}
-
-	@ParameterizedTest(name = "§3.2 linear, I=PT5S: attempt {0} (retry {1}) waits {2}s")
-	@CsvSource({ "2, 1, 5", "3, 2, 10", "4, 3, 15", "5, 4, 20" })
-	void linear(int attempt, int retry, long seconds) {
-		RetryPolicy policy = policy(BackoffStrategy.LINEAR, "PT5S", 2.0, "PT5M");
-		assertThat(retry).isEqualTo(attempt - 1);
-		assertThat(policy.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(seconds));
-	}
-
-	@ParameterizedTest(name = "§3.3 exponential, I=PT1S C=2.0 M=PT5M: attempt {0} (retry {1}) raw {2}s, capped {3}s")
-	@CsvSource({ "2, 1, 1, 1", "3, 2, 2, 2", "4, 3, 4, 4", "5, 4, 8, 8", "6, 5, 16, 16", "7, 6, 32, 32",
-			"8, 7, 64, 64", "9, 8, 128, 128", "10, 9, 256, 256", "11, 10, 512, 300" })
-	void exponential(int attempt, int retry, long rawSeconds, long cappedSeconds) {
-		assertThat(retry).isEqualTo(attempt - 1);
-		RetryPolicy uncapped = policy(BackoffStrategy.EXPONENTIAL, "PT1S", 2.0, "PT1H");
+		RetryPolicy uncapped = policy(strategy, initial, coefficient, "PT1H");
 		assertThat(uncapped.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(rawSeconds));
-		RetryPolicy policy = policy(BackoffStrategy.EXPONENTIAL, "PT1S", 2.0, "PT5M");
-		assertThat(policy.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(cappedSeconds));
-	}
-
-	@ParameterizedTest(name = "§3.4 polynomial, I=PT1S C=4.0 M=PT5M: attempt {0} (retry {1}) raw {2}s, capped {3}s")
-	@CsvSource({ "2, 1, 1, 1", "3, 2, 16, 16", "4, 3, 81, 81", "5, 4, 256, 256", "6, 5, 625, 300" })
-	void polynomial(int attempt, int retry, long rawSeconds, long cappedSeconds) {
-		assertThat(retry).isEqualTo(attempt - 1);
-		RetryPolicy uncapped = policy(BackoffStrategy.POLYNOMIAL, "PT1S", 4.0, "PT1H");
-		assertThat(uncapped.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(rawSeconds));
-		RetryPolicy policy = policy(BackoffStrategy.POLYNOMIAL, "PT1S", 4.0, "PT5M");
+		RetryPolicy policy = policy(strategy, initial, coefficient, "PT5M");
 		assertThat(policy.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(cappedSeconds));
 	}
 

@@ -105,6 +105,37 @@ class RetryPolicyDecideTest {
 		return cases.stream();
 	}
 
+	@ParameterizedTest(name = "{0}: attempt {2} fails with {3} → {4} ({5})")
+	@MethodSource("examples")
+	void specExampleBehaviour(String example, String json, int failedAttempt, String errorType, Action action,
+			Rule rule) {
+		RetryDecision decision = RetryPolicy.parse(json)
+			.decide(failedAttempt, JobError.of(errorType, "failed"), new SplittableRandom(failedAttempt));
+		assertThat(decision.action()).isEqualTo(action);
+		assertThat(decision.rule()).isEqualTo(rule);
+	}
+
+	static Stream<Arguments> examples() {
+		String noRetry = "{\"max_attempts\": 1}";
+		String directToDeadLetter = "{\"max_attempts\": 1, \"on_exhaustion\": \"dead_letter\"}";
+		String aggressive = SpecExamples.AGGRESSIVE.replace("{", "{\"backoff_strategy\": \"polynomial\",");
+		String crm = SpecExamples.CUSTOM_NON_RETRYABLE;
+		return Stream.of(Arguments.of("§12.1", noRetry, 1, RETRYABLE, Action.DISCARD, Rule.EXHAUSTED),
+				Arguments.of("§12.2", "{}", 2, RETRYABLE, Action.RETRY, Rule.RETRY),
+				Arguments.of("§12.2", "{}", 3, RETRYABLE, Action.DISCARD, Rule.EXHAUSTED),
+				Arguments.of("§12.3", aggressive, 1, "payment.card_stolen", Action.DEAD_LETTER, Rule.NON_RETRYABLE),
+				Arguments.of("§12.3", aggressive, 1, "payment.card_expired", Action.DEAD_LETTER, Rule.NON_RETRYABLE),
+				Arguments.of("§12.3", aggressive, 1, "validation.amount", Action.DEAD_LETTER, Rule.NON_RETRYABLE),
+				Arguments.of("§12.3", aggressive, 24, RETRYABLE, Action.RETRY, Rule.RETRY),
+				Arguments.of("§12.3", aggressive, 25, RETRYABLE, Action.DEAD_LETTER, Rule.EXHAUSTED),
+				Arguments.of("§12.4", crm, 1, "auth.invalid_credentials", Action.DEAD_LETTER, Rule.NON_RETRYABLE),
+				Arguments.of("§12.4", crm, 1, "resource.not_found", Action.DEAD_LETTER, Rule.NON_RETRYABLE),
+				Arguments.of("§12.4", crm, 1, "external.crm.service_unavailable", Action.RETRY, Rule.RETRY),
+				Arguments.of("§12.5", SpecExamples.POLLING, 59, RETRYABLE, Action.RETRY, Rule.RETRY),
+				Arguments.of("§12.5", SpecExamples.POLLING, 60, RETRYABLE, Action.DEAD_LETTER, Rule.EXHAUSTED),
+				Arguments.of("§12.6", directToDeadLetter, 1, RETRYABLE, Action.DEAD_LETTER, Rule.EXHAUSTED));
+	}
+
 	@Test
 	void plainErrorDefaultsToRetry() {
 		JobError error = new JobError("external.server_error", "boom", null, null);

@@ -23,17 +23,7 @@ class RetryPolicyJsonTest {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	/** The §8 default policy, verbatim. */
-	private static final String SPEC_DEFAULT = """
-			{
-			  "max_attempts": 3,
-			  "initial_interval": "PT1S",
-			  "backoff_coefficient": 2.0,
-			  "max_interval": "PT5M",
-			  "jitter": true,
-			  "non_retryable_errors": [],
-			  "on_exhaustion": "discard"
-			}""";
+	private static final String SPEC_DEFAULT = SpecExamples.DEFAULT;
 
 	@Test
 	void defaultPolicyIsTheSpecDefault() {
@@ -83,46 +73,9 @@ class RetryPolicyJsonTest {
 		String exampleOne = """
 				{"max_attempts": 1, "initial_interval": "PT1S", "backoff_coefficient": 2.0, "max_interval": "PT5M",
 				 "jitter": true, "non_retryable_errors": [], "on_exhaustion": "discard"}""";
-		String aggressive = """
-				{
-				  "max_attempts": 25,
-				  "initial_interval": "PT15S",
-				  "backoff_coefficient": 4.0,
-				  "max_interval": "PT1H",
-				  "jitter": true,
-				  "non_retryable_errors": [
-				    "payment.card_stolen",
-				    "payment.card_expired",
-				    "validation.*"
-				  ],
-				  "on_exhaustion": "dead_letter"
-				}""";
-		String crm = """
-				{
-				  "max_attempts": 5,
-				  "initial_interval": "PT30S",
-				  "backoff_coefficient": 2.0,
-				  "max_interval": "PT15M",
-				  "jitter": true,
-				  "non_retryable_errors": [
-				    "auth.invalid_credentials",
-				    "auth.account_suspended",
-				    "resource.not_found",
-				    "validation.*",
-				    "external.crm.api_deprecated"
-				  ],
-				  "on_exhaustion": "dead_letter"
-				}""";
-		String polling = """
-				{
-				  "max_attempts": 60,
-				  "initial_interval": "PT10S",
-				  "backoff_coefficient": 1.0,
-				  "max_interval": "PT10S",
-				  "jitter": false,
-				  "non_retryable_errors": [],
-				  "on_exhaustion": "dead_letter"
-				}""";
+		String aggressive = SpecExamples.AGGRESSIVE;
+		String crm = SpecExamples.CUSTOM_NON_RETRYABLE;
+		String polling = SpecExamples.POLLING;
 		String deadLetter = """
 				{"max_attempts": 1, "initial_interval": "PT1S", "backoff_coefficient": 2.0, "max_interval": "PT5M",
 				 "jitter": true, "non_retryable_errors": [], "on_exhaustion": "dead_letter"}""";
@@ -143,10 +96,8 @@ class RetryPolicyJsonTest {
 	}
 
 	@Test
-	void polling125TotalWindowIsAboutTenMinutes() {
-		RetryPolicy policy = RetryPolicy.parse("""
-				{"max_attempts": 60, "initial_interval": "PT10S", "backoff_coefficient": 1.0,
-				 "max_interval": "PT10S", "jitter": false, "on_exhaustion": "dead_letter"}""");
+	void pollingRetryWindowIsAboutTenMinutes() {
+		RetryPolicy policy = RetryPolicy.parse(SpecExamples.POLLING);
 		Duration total = Duration.ZERO;
 		for (int retry = 1; retry < policy.maxAttempts(); retry++) {
 			total = total.plus(policy.delayBeforeRetry(retry, new SplittableRandom()));

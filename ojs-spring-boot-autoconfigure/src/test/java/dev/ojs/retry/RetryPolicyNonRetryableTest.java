@@ -30,22 +30,7 @@ class RetryPolicyNonRetryableTest {
 			"external.crm.api_deprecated, true", "external.crm.service_unavailable, false",
 			"external.crm.api_deprecated.v2, false", "resource.not_found_at_all, false" })
 	void customNonRetryableErrors(String errorType, boolean matches) {
-		RetryPolicy policy = RetryPolicy.parse("""
-				{
-				  "max_attempts": 5,
-				  "initial_interval": "PT30S",
-				  "backoff_coefficient": 2.0,
-				  "max_interval": "PT15M",
-				  "jitter": true,
-				  "non_retryable_errors": [
-				    "auth.invalid_credentials",
-				    "auth.account_suspended",
-				    "resource.not_found",
-				    "validation.*",
-				    "external.crm.api_deprecated"
-				  ],
-				  "on_exhaustion": "dead_letter"
-				}""");
+		RetryPolicy policy = RetryPolicy.parse(SpecExamples.CUSTOM_NON_RETRYABLE);
 		assertThat(policy.isNonRetryable(errorType)).isEqualTo(matches);
 	}
 
