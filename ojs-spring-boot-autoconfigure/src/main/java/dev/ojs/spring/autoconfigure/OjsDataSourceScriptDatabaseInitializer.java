@@ -5,26 +5,25 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
-import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
 
+import dev.ojs.jdbc.JdbcPlatform;
 import dev.ojs.jdbc.JdbcSchema;
 
 /**
- * {@link DataSourceScriptDatabaseInitializer} that creates the OJS job table, with the
- * configured table prefix, from the engine's idempotent schema script for the database
- * ({@code dev/ojs/jdbc/schema-{platform}.sql}). Being a {@code DataSourceScriptDatabaseInitializer},
- * Spring Boot runs it before beans that depend on database initialization. May be
- * registered as a bean to override auto-configuration.
+ * {@link DataSourceScriptDatabaseInitializer} that creates the OJS job table and its
+ * indexes, with the configured table prefix, from the engine's schema script for the
+ * database ({@code dev/ojs/jdbc/schema-{platform}.sql}, see {@link JdbcSchema}). The script
+ * only creates what is missing, so running it on every start is harmless. Being a
+ * {@code DataSourceScriptDatabaseInitializer}, Spring Boot runs it before the beans that
+ * depend on database initialization (the job store and the worker). May be registered as a
+ * bean to override auto-configuration.
  */
 public class OjsDataSourceScriptDatabaseInitializer extends DataSourceScriptDatabaseInitializer {
-
-	private static final String SCHEMA_LOCATION = "classpath:dev/ojs/jdbc/schema-@@platform@@.sql";
 
 	private final String tablePrefix;
 
@@ -55,23 +54,22 @@ public class OjsDataSourceScriptDatabaseInitializer extends DataSourceScriptData
 	 * @return the settings
 	 */
 	public static DatabaseInitializationSettings getSettings(DataSource dataSource, DatabaseInitializationMode mode) {
-		PlatformPlaceholderDatabaseDriverResolver platformResolver = new PlatformPlaceholderDatabaseDriverResolver()
-			.withDriverPlatform(DatabaseDriver.MARIADB, "mariadb")
-			.withDriverPlatform(DatabaseDriver.MYSQL, "mysql");
 		DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
-		settings.setSchemaLocations(platformResolver.resolveAll(dataSource, SCHEMA_LOCATION));
+		if (mode != DatabaseInitializationMode.NEVER) {
+			settings.setSchemaLocations(List.of("classpath:" + JdbcSchema.location(JdbcPlatform.detect(dataSource))));
+		}
 		settings.setMode(mode);
 		return settings;
 	}
 
+	/** Runs the platform's script with the table prefix substituted. */
 	@Override
 	protected void runScripts(Scripts scripts) {
-		List<Resource> prefixed = new java.util.ArrayList<>();
-		for (Resource script : scripts) {
-			prefixed.add(new ByteArrayResource(JdbcSchema.withPrefix(script, this.tablePrefix)
-				.getBytes(StandardCharsets.UTF_8), script.getDescription()));
-		}
-		super.runScripts(new Scripts(prefixed).continueOnError(scripts.isContinueOnError())
+		JdbcPlatform platform = JdbcPlatform.detect(getDataSource());
+		String script = JdbcSchema.script(platform, this.tablePrefix);
+		Resource resource = new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8),
+				"OJS schema for " + platform.id() + " with table prefix '" + this.tablePrefix + "'");
+		super.runScripts(new Scripts(List.of(resource)).continueOnError(scripts.isContinueOnError())
 			.separator(scripts.getSeparator())
 			.encoding(StandardCharsets.UTF_8));
 	}

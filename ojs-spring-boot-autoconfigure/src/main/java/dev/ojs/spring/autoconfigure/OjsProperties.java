@@ -12,6 +12,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
+import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
@@ -42,7 +43,8 @@ public class OjsProperties implements Validator {
 	private Duration visibilityTimeout = Duration.ofMinutes(30);
 
 	/**
-	 * Number of most recent errors kept in each job's error history (spec section 10.1).
+	 * Number of most recent errors kept in each job's error history (spec section 10.1), at
+	 * least 10.
 	 */
 	private int errorHistoryLimit = 20;
 
@@ -136,7 +138,8 @@ public class OjsProperties implements Validator {
 
 	private void validate(Errors errors) {
 		positive(errors, "visibilityTimeout", "ojs.visibility-timeout", this.visibilityTimeout);
-		atLeast(errors, "errorHistoryLimit", "ojs.error-history-limit", this.errorHistoryLimit, 1);
+		atLeast(errors, "errorHistoryLimit", "ojs.error-history-limit", this.errorHistoryLimit,
+				JdbcStoreSettings.MIN_ERROR_HISTORY);
 		atLeast(errors, "worker.concurrency", "ojs.worker.concurrency", this.worker.concurrency, 1);
 		this.worker.queues.forEach((queue, concurrency) -> {
 			if (queue.isBlank()) {
