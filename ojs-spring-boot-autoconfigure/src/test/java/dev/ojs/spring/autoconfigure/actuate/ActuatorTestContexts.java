@@ -1,5 +1,10 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
+import java.util.function.Consumer;
+
+import org.hamcrest.MatcherAssert;
+import org.hamcrest.Matcher;
+
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.convert.support.ConfigurableConversionService;
@@ -21,6 +26,17 @@ final class ActuatorTestContexts {
 	static void applicationConversionService(ConfigurableApplicationContext context) {
 		context.getEnvironment()
 			.setConversionService((ConfigurableConversionService) ApplicationConversionService.getSharedInstance());
+	}
+
+	/**
+	 * Adapts a Hamcrest matcher to the {@code Consumer} that {@code RestTestClient}'s JSON
+	 * path assertions take.
+	 * @param <T> the value type
+	 * @param matcher the matcher
+	 * @return a consumer asserting that its value matches
+	 */
+	static <T> Consumer<T> matching(Matcher<? super T> matcher) {
+		return (value) -> MatcherAssert.assertThat(value, matcher);
 	}
 
 }
