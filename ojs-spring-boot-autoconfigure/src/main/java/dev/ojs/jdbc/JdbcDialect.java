@@ -450,6 +450,9 @@ abstract class JdbcDialect {
 	// ---- helpers
 
 	static <T> List<List<T>> chunks(List<T> items, int size) {
+		if (items.isEmpty()) {
+			return List.of();
+		}
 		if (items.size() <= size) {
 			return List.of(items);
 		}

@@ -49,6 +49,8 @@ final class PostgresDialect extends JdbcDialect {
 	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt AND j.state = 'active'"
 			+ " AND j.locked_by = c.owner";
 
+	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
+
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
 
 	PostgresDialect(String table, DataSource dataSource) {
@@ -88,40 +90,41 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	void notifyInserted(Collection<String> queues) {
-		this.jdbc.query(con -> notifyStatement(con, "", queues), (rs) -> {
+		this.jdbc.query(con -> {
+			PreparedStatement ps = con.prepareStatement(NOTIFY);
+			bindNotify(con, ps, 1, queues);
+			return ps;
+		}, (rs) -> {
 		});
 	}
 
-	/** Inserts rows, sending one NOTIFY per queue in {@code notify} within the last chunk's statement. */
+	/** Inserts rows; the last chunk's statement also sends one NOTIFY per queue in {@code notify}. */
 	@Override
 	void insert(List<InsertRow> rows, Collection<String> notify) {
 		List<List<InsertRow>> chunks = chunks(rows, CHUNK);
 		for (int i = 0; i < chunks.size(); i++) {
 			List<InsertRow> chunk = chunks.get(i);
-			Collection<String> queues = (i == chunks.size() - 1) ? notify : List.of();
-			if (queues.isEmpty()) {
-				super.insertPlain(chunk);
+			if (i < chunks.size() - 1 || notify.isEmpty()) {
+				insertPlain(chunk);
 				continue;
 			}
 			this.jdbc.query(con -> {
-				PreparedStatement ps = notifyStatement(con, "WITH ins AS (" + insertSql(chunk.size()) + ") ", queues);
-				int index = 3;
+				PreparedStatement ps = con.prepareStatement("WITH ins AS (" + insertSql(chunk.size()) + ") " + NOTIFY);
+				int index = 1;
 				for (InsertRow row : chunk) {
 					index = bindInsert(ps, index, row);
 				}
+				bindNotify(con, ps, index, notify);
 				return ps;
 			}, (rs) -> {
 			});
 		}
 	}
 
-	/** {@code <prefix>SELECT pg_notify(channel, queue) FROM unnest(queues)}: channel and queues are parameters 1 and 2. */
-	private PreparedStatement notifyStatement(Connection con, String prefix, Collection<String> queues)
+	private void bindNotify(Connection con, PreparedStatement ps, int index, Collection<String> queues)
 			throws SQLException {
-		PreparedStatement ps = con.prepareStatement(prefix + "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q");
-		ps.setString(1, notifyChannel());
-		ps.setArray(2, con.createArrayOf("text", queues.toArray()));
-		return ps;
+		ps.setString(index, notifyChannel());
+		ps.setArray(index + 1, con.createArrayOf("text", queues.toArray()));
 	}
 
 	@Override
