@@ -17,8 +17,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -113,6 +115,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		checkProxiesHideNoHandlers();
 		for (Handler handler : handlers().values()) {
 			try {
 				handler.handler().resolveTarget();
@@ -124,6 +127,37 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		if (logger.isDebugEnabled()) {
 			logger.debug("OJS job handlers: " + handlers().keySet());
 		}
+	}
+
+	/**
+	 * A bean whose type is only known once created (for example a proxy made by hand and
+	 * declared with an interface type) cannot be found from its definition: fail rather than
+	 * silently ignore its handlers.
+	 */
+	private void checkProxiesHideNoHandlers() {
+		Set<String> handlerBeans = handlers().values().stream()
+			.map((handler) -> handler.job().beanName())
+			.collect(Collectors.toSet());
+		for (String beanName : this.beanFactory.getSingletonNames()) {
+			if (handlerBeans.contains(beanName)) {
+				continue;
+			}
+			Object bean = this.beanFactory.getSingleton(beanName);
+			if (bean == null || !AopUtils.isAopProxy(bean)) {
+				continue;
+			}
+			Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+			if (AnnotationUtils.isCandidateClass(targetClass, OjsJob.class) && !findHandlerMethods(targetClass).isEmpty()) {
+				throw new BeanInitializationException("@OjsJob methods of bean '" + beanName + "' ("
+						+ targetClass.getName() + ") are hidden by its proxy " + bean.getClass().getName()
+						+ ": declare the bean with its target type, or use class-based proxies");
+			}
+		}
+	}
+
+	private static Map<Method, OjsJob> findHandlerMethods(Class<?> type) {
+		return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<OjsJob>) (method) -> AnnotatedElementUtils
+			.findMergedAnnotation(method, OjsJob.class));
 	}
 
 	private Map<String, Handler> handlers() {
@@ -148,10 +182,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 			if (type == null || !AnnotationUtils.isCandidateClass(type, OjsJob.class)) {
 				continue;
 			}
-			Map<Method, OjsJob> methods = MethodIntrospector.selectMethods(type,
-					(MethodIntrospector.MetadataLookup<OjsJob>) (method) -> AnnotatedElementUtils
-						.findMergedAnnotation(method, OjsJob.class));
-			methods.forEach((method, annotation) -> {
+			findHandlerMethods(type).forEach((method, annotation) -> {
 				Handler handler = createHandler(beanName, method, annotation);
 				Handler existing = handlers.putIfAbsent(handler.job().type(), handler);
 				if (existing != null) {
