@@ -7,12 +7,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.jdbc.JdbcSchema;
-import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -24,13 +21,15 @@ import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterPageDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterStatsDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterSummaryDescriptor;
-import org.junit.jupiter.api.AfterEach;
+import dev.ojs.testsupport.TestDatabases;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -40,14 +39,13 @@ import static org.assertj.core.api.InstanceOfAssertFactories.MAP;
 
 /**
  * Tests for {@link DeadLettersEndpoint} and {@link DeadLettersEndpointWebExtension} on a
- * real {@link JdbcJobStore} (H2), with dead letters seeded through the store's own claim
- * and fail operations at controlled times.
+ * real {@link JdbcJobStore}, run against each database by a subclass, with dead letters
+ * seeded through the store's own claim and fail operations at controlled times.
  */
-class DeadLettersEndpointTests {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractDeadLettersEndpointTests {
 
 	private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-
-	private static final String PREFIX = "act_dl_";
 
 	private static final RetryPolicy POLICY = RetryPolicy.builder()
 		.maxAttempts(2)
@@ -55,7 +53,7 @@ class DeadLettersEndpointTests {
 		.build()
 		.effective();
 
-	private SingleConnectionDataSource dataSource;
+	private TestDatabases.Schema schema;
 
 	private JdbcJobStore store;
 
@@ -63,23 +61,27 @@ class DeadLettersEndpointTests {
 
 	private DeadLettersEndpointWebExtension web;
 
+	abstract TestDatabases.Kind kind();
+
+	@BeforeAll
+	void createTable() {
+		this.schema = TestDatabases.schema(kind());
+	}
+
+	@AfterAll
+	void dropTable() {
+		if (this.schema != null) {
+			this.schema.close();
+		}
+	}
+
 	@BeforeEach
 	void createStore() {
-		// One connection that stays open: H2 2.4 binds the job table's generated columns to
-		// the session that created the table, so closing that connection breaks inserts.
-		this.dataSource = new SingleConnectionDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
-				"sa", "", true);
-		JdbcSchema.create(this.dataSource, PREFIX);
-		this.store = new JdbcJobStore(this.dataSource, new JdbcStoreSettings(PREFIX, 20),
+		this.schema.clear();
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20),
 				Clock.fixed(T0, ZoneOffset.UTC));
 		this.endpoint = new DeadLettersEndpoint(this.store);
 		this.web = new DeadLettersEndpointWebExtension(this.endpoint);
-	}
-
-	@AfterEach
-	void dropStore() {
-		JdbcSchema.drop(this.dataSource, PREFIX);
-		this.dataSource.destroy();
 	}
 
 	@Test
