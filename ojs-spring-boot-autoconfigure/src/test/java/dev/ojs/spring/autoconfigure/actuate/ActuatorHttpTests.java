@@ -278,6 +278,7 @@ class ActuatorHttpTests {
 			.jsonPath("$.matching").isEqualTo(2);
 		this.client.post()
 			.uri("/actuator/deadletters?confirm=false")
+			.contentType(MediaType.APPLICATION_JSON)
 			.exchange()
 			.expectStatus()
 			.isBadRequest()
@@ -310,6 +311,7 @@ class ActuatorHttpTests {
 		assertThat(this.store.find(other).orElseThrow().errors()).hasSize(2);
 		this.client.post()
 			.uri("/actuator/deadletters?confirm=true&type=" + EXHAUST)
+			.contentType(MediaType.APPLICATION_JSON)
 			.exchange()
 			.expectStatus()
 			.isOk()
