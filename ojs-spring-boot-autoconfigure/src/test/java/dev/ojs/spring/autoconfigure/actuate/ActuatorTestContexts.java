@@ -1,5 +1,6 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 import org.hamcrest.MatcherAssert;
@@ -37,6 +38,14 @@ final class ActuatorTestContexts {
 	 */
 	static <T> Consumer<T> matching(Matcher<? super T> matcher) {
 		return (value) -> MatcherAssert.assertThat(value, matcher);
+	}
+
+	/**
+	 * A table prefix of its own for one test class, e.g. {@code act_k2x9q1_}.
+	 * @return the prefix
+	 */
+	static String randomTablePrefix() {
+		return "act_" + Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36) + "_";
 	}
 
 }

@@ -42,7 +42,7 @@ import static org.hamcrest.Matchers.nullValue;
 /**
  * Every operation of the {@code deadletters} and {@code ojs} endpoints, the {@code ojs}
  * health indicator and the metrics, over HTTP, against an application whose worker runs
- * real jobs on H2. Writes are allowed here
+ * real jobs, on the database a subclass picks. Writes are allowed here
  * ({@code management.endpoint.deadletters.access=unrestricted}); see
  * {@link ActuatorReadOnlyHttpTests} for the default.
  */
@@ -50,9 +50,9 @@ import static org.hamcrest.Matchers.nullValue;
 		properties = { "management.endpoints.web.exposure.include=deadletters,ojs,health,metrics",
 				"management.endpoint.deadletters.access=unrestricted", "management.endpoint.health.show-details=always",
 				"management.health.ojs.enabled=true", "management.metrics.ojs.depth-refresh-interval=0s",
-				"ojs.jdbc.table-prefix=act_http_", "ojs.worker.poll-interval=50ms" })
+				"ojs.worker.poll-interval=50ms" })
 @AutoConfigureRestTestClient
-class ActuatorHttpTests {
+abstract class AbstractActuatorHttpTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
