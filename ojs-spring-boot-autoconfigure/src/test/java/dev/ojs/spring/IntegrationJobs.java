@@ -138,7 +138,7 @@ public class IntegrationJobs {
 		}
 	}
 
-	@OjsJob(type = "it.non_retryable", maxAttempts = 5, nonRetryableErrors = "java.lang.Unsupported*",
+	@OjsJob(type = "it.non_retryable", maxAttempts = 5, nonRetryableErrors = "java.lang.*",
 			onExhaustion = OjsJob.Exhaustion.DEAD_LETTER)
 	public void nonRetryable(JobContext context) {
 		record(context, "non-retryable");
