@@ -18,9 +18,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,6 +48,38 @@ class OjsAutoConfigurationTests {
 			.hasSingleBean(Worker.class)
 			.hasSingleBean(OjsWorkerLifecycle.class)
 			.hasSingleBean(ApplicationEventJobEventListener.class));
+	}
+
+	@Test
+	void workerRunsWhileTheContextIsOpenAndStopsWithIt() {
+		this.contextRunner.withPropertyValues("ojs.worker.shutdown-grace-period=1s").run((context) -> {
+			Worker worker = context.getBean(Worker.class);
+			assertThat(worker.isRunning()).isTrue();
+			assertThat(context.getBean(OjsWorkerLifecycle.class).getPhase()).isEqualTo(Integer.MAX_VALUE);
+			context.close();
+			assertThat(worker.isRunning()).isFalse();
+		});
+	}
+
+	@Test
+	void workerClaimsFromConfiguredAndHandlerQueues() {
+		this.contextRunner.withBean(QueuedJobs.class)
+			.withPropertyValues("ojs.worker.concurrency=3", "ojs.worker.queues.emails=2", "ojs.worker.queues.bulk=0",
+					"ojs.worker.node-id=node-1")
+			.run((context) -> {
+				WorkerStatus status = context.getBean(Worker.class).status();
+				assertThat(status.nodeId()).isEqualTo("node-1");
+				assertThat(status.queues()).containsExactlyInAnyOrderEntriesOf(
+						java.util.Map.of("emails", 2, "bulk", 3, "reports", 3));
+				assertThat(status.types()).containsExactly("report.build");
+			});
+	}
+
+	@Test
+	void workerClaimsFromDefaultWithoutConfiguredQueues() {
+		this.contextRunner.withBean(QueuedJobs.class)
+			.run((context) -> assertThat(context.getBean(Worker.class).status().queues())
+				.containsExactlyInAnyOrderEntriesOf(java.util.Map.of("default", 10, "reports", 10)));
 	}
 
 	@Test
@@ -161,6 +195,14 @@ class OjsAutoConfigurationTests {
 			.url("jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
 			.username("sa")
 			.build();
+	}
+
+	static class QueuedJobs {
+
+		@OjsJob(type = "report.build", queue = "reports")
+		void build() {
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
