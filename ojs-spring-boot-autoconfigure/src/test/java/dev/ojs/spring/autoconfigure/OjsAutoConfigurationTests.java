@@ -5,11 +5,15 @@ import java.util.Arrays;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.DataSourceBuilder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -100,6 +104,46 @@ class OjsAutoConfigurationTests {
 				.doesNotHaveBean(JobStore.class)
 				.doesNotHaveBean(OjsTemplate.class)
 				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void withoutSpringJdbcBacksOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(JdbcTemplate.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(DataSource.class)
+				.doesNotHaveBean(JobStore.class)
+				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void withoutScriptInitializationSupportThereIsNoInitializer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
+				.hasSingleBean(JobStore.class));
+	}
+
+	@Test
+	void theApplicationsJsonMapperSerialisesArguments() {
+		this.contextRunner.withPropertyValues("ojs.worker.enabled=false")
+			.withBean(JsonMapper.class,
+					() -> JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build())
+			.run((context) -> {
+				OjsTemplate template = context.getBean(OjsTemplate.class);
+				String id = template.enqueue("elsewhere", new Person("Ada"));
+				assertThat(template.getJob(id).orElseThrow().argsJson()).isEqualTo("[{\"first_name\":\"Ada\"}]");
+			});
+	}
+
+	@Test
+	void tablePrefixNamesTheCreatedTable() {
+		this.contextRunner.withPropertyValues("ojs.jdbc.table-prefix=custom_").run((context) -> {
+			Integer count = new JdbcTemplate(context.getBean(DataSource.class)).queryForObject(
+					"SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE LOWER(TABLE_NAME) = 'custom_jobs'",
+					Integer.class);
+			assertThat(count).isEqualTo(1);
+			assertThat(hasJobTable(context.getBean(DataSource.class))).isFalse();
+		});
 	}
 
 	@Test
@@ -197,6 +241,9 @@ class OjsAutoConfigurationTests {
 			.build();
 	}
 
+	record Person(String firstName) {
+	}
+
 	static class QueuedJobs {
 
 		@OjsJob(type = "report.build", queue = "reports")
@@ -252,7 +299,7 @@ class OjsAutoConfigurationTests {
 
 		@Bean
 		OjsTemplate myTemplate(JobStore store, OjsJobRegistry registry) {
-			return new OjsTemplate(store, registry, dev.ojs.retry.RetryPolicy.DEFAULT, new tools.jackson.databind.json.JsonMapper());
+			return new OjsTemplate(store, registry, dev.ojs.retry.RetryPolicy.DEFAULT, new JsonMapper());
 		}
 
 		@Bean
