@@ -10,8 +10,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.DataSourceBuilder;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -35,11 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OjsAutoConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withPropertyValues("spring.datasource.generate-unique-name=true")
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				DataSourceTransactionManagerAutoConfiguration.class, OjsAutoConfiguration.class,
-				OjsWorkerAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = OjsContexts.onEmbeddedDatabase();
 
 	@Test
 	void singleDataSourceConfiguresEverything() {
