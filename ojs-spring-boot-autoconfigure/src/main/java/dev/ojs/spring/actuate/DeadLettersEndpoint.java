@@ -11,6 +11,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -50,8 +51,14 @@ import org.springframework.util.Assert;
  * The endpoint's default access is {@link Access#READ_ONLY}: its reads are safe to expose,
  * and its write and delete operations are not available until the application allows
  * them with {@code management.endpoint.deadletters.access=unrestricted}.
+ * <p>
+ * The descriptors that operations return behind a general type are registered for
+ * reflection, so that they serialize in a native image too.
  */
 @Endpoint(id = "deadletters", defaultAccess = Access.READ_ONLY)
+@RegisterReflectionForBinding({ DeadLettersEndpoint.DeadLetterDescriptor.class,
+		DeadLettersEndpoint.DeadLetterStatsDescriptor.class, DeadLettersEndpoint.ConfirmationRequiredDescriptor.class,
+		DeadLettersEndpoint.RetriedDescriptor.class })
 public class DeadLettersEndpoint {
 
 	/** Page size when the request names none. */
