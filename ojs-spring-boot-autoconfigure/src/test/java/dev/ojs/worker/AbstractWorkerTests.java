@@ -15,12 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -36,7 +33,7 @@ import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.FlakyDataSource;
 import dev.ojs.testsupport.Jobs;
-import dev.ojs.testsupport.TestDatabases;
+import dev.ojs.testsupport.DatabaseTests;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static dev.ojs.testsupport.Jobs.quickRetries;
@@ -46,34 +43,17 @@ import static org.awaitility.Awaitility.await;
 /**
  * The worker engine end to end, run against each database by a subclass.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractWorkerTests {
+abstract class AbstractWorkerTests extends DatabaseTests {
 
 	static final String TYPE = "test.job";
 
 	static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-	TestDatabases.Schema schema;
 
 	JdbcJobStore store;
 
 	final RecordingListener listener = new RecordingListener();
 
 	private final List<Worker> workers = new CopyOnWriteArrayList<>();
-
-	abstract TestDatabases.Kind kind();
-
-	@BeforeAll
-	void createSchema() {
-		this.schema = TestDatabases.schema(kind());
-	}
-
-	@AfterAll
-	void dropSchema() {
-		if (this.schema != null) {
-			this.schema.close();
-		}
-	}
 
 	@BeforeEach
 	void setUp() {

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PostgresWorkerTests extends AbstractWorkerTests {
 
 	@Override
-	TestDatabases.Kind kind() {
+	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.POSTGRESQL;
 	}
 
