@@ -21,12 +21,9 @@ import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterPageDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterStatsDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterSummaryDescriptor;
-import dev.ojs.testsupport.TestDatabases;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.ojs.testsupport.DatabaseTests;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -42,8 +39,7 @@ import static org.assertj.core.api.InstanceOfAssertFactories.MAP;
  * real {@link JdbcJobStore}, run against each database by a subclass, with dead letters
  * seeded through the store's own claim and fail operations at controlled times.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractDeadLettersEndpointTests {
+abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 
 	private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
@@ -53,27 +49,11 @@ abstract class AbstractDeadLettersEndpointTests {
 		.build()
 		.effective();
 
-	private TestDatabases.Schema schema;
-
 	private JdbcJobStore store;
 
 	private DeadLettersEndpoint endpoint;
 
 	private DeadLettersEndpointWebExtension web;
-
-	abstract TestDatabases.Kind kind();
-
-	@BeforeAll
-	void createTable() {
-		this.schema = TestDatabases.schema(kind());
-	}
-
-	@AfterAll
-	void dropTable() {
-		if (this.schema != null) {
-			this.schema.close();
-		}
-	}
 
 	@BeforeEach
 	void createStore() {
