@@ -1,6 +1,5 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,7 @@ import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestApplication.OK;
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestApplication.PAYMENTS;
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestApplication.POISON;
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestApplication.POISON_ERROR;
+import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestContexts.TIMEOUT;
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestContexts.matching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -52,8 +52,6 @@ import static org.hamcrest.Matchers.hasKey;
 				"ojs.worker.poll-interval=50ms" })
 @AutoConfigureRestTestClient
 abstract class AbstractActuatorHttpTests {
-
-	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
 	@Autowired
 	private RestTestClient client;
@@ -420,14 +418,8 @@ abstract class AbstractActuatorHttpTests {
 		this.client.get().uri(uri).exchange().expectStatus().isOk().expectBody().jsonPath("$.total").isEqualTo(total);
 	}
 
-	/**
-	 * Enqueues a job whose handler ends in the dead letter queue and waits until it is
-	 * there.
-	 */
 	private String deadLetter(String type, Object... args) {
-		String id = this.ojs.enqueue(type, args);
-		await().atMost(TIMEOUT).until(() -> this.store.find(id).map(Job::deadLetter).orElse(false));
-		return id;
+		return ActuatorTestContexts.deadLetter(this.ojs, this.store, type, args);
 	}
 
 }

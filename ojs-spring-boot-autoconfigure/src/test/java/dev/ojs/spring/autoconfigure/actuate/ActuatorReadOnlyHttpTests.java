@@ -1,6 +1,5 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
-import java.time.Duration;
 import java.util.Map;
 
 import dev.ojs.job.DeadLetterFilter;
@@ -20,12 +19,13 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestApplication.POISON;
 import static dev.ojs.spring.autoconfigure.actuate.ActuatorTestContexts.matching;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsStringIgnoringCase;
 
 /**
@@ -36,10 +36,12 @@ import static org.hamcrest.Matchers.containsStringIgnoringCase;
 @SpringBootTest(classes = ActuatorTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=deadletters,health",
 				"management.endpoint.health.show-details=always", "management.health.ojs.enabled=true",
-				"ojs.jdbc.table-prefix=act_ro_", "ojs.worker.poll-interval=50ms" })
+				"ojs.worker.poll-interval=50ms" })
 @AutoConfigureRestTestClient
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActuatorReadOnlyHttpTests {
+
+	private static final String TABLE_PREFIX = ActuatorTestContexts.randomTablePrefix();
 
 	@Autowired
 	private RestTestClient client;
@@ -50,11 +52,15 @@ class ActuatorReadOnlyHttpTests {
 	@Autowired
 	private JobStore store;
 
+	@DynamicPropertySource
+	static void tablePrefix(DynamicPropertyRegistry registry) {
+		registry.add("ojs.jdbc.table-prefix", () -> TABLE_PREFIX);
+	}
+
 	@Test
 	@Order(1)
 	void readsAreAllowedAndWritesAreRefused() {
-		String id = this.ojs.enqueue(POISON, "4111");
-		await().atMost(Duration.ofSeconds(20)).until(() -> this.store.find(id).map(Job::deadLetter).orElse(false));
+		String id = ActuatorTestContexts.deadLetter(this.ojs, this.store, POISON, "4111");
 		this.client.get().uri("/actuator/deadletters").exchange().expectStatus().isOk();
 		this.client.get().uri("/actuator/deadletters/{id}", id).exchange().expectStatus().isOk();
 		this.client.get().uri("/actuator/deadletters/stats").exchange().expectStatus().isOk();
@@ -91,7 +97,7 @@ class ActuatorReadOnlyHttpTests {
 	@DirtiesContext
 	void healthIsDownWhenTheTableIsGone(@Autowired Worker worker, @Autowired JdbcTemplate jdbc) {
 		worker.stop();
-		jdbc.execute("DROP TABLE act_ro_jobs");
+		jdbc.execute("DROP TABLE " + TABLE_PREFIX + "jobs");
 		this.client.get()
 			.uri("/actuator/health/ojs")
 			.exchange()
@@ -99,7 +105,7 @@ class ActuatorReadOnlyHttpTests {
 			.isEqualTo(503)
 			.expectBody()
 			.jsonPath("$.status").isEqualTo("DOWN")
-			.jsonPath("$.details.error").value(matching(containsStringIgnoringCase("act_ro_jobs")));
+			.jsonPath("$.details.error").value(matching(containsStringIgnoringCase(TABLE_PREFIX + "jobs")));
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isEqualTo(503);
 	}
 
