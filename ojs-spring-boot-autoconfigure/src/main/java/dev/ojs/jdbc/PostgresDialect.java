@@ -6,11 +6,16 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.SignStyle;
+import java.time.temporal.ChronoField;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -45,6 +50,14 @@ final class PostgresDialect extends JdbcDialect {
 	/** Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}. */
 	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt AND j.state = 'active'"
 			+ " AND j.locked_by = c.owner";
+
+	private static final DateTimeFormatter TIMESTAMPTZ = new DateTimeFormatterBuilder()
+		.appendValue(ChronoField.YEAR, 4, 10, SignStyle.NORMAL)
+		.appendPattern("-MM-dd HH:mm:ss")
+		.appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+		.appendLiteral("+00")
+		.toFormatter(Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
 
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
@@ -174,12 +187,11 @@ final class PostgresDialect extends JdbcDialect {
 			PreparedStatement ps = con.prepareStatement(sql);
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
-			ps.setArray(index++, texts(con, failures, (failure) -> failure.scheduledAt().toString()));
+			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
 			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
-			ps.setArray(index++, texts(con, failures,
-					(failure) -> Objects.toString(failure.discardedAt(), null)));
+			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -216,6 +228,15 @@ final class PostgresDialect extends JdbcDialect {
 		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
 		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
 		return index;
+	}
+
+	/**
+	 * An instant as {@code timestamptz} text for an array parameter: {@code 2026-02-12
+	 * 10:31:05.123456+00}. Unlike {@link Instant#toString()}, a year after 9999 has no sign,
+	 * which PostgreSQL would reject.
+	 */
+	static String timestamptz(Instant instant) {
+		return (instant != null) ? TIMESTAMPTZ.format(instant) : null;
 	}
 
 	private static <T> Array texts(Connection con, List<T> items, Function<T, String> value) throws SQLException {
