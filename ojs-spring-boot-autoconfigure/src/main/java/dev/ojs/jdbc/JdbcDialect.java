@@ -12,14 +12,21 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -67,6 +74,8 @@ abstract class JdbcDialect {
 
 	private static final int POLICY_CACHE_SIZE = 1024;
 
+	private static final Log logger = LogFactory.getLog(JdbcDialect.class);
+
 	final JdbcPlatform platform;
 
 	final String table;
@@ -75,6 +84,12 @@ abstract class JdbcDialect {
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
 	final TransactionTemplate workerTx;
+
+	/** Guarded batch writes: always new, the connection's isolation (they only lock and write). */
+	private final TransactionTemplate batchTx;
+
+	/** Set once the driver reported {@link Statement#SUCCESS_NO_INFO} for a guarded batch. */
+	private volatile boolean lockBeforeBatch;
 
 	private final Map<String, RetryPolicy> policies = new ConcurrentHashMap<>();
 
@@ -85,6 +100,8 @@ abstract class JdbcDialect {
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.workerTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.batchTx = new TransactionTemplate(this.workerTx.getTransactionManager());
+		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
 	static JdbcDialect create(JdbcPlatform platform, String table, DataSource dataSource) {
@@ -264,12 +281,12 @@ abstract class JdbcDialect {
 	int bindLockedUntil(PreparedStatement ps, int index, Map<String, Duration> visibilityByType, Instant now)
 			throws SQLException {
 		if (new HashSet<>(visibilityByType.values()).size() == 1) {
-			setInstant(ps, index++, now.plus(visibilityByType.values().iterator().next()));
+			setInstant(ps, index++, Timestamps.plus(now, visibilityByType.values().iterator().next()));
 			return index;
 		}
 		for (Map.Entry<String, Duration> entry : visibilityByType.entrySet()) {
 			ps.setString(index++, entry.getKey());
-			setInstant(ps, index++, now.plus(entry.getValue()));
+			setInstant(ps, index++, Timestamps.plus(now, entry.getValue()));
 		}
 		return index;
 	}
@@ -295,7 +312,7 @@ abstract class JdbcDialect {
 	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
 		String sql = delete ? "DELETE FROM " + this.table + guard()
 				: "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
-		return batch(jobs, sql, (ps, job) -> {
+		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> {
 			int index = 1;
 			if (!delete) {
 				setInstant(ps, index++, now);
@@ -313,41 +330,25 @@ abstract class JdbcDialect {
 		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, errors = " + jsonParam()
 				+ ", last_error_type = ?, dead_letter = ?, discarded_at = ?, locked_until = NULL" + guard()
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
-		Set<String> written = new HashSet<>();
-		for (List<AttemptFailure> chunk : chunks(failures, CHUNK)) {
-			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
-
-				@Override
-				public void setValues(PreparedStatement ps, int i) throws SQLException {
-					AttemptFailure failure = chunk.get(i);
-					ps.setString(1, failure.state().value());
-					setInstant(ps, 2, failure.scheduledAt());
-					ps.setString(3, ErrorHistoryJson.write(failure.errors()));
-					ps.setString(4, failure.lastErrorType());
-					ps.setBoolean(5, failure.deadLetter());
-					setInstant(ps, 6, failure.discardedAt());
-					int index = bindGuard(ps, 7, failure.job());
-					if (expiredBefore != null) {
-						setInstant(ps, index, expiredBefore);
-					}
-				}
-
-				@Override
-				public int getBatchSize() {
-					return chunk.size();
-				}
-
-			});
-			collectWritten(counts, chunk.stream().map((failure) -> failure.job().id()).toList(), written);
-		}
-		return written;
+		return guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
+			ps.setString(1, failure.state().value());
+			setInstant(ps, 2, failure.scheduledAt());
+			ps.setString(3, ErrorHistoryJson.write(failure.errors()));
+			ps.setString(4, failure.lastErrorType());
+			ps.setBoolean(5, failure.deadLetter());
+			setInstant(ps, 6, failure.discardedAt());
+			int index = bindGuard(ps, 7, failure.job());
+			if (expiredBefore != null) {
+				setInstant(ps, index, expiredBefore);
+			}
+		});
 	}
 
 	/** Returns claimed jobs that never started to {@code available}, without the attempt. */
 	Set<String> release(List<Job> jobs) {
 		String sql = "UPDATE " + this.table + " SET state = 'available', attempt = attempt - 1, locked_by = NULL, "
 				+ "locked_until = NULL, started_at = NULL" + guard();
-		return batch(jobs, sql, (ps, job) -> bindGuard(ps, 1, job));
+		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> bindGuard(ps, 1, job));
 	}
 
 	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
@@ -368,6 +369,15 @@ abstract class JdbcDialect {
 		return extended;
 	}
 
+	/** Those of these claimed jobs whose reservation is still theirs: active, same attempt and owner. */
+	List<Job> reservationsHeld(List<Job> jobs) {
+		List<Job> held = new ArrayList<>();
+		for (List<Job> chunk : chunks(jobs, CHUNK)) {
+			held.addAll(guarded(chunk, null, ""));
+		}
+		return held;
+	}
+
 	@FunctionalInterface
 	interface RowBinder<T> {
 
@@ -375,37 +385,103 @@ abstract class JdbcDialect {
 
 	}
 
-	private Set<String> batch(List<Job> jobs, String sql, RowBinder<Job> binder) {
-		Set<String> written = new HashSet<>();
-		for (List<Job> chunk : chunks(jobs, CHUNK)) {
-			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
-
-				@Override
-				public void setValues(PreparedStatement ps, int i) throws SQLException {
-					binder.bind(ps, chunk.get(i));
+	/**
+	 * Runs a guarded per-row statement for every item as JDBC batches in one transaction (so
+	 * a failed batch writes nothing and can be retried row by row), in id order (one lock
+	 * order for every writer); returns the ids the guard let through, read from the update
+	 * counts. A driver that reports {@link Statement#SUCCESS_NO_INFO} instead (MariaDB with
+	 * {@code useBulkStmts=true}) cannot tell a written row from one the guard rejected: the
+	 * batch is rolled back, and from then on every guarded batch first locks its rows with
+	 * {@code SELECT ... FOR UPDATE}, checks the guard on what it read, and writes only the
+	 * rows that pass.
+	 */
+	private <T> Set<String> guardedBatch(List<T> items, Function<T, Job> jobOf, String sql, Instant expiredBefore,
+			RowBinder<T> binder) {
+		List<T> sorted = new ArrayList<>(items);
+		sorted.sort(Comparator.comparing((T item) -> jobOf.apply(item).id()));
+		if (!this.lockBeforeBatch) {
+			Set<String> written = this.batchTx.execute((status) -> {
+				Set<String> ids = new HashSet<>();
+				for (List<T> chunk : chunks(sorted, CHUNK)) {
+					int[] counts = executeBatch(sql, chunk, binder);
+					for (int i = 0; i < chunk.size(); i++) {
+						if (counts[i] == Statement.SUCCESS_NO_INFO) {
+							status.setRollbackOnly();
+							return null;
+						}
+						if (counts[i] > 0) {
+							ids.add(jobOf.apply(chunk.get(i)).id());
+						}
+					}
 				}
-
-				@Override
-				public int getBatchSize() {
-					return chunk.size();
-				}
-
+				return ids;
 			});
-			collectWritten(counts, chunk.stream().map(Job::id).toList(), written);
+			if (written != null) {
+				return written;
+			}
+			this.lockBeforeBatch = true;
+			logger.info("OJS: the JDBC driver reports no per-row update counts (e.g. MariaDB useBulkStmts=true);"
+					+ " guarded writes now lock and check their rows first");
 		}
-		return written;
+		return this.batchTx.execute((status) -> {
+			Set<String> ids = new HashSet<>();
+			for (List<T> chunk : chunks(sorted, CHUNK)) {
+				Set<String> held = new HashSet<>();
+				guarded(chunk.stream().map(jobOf).toList(), expiredBefore, " FOR UPDATE").forEach((job) -> held.add(job.id()));
+				List<T> writable = chunk.stream().filter((item) -> held.contains(jobOf.apply(item).id())).toList();
+				if (!writable.isEmpty()) {
+					executeBatch(sql, writable, binder);
+				}
+				ids.addAll(held);
+			}
+			return ids;
+		});
+	}
+
+	private <T> int[] executeBatch(String sql, List<T> chunk, RowBinder<T> binder) {
+		return this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
+
+			@Override
+			public void setValues(PreparedStatement ps, int i) throws SQLException {
+				binder.bind(ps, chunk.get(i));
+			}
+
+			@Override
+			public int getBatchSize() {
+				return chunk.size();
+			}
+
+		});
 	}
 
 	/**
-	 * Per-row update counts of a batch. {@link Statement#SUCCESS_NO_INFO} (drivers batching
-	 * in bulk, e.g. MariaDB with {@code useBulkStmts=true}) counts as written.
+	 * Those of {@code jobs} whose row passes the write guard (active, same attempt and owner,
+	 * and with {@code expiredBefore} a reservation expired before it), read with
+	 * {@code suffix} (e.g. {@code FOR UPDATE}).
 	 */
-	private static void collectWritten(int[] counts, List<String> ids, Set<String> written) {
-		for (int i = 0; i < ids.size(); i++) {
-			if (counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO) {
-				written.add(ids.get(i));
-			}
-		}
+	private List<Job> guarded(List<Job> jobs, Instant expiredBefore, String suffix) {
+		Map<String, List<Job>> byId = new HashMap<>();
+		jobs.forEach((job) -> byId.computeIfAbsent(job.id(), (id) -> new ArrayList<>()).add(job));
+		List<Job> held = new ArrayList<>();
+		this.jdbc.query("SELECT id, attempt, locked_by, locked_until FROM " + this.table + " WHERE id IN ("
+				+ String.join(", ", Collections.nCopies(byId.size(), idParam())) + ") AND state = 'active' ORDER BY id"
+				+ suffix, (ps) -> {
+					int index = 1;
+					for (String id : byId.keySet()) {
+						ps.setString(index++, id);
+					}
+				}, (rs) -> {
+					int attempt = rs.getInt(2);
+					String owner = rs.getString(3);
+					Instant lockedUntil = getInstant(rs, 4);
+					for (Job job : byId.getOrDefault(rs.getString(1).toLowerCase(Locale.ROOT), List.of())) {
+						if (job.attempt() == attempt && Objects.equals(owner, job.lockedBy()) && (expiredBefore == null
+								|| (lockedUntil != null && lockedUntil.isBefore(expiredBefore)))) {
+							held.add(job);
+						}
+					}
+				});
+		return held;
 	}
 
 	// ---- reaper, polling, pruning
@@ -449,10 +525,27 @@ abstract class JdbcDialect {
 		});
 	}
 
-	/** Deletes up to {@code limit} of the oldest dead letters. */
-	int deleteOldestDeadLetters(int limit) {
-		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE", "discarded_at, id"),
-				limit);
+	/** Where a dead letter stands in age order: its {@code discarded_at}, then its id. */
+	record DeadLetterPosition(Instant discardedAt, String id) {
+	}
+
+	/** The {@code n}-th newest dead letter (1-based), or {@code null} when there are fewer. */
+	DeadLetterPosition newestDeadLetter(int n) {
+		List<DeadLetterPosition> rows = this.jdbc.query("SELECT discarded_at, id FROM " + this.table
+				+ " WHERE state = 'discarded' AND dead_letter = TRUE ORDER BY discarded_at DESC, id DESC LIMIT 1 OFFSET ?",
+				(ps) -> ps.setInt(1, n - 1), (rs, rowNum) -> new DeadLetterPosition(getInstant(rs, 1), rs.getString(2)));
+		return rows.isEmpty() ? null : rows.get(0);
+	}
+
+	/** Deletes up to {@code limit} of the dead letters ordered strictly before {@code position}, oldest first. */
+	int deleteDeadLettersBefore(DeadLetterPosition position, int limit) {
+		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE AND (discarded_at < ?"
+				+ " OR (discarded_at = ? AND id < " + idParam() + "))", "discarded_at, id"), ps -> {
+					setInstant(ps, 1, position.discardedAt());
+					setInstant(ps, 2, position.discardedAt());
+					ps.setString(3, position.id());
+					ps.setInt(4, limit);
+				});
 	}
 
 	// ---- helpers

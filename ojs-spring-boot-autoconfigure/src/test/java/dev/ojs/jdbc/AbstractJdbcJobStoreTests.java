@@ -31,10 +31,12 @@ import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.MutableClock;
+import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -417,6 +419,133 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	void prefixIsValidated() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs; DROP TABLE x", 20));
 		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs_", 9));
+	}
+
+	@Test
+	void insertWithoutACallersTransactionIsAllOrNothing() {
+		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20), this.clock);
+		assertThatException().isThrownBy(() -> rejectingStore.insert(List.of(job("email.send").uniqueKey("k1").build(),
+				job("email.send").args("[\"POISON\"]").build())));
+		assertThat(rejecting.rejected()).isEqualTo(1);
+		assertThat(total()).isZero();
+		String again = insertOne(job("email.send").uniqueKey("k1"));
+		assertThat(this.store.find(again)).isPresent();
+		assertThat(total()).isEqualTo(1);
+	}
+
+	@Test
+	void namesAndRunAtAreValidatedAtEnqueue() {
+		String name = "n".repeat(255);
+		String id = insertOne(job(name).queue(name).uniqueKey(name).runAt(Timestamps.MAX));
+		Job stored = this.store.find(id).orElseThrow();
+		assertThat(stored.type()).isEqualTo(name);
+		assertThat(stored.queue()).isEqualTo(name);
+		assertThat(stored.uniqueKey()).isEqualTo(name);
+		assertThat(stored.scheduledAt()).isEqualTo(Timestamps.MAX);
+		String tooLong = "x".repeat(256);
+		assertThatIllegalArgumentException().isThrownBy(() -> insertOne(job(tooLong)))
+			.withMessageContaining("type must have at most 255 characters");
+		assertThatIllegalArgumentException().isThrownBy(() -> insertOne(job("email.send").queue(tooLong)))
+			.withMessageContaining("queue must have at most 255 characters");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.store.insert(List.of(job("email.send").build(),
+					job("email.send").uniqueKey(tooLong).build())))
+			.withMessageContaining("unique key must have at most 255 characters");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> insertOne(job("email.send").runAt(Timestamps.MAX.plusSeconds(1))))
+			.withMessageContaining("runAt must not be after 9999-12-31T23:59:59Z");
+		assertThat(total()).isEqualTo(1);
+	}
+
+	@Test
+	void failuresAreCutToTheColumnsAndStoredUpToTheLatestTime() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		Instant now = this.store.now();
+		ErrorEntry oversized = new ErrorEntry(1, "t\u0000".repeat(200), "m".repeat(100_000), ErrorCode.RETRY, now,
+				Map.of("blob", "d".repeat(100_000), "nul", "\u0000"));
+		ErrorEntry nul = new ErrorEntry(1, "x.nul", "before\u0000after", ErrorCode.RETRY, now, Map.of("nul", "\u0000"));
+		assertThat(this.store.fail(List.of(
+				new AttemptFailure(claimed.get(0), JobState.RETRYABLE, Timestamps.MAX, List.of(oversized), false, now),
+				new AttemptFailure(claimed.get(1), JobState.DISCARDED, null, List.of(nul), true, now))))
+			.hasSize(2);
+		Job retrying = this.store.find(claimed.get(0).id()).orElseThrow();
+		assertThat(retrying.nextRetryAt()).isEqualTo(Timestamps.MAX);
+		assertThat(retrying.lastError().type()).hasSize(255).startsWith("t\uFFFDt\uFFFD");
+		assertThat(retrying.lastError().message()).hasSizeLessThanOrEqualTo(2000).endsWith("(100000 characters)");
+		assertThat(retrying.lastError().details()).containsOnlyKeys("truncated");
+		assertThat(this.store.findDeadLetters(DeadLetterFilter.ALL, 0, 10)).singleElement().satisfies((job) -> {
+			assertThat(job.lastError().message()).isEqualTo("before\uFFFDafter");
+			assertThat(job.lastError().details()).containsOnlyKeys("truncated");
+		});
+		assertThat(this.store.deadLetterStats().byErrorType()).containsOnlyKeys("x.nul");
+	}
+
+	@Test
+	void concurrentCountPrunesKeepExactlyTheNewestDeadLetters() throws Exception {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			ids.add(deadLetter(job("email.send"), "x.failed"));
+			if (i % 3 == 0) {
+				// several dead letters share a discarded_at: the id breaks the tie
+				this.clock.advance(Duration.ofSeconds(1));
+			}
+		}
+		List<String> newest = this.store.findDeadLetters(DeadLetterFilter.ALL, 0, 10).stream().map(Job::id).toList();
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			for (int round = 0; round < 3; round++) {
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<Long>> prunes = new ArrayList<>();
+				for (int n = 0; n < 4; n++) {
+					prunes.add(pool.submit(() -> {
+						start.await();
+						return this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 10);
+					}));
+				}
+				start.countDown();
+				long deleted = 0;
+				for (Future<Long> prune : prunes) {
+					deleted += prune.get(60, TimeUnit.SECONDS);
+				}
+				assertThat(deleted).isEqualTo((round == 0) ? 30 : 0);
+				assertThat(ids(DeadLetterFilter.ALL)).containsExactlyElementsOf(newest);
+			}
+		}
+		finally {
+			pool.shutdown();
+		}
+		assertThat(this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 0)).isEqualTo(10);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isZero();
+	}
+
+	@Test
+	void pruneStopsWhenItsBudgetIsSpent() {
+		insertOne(job("email.send"));
+		this.store.complete(claim(1), false);
+		this.clock.advance(Duration.ofHours(2));
+		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10, Duration.ZERO))
+			.isZero();
+		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10,
+				JdbcJobStore.PRUNE_BUDGET))
+			.isEqualTo(1);
+		// retentions longer than the stored range prune nothing rather than fail
+		assertThat(this.store.prune(Duration.ofDays(365L * 100_000), Duration.ofDays(365L * 100_000),
+				Duration.ofDays(365L * 100_000), 10))
+			.isZero();
+	}
+
+	@Test
+	void reservationsHeldAreTheUnreapedAttempts() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = this.store.claim(NODE, "default", Map.of("email.send", Duration.ofSeconds(10)), 2);
+		assertThat(this.store.reservationsHeld(claimed)).containsExactlyInAnyOrderElementsOf(claimed);
+		this.clock.advance(Duration.ofSeconds(11));
+		this.store.reapExpired(1, this::timeout);
+		assertThat(this.store.reservationsHeld(claimed)).hasSize(1);
+		assertThat(this.store.reservationsHeld(List.of(withAttempt(claimed.get(0), 2), withOwner(claimed.get(1), "x"))))
+			.isEmpty();
 	}
 
 	// ---- helpers
