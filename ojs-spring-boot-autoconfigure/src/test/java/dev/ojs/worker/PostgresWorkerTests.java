@@ -2,6 +2,7 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.Job;
@@ -45,6 +47,35 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 			assertThat(List.of(notified.poll(10, TimeUnit.SECONDS), notified.poll(10, TimeUnit.SECONDS)))
 				.containsExactlyInAnyOrder("mail", "sms");
 			assertThat(notified.poll(200, TimeUnit.MILLISECONDS)).as("one per queue, none for the rollback").isNull();
+		}
+	}
+
+	@Test
+	void anUncommittedInsertDoesNotSuppressTheNotificationOfACommittedOne() throws Exception {
+		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
+		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue)))) {
+			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
+			DataSourceTransactionManager transactions = new DataSourceTransactionManager(this.schema.dataSource());
+			TransactionTemplate tx = new TransactionTemplate(transactions);
+			TransactionTemplate newTx = new TransactionTemplate(transactions);
+			newTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+			for (int round = 0; round < 3; round++) {
+				List<String> received = new ArrayList<>();
+				tx.executeWithoutResult((status) -> {
+					enqueue(job(TYPE).queue("mail"));
+					// committed right after the uncommitted one: its notification must not be suppressed
+					newTx.executeWithoutResult((inner) -> enqueue(job(TYPE).queue("mail")));
+					try {
+						received.add(notified.poll(10, TimeUnit.SECONDS));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					status.setRollbackOnly();
+				});
+				assertThat(received).containsExactly("mail");
+				assertThat(notified.poll(100, TimeUnit.MILLISECONDS)).as("none for the rollback").isNull();
+			}
 		}
 	}
 
