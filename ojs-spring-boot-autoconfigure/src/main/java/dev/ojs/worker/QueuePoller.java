@@ -138,7 +138,6 @@ final class QueuePoller {
 				});
 		this.executor.allowCoreThreadTimeOut(true);
 		this.thread = new Thread(this::run, name + "-poller");
-		this.thread.setDaemon(true);
 	}
 
 	String queue() {
@@ -271,7 +270,8 @@ final class QueuePoller {
 					refreshDueTime();
 				}
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
 				logger.warn("OJS poller for queue '" + this.queue + "' failed, retrying in " + errorBackoff + " ms: "
 						+ ex);
 				await(errorBackoff);

@@ -18,11 +18,15 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -33,6 +37,7 @@ import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.FlakyDataSource;
 import dev.ojs.testsupport.Jobs;
+import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
 
 import static dev.ojs.testsupport.Jobs.job;
@@ -43,6 +48,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The worker engine end to end, run against each database by a subclass.
  */
+@ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractWorkerTests extends DatabaseTests {
 
 	static final String TYPE = "test.job";
@@ -509,6 +515,197 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		flaky.recover();
 		during.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		assertThat(worker.isRunning()).isTrue();
+	}
+
+	// ---- robustness
+
+	@Test
+	void oversizedErrorsAreCutToSizeAndDoNotHoldUpOtherOutcomes() {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			if (execution.job().argsJson().contains("oversized")) {
+				throw new IllegalStateException("x");
+			}
+		}, (job, failure) -> new JobError("a".repeat(300), "m\u0000".repeat(10_000), ErrorCode.RETRY,
+				Map.of("blob", "d".repeat(10_000)))));
+		String oversized = enqueue(job(TYPE).args("[\"oversized\"]").policy(quickRetries(1)));
+		String normal = enqueue(job(TYPE));
+		Job failed = awaitState(oversized, JobState.DISCARDED);
+		awaitState(normal, JobState.COMPLETED);
+		assertThat(failed.lastError().type()).isEqualTo("a".repeat(255));
+		assertThat(failed.lastError().message()).hasSizeLessThanOrEqualTo(2000).startsWith("m\uFFFDm\uFFFD");
+		assertThat(failed.lastError().details()).containsOnlyKeys("truncated");
+		assertThat(new JdbcTemplate(this.schema.dataSource()).queryForObject(
+				"SELECT last_error_type FROM " + this.schema.tableName() + " WHERE state = 'discarded'", String.class))
+			.hasSize(255);
+		awaitEvents(oversized, 1);
+		assertThat(this.listener.kinds(oversized)).containsExactly("discarded");
+	}
+
+	@Test
+	void outcomeTheDatabaseRejectsIsDroppedAndReapedWhileOthersAreWritten() {
+		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20));
+		CountDownLatch poisonFailed = new CountDownLatch(1);
+		Worker worker = new Worker(rejectingStore, List.of(new HandlerRegistration(TYPE, "default", 0,
+				Duration.ofMillis(600), (execution) -> {
+					if (execution.job().argsJson().contains("poison")) {
+						poisonFailed.countDown();
+						throw new IllegalStateException("POISON");
+					}
+				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		startWorker(worker);
+		String poison = enqueue(job(TYPE).args("[\"poison\"]").policy(quickRetries(1)));
+		List<String> normal = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			normal.add(enqueue(job(TYPE)));
+		}
+		normal.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		await().atMost(TIMEOUT).until(() -> rejecting.rejected() >= 1);
+		// dropped, not retried forever: its reservation expires and the reaper records the attempt
+		Job reaped = awaitState(poison, JobState.DISCARDED);
+		assertThat(reaped.attempt()).isEqualTo(1);
+		assertThat(reaped.lastError().type()).isEqualTo("visibility_timeout");
+		awaitEvents(poison, 1);
+		assertThat(this.listener.kinds(poison)).containsExactly("discarded");
+		String later = enqueue(job(TYPE));
+		awaitState(later, JobState.COMPLETED);
+	}
+
+	@Test
+	void outcomesWaitOutAnOutageInsteadOfBeingDropped() throws Exception {
+		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
+		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings(20));
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
+			started.countDown();
+			release.await(20, TimeUnit.SECONDS);
+		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		startWorker(worker);
+		String id = enqueue(job(TYPE));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		flaky.breakDown();
+		int refused = flaky.refused();
+		release.countDown();
+		await().atMost(TIMEOUT).until(() -> flaky.refused() > refused + 3);
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		flaky.recover();
+		Job job = awaitState(id, JobState.COMPLETED);
+		assertThat(job.attempt()).isEqualTo(1);
+		awaitEvents(id, 1);
+		assertThat(this.listener.kinds(id)).containsExactly("completed");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "P1000Y", "P100000Y", "P10000000000Y" })
+	void hugeRetryDelaysSaturateAtTheLatestStorableTime(String interval) {
+		Duration delay = dev.ojs.retry.IsoDurations.parse(interval);
+		RetryPolicy policy = RetryPolicy.builder()
+			.maxAttempts(2)
+			.initialInterval(delay)
+			.backoffCoefficient(1.0)
+			.maxInterval(delay)
+			.jitter(false)
+			.build()
+			.effective();
+		start(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("boom");
+		}));
+		String id = enqueue(job(TYPE).policy(policy));
+		Job job = awaitState(id, JobState.RETRYABLE);
+		Instant failedAt = job.lastError().timestamp();
+		Instant expected = (delay.compareTo(Duration.between(failedAt, Timestamps.MAX)) < 0) ? failedAt.plus(delay)
+				: Timestamps.MAX;
+		assertThat(job.nextRetryAt()).isEqualTo(expected);
+		awaitEvents(id, 1);
+		RecordingListener.Event event = this.listener.of(id).get(0);
+		assertThat(event.nextRetryAt()).isEqualTo(expected);
+		assertThat(event.delay()).isEqualTo(Duration.between(failedAt, expected));
+		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
+	}
+
+	@Test
+	void listenerThatThrowsErrorsNeverStopsTheCompleter() {
+		JobEventListener failing = new JobEventListener() {
+
+			@Override
+			public void completed(Job job, Duration handlerDuration) {
+				AbstractWorkerTests.this.listener.completed(job, handlerDuration);
+				throw new AssertionError("listener bug");
+			}
+
+		};
+		startWorker(new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+		})), settings("node-1"), failing, RetryDelayOverride.NONE));
+		for (int i = 0; i < 3; i++) {
+			String id = enqueue(job(TYPE));
+			awaitState(id, JobState.COMPLETED);
+			awaitEvents(id, 1);
+		}
+	}
+
+	@Test
+	void classifierThatThrowsAnErrorStillRecordsTheFailure() {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			throw new IllegalStateException("boom");
+		}, (job, failure) -> {
+			throw new AssertionError("classifier bug");
+		}));
+		String id = enqueue(job(TYPE).policy(quickRetries(1)));
+		Job job = awaitState(id, JobState.DISCARDED);
+		assertThat(job.lastError().type()).isEqualTo(IllegalStateException.class.getName());
+	}
+
+	@Test
+	void workerThreadsKeepTheJvmAliveUntilStopEndsThem() {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		Worker worker = start(handler(TYPE, (execution) -> {
+		}));
+		awaitState(enqueue(job(TYPE)), JobState.COMPLETED);
+		List<Thread> threads = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> !before.contains(thread) && thread.getName().startsWith("ojs-"))
+			.toList();
+		List<String> engineThreads = threads.stream().filter((thread) -> !thread.isDaemon()).map(Thread::getName).toList();
+		assertThat(engineThreads).contains("ojs-default-poller", "ojs-completer-node-1", "ojs-heartbeat-node-1",
+				"ojs-maintenance-node-1");
+		if (this.store.supportsInsertNotifications()) {
+			assertThat(engineThreads).anyMatch((name) -> name.startsWith("ojs-listen-"));
+		}
+		worker.stop();
+		assertThat(threads.stream().filter((thread) -> !thread.isDaemon() && thread.isAlive()).map(Thread::getName))
+			.as("non-daemon threads alive after stop()")
+			.isEmpty();
+		await().atMost(Duration.ofSeconds(10)).until(() -> threads.stream().noneMatch(Thread::isAlive));
+	}
+
+	@Test
+	void heartbeatWarnsWhenTheReservationIsGone(CapturedOutput output) throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(600), (execution) -> {
+			started.countDown();
+			release.await(20, TimeUnit.SECONDS);
+		}, null));
+		String id = enqueue(job(TYPE));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		// another node's reaper finds the reservation expired (a stalled node) and discards the job
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		await().atMost(TIMEOUT).until(() -> {
+			jdbc.update("UPDATE " + this.schema.tableName() + " SET locked_until = ? WHERE state = 'active'",
+					java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(2))));
+			this.store.reapExpired(10, (job) -> new dev.ojs.jdbc.AttemptFailure(job, JobState.DISCARDED, null,
+					List.of(new ErrorEntry(job.attempt(), "visibility_timeout", "expired", ErrorCode.RETRY,
+							this.store.now(), Map.of())), false, this.store.now()));
+			return this.store.find(id).orElseThrow().state() == JobState.DISCARDED;
+		});
+		await().atMost(TIMEOUT).until(() -> output.getAll().contains("lost the reservation of job " + id + " attempt 1"));
+		release.countDown();
+		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
+		stopWorkers();
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
+		assertThat(this.listener.kinds(id)).isEmpty();
 	}
 
 	@Test
