@@ -117,7 +117,10 @@ abstract class JdbcDialect {
 		return "?";
 	}
 
-	/** Predicate selecting the live job with unique key {@code ?}. */
+	/**
+	 * Predicate selecting the live job of type {@code ?} with unique key {@code ?}: a key is
+	 * unique per type among live jobs.
+	 */
 	abstract String liveUniqueKeyPredicate();
 
 	/** DELETE at most {@code ?} rows matching {@code where} (whose parameters come first), in {@code order}. */
@@ -215,16 +218,26 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Inserts a row with a unique key unless a live job holds that key.
+	 * Inserts a row with a unique key unless a live job of the same type holds that key.
 	 * @return the id of the live job holding the key after the call: {@code row.id()} when
 	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
 	 * meanwhile (the caller tries again)
 	 */
 	abstract String insertUnique(InsertRow row);
 
-	String findLiveIdByUniqueKey(String uniqueKey) {
+	/** The id of the live job of {@code type} holding {@code uniqueKey}, or {@code null}. */
+	String findLiveIdByUniqueKey(String type, String uniqueKey) {
+		return findLiveIdByUniqueKey(type, uniqueKey, "");
+	}
+
+	/**
+	 * {@link #findLiveIdByUniqueKey(String, String)} with a locking clause appended
+	 * ({@code ""} for a plain read).
+	 */
+	String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
 		List<String> ids = this.jdbc.queryForList(
-				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate(), String.class, uniqueKey);
+				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + lock, String.class, type,
+				uniqueKey);
 		return ids.isEmpty() ? null : ids.get(0);
 	}
 
@@ -410,10 +423,15 @@ abstract class JdbcDialect {
 
 	// ---- reaper, polling, pruning
 
-	/** Active jobs whose reservation expired before {@code now}, oldest expiry first. */
+	/**
+	 * Active jobs whose reservation expired before {@code now}, oldest expiry first, locked
+	 * for the caller's transaction; rows another reaper (or a heartbeat) holds are skipped,
+	 * so concurrent reapers never wait for each other nor deadlock.
+	 */
 	List<Job> findExpired(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table
-				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until LIMIT ?", ps -> {
+				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until, id LIMIT ? FOR UPDATE SKIP LOCKED",
+				ps -> {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::mapJob);
