@@ -437,26 +437,24 @@ abstract class JdbcDialect {
 				}, this::mapJob);
 	}
 
-	/** The earliest {@code scheduled_at} after {@code now} of a scheduled or retryable job in the queue. */
-	Instant nextDueAt(String queue, Instant now) {
-		String min = " FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?";
-		List<Instant> due = this.jdbc.query("SELECT (SELECT min(scheduled_at)" + min + "), (SELECT min(scheduled_at)"
-				+ min + ")", ps -> {
-					ps.setString(1, JobState.SCHEDULED.value());
-					ps.setString(2, queue);
-					setInstant(ps, 3, now);
-					ps.setString(4, JobState.RETRYABLE.value());
-					ps.setString(5, queue);
-					setInstant(ps, 6, now);
-				}, (rs, rowNum) -> earliest(getInstant(rs, 1), getInstant(rs, 2)));
-		return due.isEmpty() ? null : due.get(0);
-	}
-
-	private static Instant earliest(Instant a, Instant b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.isBefore(b)) ? a : b;
+	/**
+	 * The earliest {@code limit} distinct {@code scheduled_at} after {@code now} of the
+	 * queue's scheduled and retryable jobs, earliest first: one index range per state, each
+	 * stopping after {@code limit} rows.
+	 */
+	List<Instant> nextDueTimes(String queue, Instant now, int limit) {
+		String due = "SELECT scheduled_at FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?"
+				+ " ORDER BY scheduled_at LIMIT ?";
+		List<Instant> times = this.jdbc.query("(" + due + ") UNION ALL (" + due + ")", ps -> {
+			int index = 1;
+			for (JobState state : List.of(JobState.SCHEDULED, JobState.RETRYABLE)) {
+				ps.setString(index++, state.value());
+				ps.setString(index++, queue);
+				setInstant(ps, index++, now);
+				ps.setInt(index++, limit);
+			}
+		}, (rs, rowNum) -> getInstant(rs, 1));
+		return times.stream().sorted().distinct().limit(limit).toList();
 	}
 
 	/** Deletes up to {@code limit} rows matching {@code where} with one instant parameter, oldest first. */

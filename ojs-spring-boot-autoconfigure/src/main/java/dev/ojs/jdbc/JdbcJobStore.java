@@ -491,7 +491,16 @@ public class JdbcJobStore implements JobStore {
 
 	/** The earliest time after now at which a scheduled or retryable job of {@code queue} is due, or {@code null}. */
 	public Instant nextDueAt(String queue) {
-		return this.dialect.nextDueAt(queue, now());
+		List<Instant> due = nextDueTimes(queue, 1);
+		return due.isEmpty() ? null : due.get(0);
+	}
+
+	/**
+	 * The earliest {@code limit} distinct times after now at which scheduled or retryable
+	 * jobs of {@code queue} are due, earliest first.
+	 */
+	public List<Instant> nextDueTimes(String queue, int limit) {
+		return this.dialect.nextDueTimes(queue, now(), limit);
 	}
 
 	/**

@@ -7,7 +7,9 @@ import java.util.Map;
  * How a worker node claims and runs jobs.
  *
  * @param nodeId reservation owner id; {@code null} generates one (host, pid and a random part)
- * @param queues queue name to its concurrency limit on this node
+ * @param queues queue name to its concurrency limit on this node. The node serves these
+ * queues and its handlers' queues ({@link Worker#DEFAULT_QUEUE_CONCURRENCY} unless listed
+ * here), each for every job type it handles
  * @param pollInterval the longest an idle poller waits before looking again (it polls
  * sooner after work, and on PostgreSQL a NOTIFY wakes it at once)
  * @param visibilityTimeout default reservation length (spec §9), extended by heartbeats
