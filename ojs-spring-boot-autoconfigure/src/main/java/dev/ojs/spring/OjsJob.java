@@ -48,6 +48,12 @@ public @interface OjsJob {
 	/** Value of numeric attributes meaning "inherit". */
 	int INHERIT = -1;
 
+	/**
+	 * The sole entry of {@link #nonRetryableErrors()} meaning "inherit" (its default):
+	 * {@value}. It is not a valid error type pattern, so it cannot clash with one.
+	 */
+	String INHERIT_LIST = "<inherit>";
+
 	/** The dot-namespaced job type this method handles, e.g. {@code "email.send_welcome"}. */
 	String type();
 
@@ -85,10 +91,12 @@ public @interface OjsJob {
 	Jitter jitter() default Jitter.INHERIT;
 
 	/**
-	 * {@code non_retryable_errors} patterns (spec §6), e.g. {@code "java.net.*"}; empty =
-	 * inherit.
+	 * {@code non_retryable_errors} patterns (spec §6), e.g. {@code "java.net.*"}. The default,
+	 * {@code {INHERIT_LIST}} (the single entry {@value #INHERIT_LIST}), inherits {@code ojs.retry.non-retryable-errors}
+	 * (then the spec's empty list); an explicit empty array, {@code nonRetryableErrors = {}},
+	 * means "none", overriding the application's list for this job type.
 	 */
-	String[] nonRetryableErrors() default {};
+	String[] nonRetryableErrors() default { INHERIT_LIST };
 
 	/** {@code on_exhaustion}; {@link Exhaustion#INHERIT} by default. */
 	Exhaustion onExhaustion() default Exhaustion.INHERIT;

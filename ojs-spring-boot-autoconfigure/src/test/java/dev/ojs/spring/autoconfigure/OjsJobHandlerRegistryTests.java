@@ -18,6 +18,7 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.ojs.job.JobStore;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
@@ -83,6 +84,24 @@ class OjsJobHandlerRegistryTests {
 	}
 
 	@Test
+	void explicitlyEmptyNonRetryableErrorsOverrideTheApplicationList() {
+		this.contextRunner.withBean("nonRetryableJobs", NonRetryableJobs.class)
+			.withPropertyValues("ojs.worker.enabled=false", "ojs.retry.non-retryable-errors=java.io.*")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				OjsJobRegistry registry = context.getBean(OjsJobRegistry.class);
+				assertThat(registry.find("none").orElseThrow().handlerPolicy().nonRetryableErrors()).isEmpty();
+				assertThat(registry.find("inherited").orElseThrow().handlerPolicy().nonRetryableErrors()).isNull();
+				OjsTemplate template = context.getBean(OjsTemplate.class);
+				JobStore store = context.getBean(JobStore.class);
+				assertThat(store.find(template.enqueue("none")).orElseThrow().retryPolicy().nonRetryableErrors())
+					.isEmpty();
+				assertThat(store.find(template.enqueue("inherited")).orElseThrow().retryPolicy().nonRetryableErrors())
+					.containsExactly("java.io.*");
+			});
+	}
+
+	@Test
 	void handlerBindsArgumentsAndRethrowsTheMethodsException() throws Exception {
 		this.contextRunner.withBean("configuredJobs", ConfiguredJobs.class).run((context) -> {
 			HandlerRegistration registration = registration(context.getBean(OjsJobHandlerRegistry.class), "a.configured");
@@ -140,7 +159,7 @@ class OjsJobHandlerRegistryTests {
 	@ParameterizedTest
 	@ValueSource(classes = { BadDurationJobs.class, BadCoefficientJobs.class, BadMaxAttemptsJobs.class,
 			BadIntervalsJobs.class, BadVisibilityJobs.class, BadConcurrencyJobs.class, ConflictingListsJobs.class,
-			BlankTypeJobs.class, BlankQueueJobs.class, BlankNonRetryableJobs.class })
+			BlankTypeJobs.class, BlankQueueJobs.class, BlankNonRetryableJobs.class, InheritAmongNonRetryableJobs.class })
 	void invalidAttributeFailsStartupNamingBeanMethodAndAttribute(Class<? extends Invalid> type) throws Exception {
 		Invalid invalid = type.getDeclaredConstructor().newInstance();
 		this.contextRunner.withBean("invalidJobs", Invalid.class, () -> invalid)
@@ -207,6 +226,18 @@ class OjsJobHandlerRegistryTests {
 
 		@OjsJob(type = "b.inherit", onExhaustion = OjsJob.Exhaustion.DEAD_LETTER)
 		void inherit() {
+		}
+
+	}
+
+	static class NonRetryableJobs {
+
+		@OjsJob(type = "none", nonRetryableErrors = {})
+		void none() {
+		}
+
+		@OjsJob(type = "inherited")
+		void inherited() {
 		}
 
 	}
@@ -377,6 +408,18 @@ class OjsJobHandlerRegistryTests {
 	static class BlankNonRetryableJobs implements Invalid {
 
 		@OjsJob(type = "bad", nonRetryableErrors = { "a.*", "" })
+		void job() {
+		}
+
+		public String attribute() {
+			return "nonRetryableErrors";
+		}
+
+	}
+
+	static class InheritAmongNonRetryableJobs implements Invalid {
+
+		@OjsJob(type = "bad", nonRetryableErrors = { OjsJob.INHERIT_LIST, "a.*" })
 		void job() {
 		}
 
