@@ -185,6 +185,14 @@ class OjsJobHandlerRegistryTests {
 	}
 
 	@Test
+	void parameterWithoutAUsableCreatorFailsStartup() {
+		this.contextRunner.withBean("jobs", NoCreatorJobs.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method NoCreatorJobs#job(NoCreatorPayload) of bean 'jobs'")
+				.contains("has no usable creator"));
+	}
+
+	@Test
 	void methodHiddenByInterfaceProxyFailsStartup() {
 		this.contextRunner.withUserConfiguration(InterfaceProxyConfiguration.class)
 			.run((context) -> assertThat(failureMessages(context))
@@ -441,6 +449,14 @@ class OjsJobHandlerRegistryTests {
 
 		@OjsJob(type = "unbindable")
 		void job(Runnable task) {
+		}
+
+	}
+
+	static class NoCreatorJobs {
+
+		@OjsJob(type = "no_creator")
+		void job(MethodArgumentBinderTests.NoCreatorPayload payload) {
 		}
 
 	}
