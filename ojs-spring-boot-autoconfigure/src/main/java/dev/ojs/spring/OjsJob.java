@@ -18,7 +18,8 @@ import dev.ojs.retry.OnExhaustion;
  * <ol>
  * <li>the error type is {@link OjsJobException#getType()}, else the exception class's
  * {@link OjsError#type() @OjsError type}, else the exception's fully-qualified class
- * name;</li>
+ * name, nested classes joined by {@code '.'} ({@code com.acme.Billing.CardDeclined}, so
+ * {@code "com.acme.Billing.*"} matches it in {@code non_retryable_errors});</li>
  * <li>the code is {@link OjsJobException#getCode()}, else the code of the list below whose
  * listed class is the <em>closest</em> superclass of the exception (an exact match beats a
  * superclass match), else the exception class's {@link OjsError#code() @OjsError code},
