@@ -35,8 +35,11 @@ import dev.ojs.retry.OnExhaustion;
  * <p>
  * Methods are found on the target class of each singleton bean, so beans behind proxies
  * (for example {@code @Transactional} ones) work, and the handler is invoked through the
- * proxy. A duplicate job type, an unparseable attribute or a parameter that cannot be bound
- * fails application start-up.
+ * proxy. A duplicate job type, an unparseable attribute, a parameter that cannot be bound,
+ * an {@code @OjsJob} method on a bean that is not a singleton (prototype, request, session
+ * or any other scope), and one on a singleton whose class its bean definition does not
+ * reveal (for example a {@code @Bean} method declared with an interface return type) fail
+ * application start-up.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

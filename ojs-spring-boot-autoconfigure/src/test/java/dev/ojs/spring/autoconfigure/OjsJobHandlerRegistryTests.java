@@ -11,9 +11,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.CustomScopeConfigurer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Scope;
+import org.springframework.context.annotation.ScopedProxyMode;
+import org.springframework.context.support.SimpleThreadScope;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -210,6 +215,39 @@ class OjsJobHandlerRegistryTests {
 			.run((context) -> assertThat(failureMessages(context))
 				.contains("@OjsJob methods of bean 'jobs' (" + InterfaceProxiedJobs.class.getName()
 						+ ") are hidden by its proxy"));
+	}
+
+	@Test
+	void handlerOnPrototypeBeanFailsStartup() {
+		this.contextRunner.withBean("prototypeJobs", DuplicateJobs.class, DuplicateJobs::new,
+				(definition) -> definition.setScope(BeanDefinition.SCOPE_PROTOTYPE))
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'prototypeJobs' needs a singleton bean")
+				.contains("scope is 'prototype'"));
+	}
+
+	@Test
+	void handlerOnScopedProxyBeanFailsStartup() {
+		this.contextRunner.withUserConfiguration(ThreadScopedConfiguration.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'threadJobs' needs a singleton bean")
+				.contains("scope is 'thread'"));
+	}
+
+	@Test
+	void handlerOfBeanDeclaredWithAnInterfaceTypeFailsStartupWhenMissed() {
+		this.contextRunner.withUserConfiguration(InterfaceTypedBeanConfiguration.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method InterfaceProxiedJobs#job() of bean 'interfaceTyped' was not registered")
+				.contains("declare the bean with its class"));
+	}
+
+	@Test
+	void handlerOfSingletonWithoutDefinitionFailsStartup() {
+		this.contextRunner
+			.withInitializer((context) -> context.getBeanFactory().registerSingleton("manual", new DuplicateJobs()))
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'manual' was not registered"));
 	}
 
 	private static HandlerRegistration registration(OjsJobHandlerRegistry registry, String type) {
@@ -457,6 +495,43 @@ class OjsJobHandlerRegistryTests {
 
 		@OjsJob(type = "no_creator")
 		void job(MethodArgumentBinderTests.NoCreatorPayload payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ThreadScopedConfiguration {
+
+		@Bean
+		static CustomScopeConfigurer threadScope() {
+			CustomScopeConfigurer configurer = new CustomScopeConfigurer();
+			configurer.addScope("thread", new SimpleThreadScope());
+			return configurer;
+		}
+
+		@Bean
+		@Scope(scopeName = "thread", proxyMode = ScopedProxyMode.TARGET_CLASS)
+		DuplicateJobs threadJobs() {
+			return new DuplicateJobs();
+		}
+
+	}
+
+	/**
+	 * The registry discovers handlers while {@code early} is created, before
+	 * {@code interfaceTyped} exists, so only its declared type {@link Runnable} is known then.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class InterfaceTypedBeanConfiguration {
+
+		@Bean
+		Object early(OjsJobRegistry registry) {
+			return registry.jobs();
+		}
+
+		@Bean
+		Runnable interfaceTyped() {
+			return new InterfaceProxiedJobs();
 		}
 
 	}
