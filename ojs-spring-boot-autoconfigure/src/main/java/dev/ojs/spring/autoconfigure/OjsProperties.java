@@ -248,8 +248,10 @@ public class OjsProperties implements Validator {
 		private Duration pollInterval = Duration.ofSeconds(1);
 
 		/**
-		 * How long running jobs may finish when the application shuts down; attempts still
-		 * running then are released for another node.
+		 * How long running jobs may finish when the application shuts down. Attempts still
+		 * running then are interrupted and recorded as failed attempts with error type
+		 * 'shutdown': they count against max_attempts and are retried (or discarded or
+		 * dead-lettered) per their retry policy.
 		 */
 		private Duration shutdownGracePeriod = Duration.ofSeconds(30);
 
