@@ -233,7 +233,8 @@ public class OjsProperties implements Validator {
 		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 =
 		 * 'ojs.worker.concurrency'); 'default' when none is configured. The queues of this
 		 * node's '@OjsJob' handlers are always claimed from, with 'ojs.worker.concurrency'
-		 * unless configured here.
+		 * unless configured here. Every served queue runs every job type this node handles:
+		 * a job's queue is the one given when it was enqueued, else its handler's queue.
 		 */
 		private Map<String, Integer> queues = new LinkedHashMap<>();
 
