@@ -85,7 +85,10 @@ abstract class JdbcDialect {
 	/** Worker-side transactions: always new, READ COMMITTED. */
 	final TransactionTemplate workerTx;
 
-	/** Guarded batch writes: always new, the connection's isolation (they only lock and write). */
+	/**
+	 * Guarded batch writes: a transaction of their own, or a savepoint in the caller's (the
+	 * reaper's, which holds the rows locked); the connection's isolation (they only lock and write).
+	 */
 	private final TransactionTemplate batchTx;
 
 	/** Set once the driver reported {@link Statement#SUCCESS_NO_INFO} for a guarded batch. */
@@ -101,7 +104,7 @@ abstract class JdbcDialect {
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.workerTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.batchTx = new TransactionTemplate(this.workerTx.getTransactionManager());
-		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 	}
 
 	static JdbcDialect create(JdbcPlatform platform, String table, DataSource dataSource) {
@@ -134,7 +137,10 @@ abstract class JdbcDialect {
 		return "?";
 	}
 
-	/** Predicate selecting the live job with unique key {@code ?}. */
+	/**
+	 * Predicate selecting the live job of type {@code ?} with unique key {@code ?}: a key is
+	 * unique per type among live jobs.
+	 */
 	abstract String liveUniqueKeyPredicate();
 
 	/** DELETE at most {@code ?} rows matching {@code where} (whose parameters come first), in {@code order}. */
@@ -232,16 +238,26 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Inserts a row with a unique key unless a live job holds that key.
+	 * Inserts a row with a unique key unless a live job of the same type holds that key.
 	 * @return the id of the live job holding the key after the call: {@code row.id()} when
 	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
 	 * meanwhile (the caller tries again)
 	 */
 	abstract String insertUnique(InsertRow row);
 
-	String findLiveIdByUniqueKey(String uniqueKey) {
+	/** The id of the live job of {@code type} holding {@code uniqueKey}, or {@code null}. */
+	String findLiveIdByUniqueKey(String type, String uniqueKey) {
+		return findLiveIdByUniqueKey(type, uniqueKey, "");
+	}
+
+	/**
+	 * {@link #findLiveIdByUniqueKey(String, String)} with a locking clause appended
+	 * ({@code ""} for a plain read).
+	 */
+	String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
 		List<String> ids = this.jdbc.queryForList(
-				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate(), String.class, uniqueKey);
+				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + lock, String.class, type,
+				uniqueKey);
 		return ids.isEmpty() ? null : ids.get(0);
 	}
 
@@ -386,12 +402,13 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Runs a guarded per-row statement for every item as JDBC batches in one transaction (so
-	 * a failed batch writes nothing and can be retried row by row), in id order (one lock
+	 * Runs a guarded per-row statement for every item as JDBC batches in one transaction, or
+	 * under a savepoint of the caller's (so a failed batch writes nothing and can be retried
+	 * row by row), in id order (one lock
 	 * order for every writer); returns the ids the guard let through, read from the update
 	 * counts. A driver that reports {@link Statement#SUCCESS_NO_INFO} instead (MariaDB with
 	 * {@code useBulkStmts=true}) cannot tell a written row from one the guard rejected: the
-	 * batch is rolled back, and from then on every guarded batch first locks its rows with
+	 * batch is rolled back (to the savepoint), and from then on every guarded batch first locks its rows with
 	 * {@code SELECT ... FOR UPDATE}, checks the guard on what it read, and writes only the
 	 * rows that pass.
 	 */
@@ -486,35 +503,38 @@ abstract class JdbcDialect {
 
 	// ---- reaper, polling, pruning
 
-	/** Active jobs whose reservation expired before {@code now}, oldest expiry first. */
+	/**
+	 * Active jobs whose reservation expired before {@code now}, oldest expiry first, locked
+	 * for the caller's transaction; rows another reaper (or a heartbeat) holds are skipped,
+	 * so concurrent reapers never wait for each other nor deadlock.
+	 */
 	List<Job> findExpired(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table
-				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until LIMIT ?", ps -> {
+				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until, id LIMIT ? FOR UPDATE SKIP LOCKED",
+				ps -> {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::mapJob);
 	}
 
-	/** The earliest {@code scheduled_at} after {@code now} of a scheduled or retryable job in the queue. */
-	Instant nextDueAt(String queue, Instant now) {
-		String min = " FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?";
-		List<Instant> due = this.jdbc.query("SELECT (SELECT min(scheduled_at)" + min + "), (SELECT min(scheduled_at)"
-				+ min + ")", ps -> {
-					ps.setString(1, JobState.SCHEDULED.value());
-					ps.setString(2, queue);
-					setInstant(ps, 3, now);
-					ps.setString(4, JobState.RETRYABLE.value());
-					ps.setString(5, queue);
-					setInstant(ps, 6, now);
-				}, (rs, rowNum) -> earliest(getInstant(rs, 1), getInstant(rs, 2)));
-		return due.isEmpty() ? null : due.get(0);
-	}
-
-	private static Instant earliest(Instant a, Instant b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.isBefore(b)) ? a : b;
+	/**
+	 * The earliest {@code limit} distinct {@code scheduled_at} after {@code now} of the
+	 * queue's scheduled and retryable jobs, earliest first: one index range per state, each
+	 * stopping after {@code limit} rows.
+	 */
+	List<Instant> nextDueTimes(String queue, Instant now, int limit) {
+		String due = "SELECT scheduled_at FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?"
+				+ " ORDER BY scheduled_at LIMIT ?";
+		List<Instant> times = this.jdbc.query("(" + due + ") UNION ALL (" + due + ")", ps -> {
+			int index = 1;
+			for (JobState state : List.of(JobState.SCHEDULED, JobState.RETRYABLE)) {
+				ps.setString(index++, state.value());
+				ps.setString(index++, queue);
+				setInstant(ps, index++, now);
+				ps.setInt(index++, limit);
+			}
+		}, (rs, rowNum) -> getInstant(rs, 1));
+		return times.stream().sorted().distinct().limit(limit).toList();
 	}
 
 	/** Deletes up to {@code limit} rows matching {@code where} with one instant parameter, oldest first. */

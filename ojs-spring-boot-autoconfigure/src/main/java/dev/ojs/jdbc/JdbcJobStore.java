@@ -172,11 +172,12 @@ public class JdbcJobStore implements JobStore {
 	private List<String> write(List<JdbcDialect.InsertRow> rows) {
 		String[] ids = new String[rows.size()];
 		List<JdbcDialect.InsertRow> plain = new ArrayList<>(rows.size());
-		Map<String, Integer> firstWithKey = new HashMap<>();
+		Map<List<String>, Integer> firstWithKey = new HashMap<>();
 		Set<String> queues = new LinkedHashSet<>();
 		for (int i = 0; i < rows.size(); i++) {
 			JdbcDialect.InsertRow row = rows.get(i);
-			String key = row.uniqueKey();
+			// unique per type among live jobs
+			List<String> key = (row.uniqueKey() != null) ? List.of(row.type(), row.uniqueKey()) : null;
 			if (key == null) {
 				plain.add(row);
 				ids[i] = row.id();
@@ -243,7 +244,9 @@ public class JdbcJobStore implements JobStore {
 				return id;
 			}
 		}
-		throw new IllegalStateException("Could not insert or find a live job with unique key " + row.uniqueKey());
+		// the holder keeps vanishing, or (H2) a REPEATABLE READ snapshot cannot see it
+		throw new ConcurrencyFailureException("Could not insert or find a live " + row.type()
+				+ " job with unique key " + row.uniqueKey() + "; retry the transaction");
 	}
 
 	@Override
@@ -321,8 +324,8 @@ public class JdbcJobStore implements JobStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A dead letter whose unique key is now held by another live job stays where it is
-	 * ({@code false}).
+	 * A dead letter whose unique key is now held by another live job of its type stays where
+	 * it is ({@code false}).
 	 */
 	@Override
 	public boolean retryDeadLetter(String id) {
@@ -331,7 +334,7 @@ public class JdbcJobStore implements JobStore {
 			return false;
 		}
 		String key = job.get().uniqueKey();
-		if (key != null && this.dialect.findLiveIdByUniqueKey(key) != null) {
+		if (key != null && this.dialect.findLiveIdByUniqueKey(job.get().type(), key) != null) {
 			return false;
 		}
 		try {
@@ -512,24 +515,37 @@ public class JdbcJobStore implements JobStore {
 
 	/**
 	 * Turns up to {@code limit} expired reservations into failed attempts (spec §9.2,
-	 * RET-12): {@code decide} says where each goes. Safe on every node at once: each write is
-	 * guarded by the attempt, the owner and the still-expired reservation, so one node wins.
+	 * RET-12): {@code decide} says where each goes. Safe on every node at once: one
+	 * transaction locks the expired rows, skipping those another reaper holds, and each write
+	 * is guarded by the attempt, the owner and the still-expired reservation, so each expired
+	 * attempt is counted once.
 	 * @return the failures written by this call
 	 */
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
 		Instant now = now();
-		List<Job> expired = this.dialect.findExpired(now, limit);
-		if (expired.isEmpty()) {
-			return List.of();
-		}
-		List<AttemptFailure> failures = expired.stream().map(decide).toList();
-		Set<String> written = this.dialect.fail(failures, now);
-		return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+		return this.dialect.workerTx.execute((status) -> {
+			List<Job> expired = this.dialect.findExpired(now, limit);
+			if (expired.isEmpty()) {
+				return List.<AttemptFailure>of();
+			}
+			List<AttemptFailure> failures = expired.stream().map(decide).toList();
+			Set<String> written = this.dialect.fail(failures, now);
+			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+		});
 	}
 
 	/** The earliest time after now at which a scheduled or retryable job of {@code queue} is due, or {@code null}. */
 	public Instant nextDueAt(String queue) {
-		return this.dialect.nextDueAt(queue, now());
+		List<Instant> due = nextDueTimes(queue, 1);
+		return due.isEmpty() ? null : due.get(0);
+	}
+
+	/**
+	 * The earliest {@code limit} distinct times after now at which scheduled or retryable
+	 * jobs of {@code queue} are due, earliest first.
+	 */
+	public List<Instant> nextDueTimes(String queue, int limit) {
+		return this.dialect.nextDueTimes(queue, now(), limit);
 	}
 
 	/**

@@ -38,8 +38,10 @@ import dev.ojs.job.Job;
  * <li>Insert: multi-row {@code VALUES}; the {@code NOTIFY} for the batch rides in the same
  * statement ({@code WITH ins AS (INSERT ...) SELECT pg_notify(...)}), and is delivered on
  * commit only.</li>
- * <li>Unique keys: {@code INSERT ... ON CONFLICT (unique_key) WHERE <live> DO NOTHING} against
- * the partial unique index.</li>
+ * <li>Unique keys: {@code INSERT ... ON CONFLICT (type, unique_key) WHERE <live> DO NOTHING}
+ * against the partial unique index. In a REPEATABLE READ or SERIALIZABLE transaction whose
+ * snapshot predates a conflicting holder, PostgreSQL raises a serialization failure instead
+ * (the caller retries its transaction, as for any such conflict).</li>
  * </ul>
  */
 final class PostgresDialect extends JdbcDialect {
@@ -79,7 +81,7 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	String liveUniqueKeyPredicate() {
-		return "unique_key = ? AND state IN (" + LIVE + ")";
+		return "type = ? AND unique_key = ? AND state IN (" + LIVE + ")";
 	}
 
 	@Override
@@ -128,10 +130,10 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	String insertUnique(InsertRow row) {
-		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL"
-				+ " AND state IN (" + LIVE + ") DO NOTHING RETURNING id", (ps) -> bindInsert(ps, 1, row),
-				(rs, rowNum) -> rs.getString(1));
-		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.uniqueKey()) : inserted.get(0);
+		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (type, unique_key)"
+				+ " WHERE unique_key IS NOT NULL AND state IN (" + LIVE + ") DO NOTHING RETURNING id",
+				(ps) -> bindInsert(ps, 1, row), (rs, rowNum) -> rs.getString(1));
+		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.type(), row.uniqueKey()) : inserted.get(0);
 	}
 
 	@Override

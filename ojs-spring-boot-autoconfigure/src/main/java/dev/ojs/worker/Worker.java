@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -27,13 +28,17 @@ import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
 
 /**
- * The worker engine of one node: claims due jobs of the registered types from the queues
- * they belong to, runs them on bounded per-queue thread pools, and stores each attempt's
- * outcome exactly as the OJS retry policy says.
+ * The worker engine of one node: claims due jobs of the registered types from every queue
+ * it serves, runs them on bounded per-queue thread pools, and stores each attempt's outcome
+ * exactly as the OJS retry policy says.
  * <ul>
- * <li>Claiming: one {@link QueuePoller} per queue, batched claims sized to free slots (per
- * queue, and per type where a registration sets a concurrency), adaptive polling, woken by
- * PostgreSQL {@code LISTEN/NOTIFY} on inserts and at known retry due times.</li>
+ * <li>Claiming: the served queues are the configured ones ({@link WorkerSettings#queues()})
+ * plus each handler's queue (with {@value #DEFAULT_QUEUE_CONCURRENCY} unless configured);
+ * one {@link QueuePoller} per served queue claims every registered type, since a job's queue
+ * is its own ({@link HandlerRegistration#queue()} is only the default). Claims are batched
+ * and sized to free slots (per queue, and per type where a registration sets a concurrency:
+ * that limit holds per node, across all queues), with adaptive polling, woken by PostgreSQL
+ * {@code LISTEN/NOTIFY} on inserts and at each known due time of a delayed job or retry.</li>
  * <li>Outcomes: a {@link Completer} thread writes completions and failures in batches, one
  * statement each, guarded by attempt and owner; then the {@link JobEventListener} is told.
  * Failures go through {@link dev.ojs.retry.RetryPolicy#decide RetryPolicy.decide} with the
@@ -110,6 +115,9 @@ public class Worker {
 
 	private AutoCloseable insertListener;
 
+	/** Test hook: runs on the handler thread just before an attempt starts. */
+	volatile Consumer<Execution> beforeStart;
+
 	public Worker(JdbcJobStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
 			JobEventListener listener, RetryDelayOverride delayOverride) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
@@ -160,13 +168,14 @@ public class Worker {
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
 				this::outcomeWritten, this.nodeId);
 		this.completer.start();
-		Map<String, List<HandlerRegistration>> byQueue = new TreeMap<>();
-		for (HandlerRegistration registration : this.registrations.values()) {
-			byQueue.computeIfAbsent(registration.queue(), (queue) -> new ArrayList<>()).add(registration);
-		}
+		// one poller per served queue, each claiming every type: the queue belongs to the job
+		// (a handler's queue is only its default); a type's own limit is shared by all queues
+		List<ClaimGroup> groups = ClaimGroup.of(this.registrations.values(), this.settings.visibilityTimeout());
 		Map<String, QueuePoller> pollers = new HashMap<>();
-		byQueue.forEach((queue, registrations) -> pollers.put(queue, new QueuePoller(queue, this.queues.get(queue),
-				registrations, this.settings.visibilityTimeout(), this.store, this, this.settings.pollInterval())));
+		if (!groups.isEmpty()) {
+			this.queues.forEach((queue, concurrency) -> pollers.put(queue, new QueuePoller(queue, concurrency, groups,
+					this.store, this, this.settings.pollInterval())));
+		}
 		this.pollers = Map.copyOf(pollers);
 		if (this.store.supportsInsertNotifications() && !pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted);
@@ -336,6 +345,11 @@ public class Worker {
 		});
 	}
 
+	/** The poller of a served queue once started, else {@code null}. */
+	QueuePoller poller(String queue) {
+		return this.pollers.get(queue);
+	}
+
 	// ---- called by pollers and handler threads
 
 	Execution track(Job job, Duration visibilityTimeout) {
@@ -351,6 +365,10 @@ public class Worker {
 	/** Runs one attempt on a handler thread and queues its outcome. */
 	void execute(Execution execution, QueuePoller poller) {
 		try {
+			Consumer<Execution> hook = this.beforeStart;
+			if (hook != null) {
+				hook.accept(execution);
+			}
 			if (!execution.transition(Execution.CLAIMED, Execution.RUNNING)) {
 				return;
 			}

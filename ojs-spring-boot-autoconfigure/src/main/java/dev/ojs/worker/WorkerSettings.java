@@ -9,7 +9,10 @@ import java.util.Objects;
  *
  * @param nodeId reservation owner id, at most 255 characters; {@code null} (or blank)
  * generates one (host, pid and a random part)
- * @param queues queue name (not blank) to its concurrency limit on this node (at least 1)
+ * @param queues queue name (not blank) to its concurrency limit on this node (at least 1).
+ * The node serves these queues and its handlers' queues
+ * ({@link Worker#DEFAULT_QUEUE_CONCURRENCY} unless listed here), each for every job type it
+ * handles
  * @param pollInterval the longest an idle poller waits before looking again (it polls
  * sooner after work, and on PostgreSQL a NOTIFY wakes it at once)
  * @param visibilityTimeout default reservation length (spec §9), extended by heartbeats;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.DeadLetterFilter;
@@ -33,10 +37,12 @@ import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -111,6 +117,84 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		String next = insertOne(job("email.send").uniqueKey("welcome:u1"));
 		assertThat(next).isNotEqualTo(first);
 		assertThat(total()).isEqualTo(3);
+	}
+
+	@Test
+	void uniqueKeysAreScopedByType() {
+		String email = insertOne(job("email.send").uniqueKey("u1"));
+		String sms = insertOne(job("sms.send").uniqueKey("u1"));
+		assertThat(sms).isNotEqualTo(email);
+		assertThat(insertOne(job("sms.send").uniqueKey("u1"))).isEqualTo(sms);
+		assertThat(insertOne(job("email.send").uniqueKey("u1"))).isEqualTo(email);
+		// within one batch too
+		List<String> batch = this.store.insert(List.of(job("push.send").uniqueKey("u2").build(),
+				job("email.send").uniqueKey("u2").build(), job("push.send").uniqueKey("u2").build()));
+		assertThat(batch.get(0)).isNotEqualTo(batch.get(1)).isEqualTo(batch.get(2));
+		assertThat(total()).isEqualTo(4);
+		// a dead letter comes back unless a live job of its own type holds its key
+		String dead = deadLetter(job("report.build").uniqueKey("u3"), "x.failed");
+		insertOne(job("email.send").uniqueKey("u3"));
+		assertThat(this.store.retryDeadLetter(dead)).isTrue();
+		assertThat(insertOne(job("report.build").uniqueKey("u3"))).isEqualTo(dead);
+	}
+
+	@Test
+	void uniqueEnqueueInARepeatableReadTransactionFindsAHolderCommittedMeanwhile() throws Exception {
+		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+		tx.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+		ExecutorService other = Executors.newSingleThreadExecutor();
+		try {
+			String[] holder = new String[1];
+			TransactionCallback<String> enqueue = (status) -> {
+				// the transaction's snapshot is taken by its first read
+				assertThat(total()).isEqualTo((holder[0] != null) ? 1 : 0);
+				if (holder[0] == null) {
+					holder[0] = get(other.submit(() -> insertOne(job("email.send").uniqueKey("rr"))));
+				}
+				return insertOne(job("email.send").uniqueKey("rr"));
+			};
+			if (kind() != TestDatabases.Kind.MARIADB) {
+				// PostgreSQL and H2 refuse a conflict with a row the snapshot cannot see: the
+				// caller retries its transaction, which then finds the holder
+				assertThatExceptionOfType(ConcurrencyFailureException.class).isThrownBy(() -> tx.execute(enqueue));
+			}
+			String id = tx.execute(enqueue);
+			assertThat(id).isEqualTo(holder[0]);
+			assertThat(total()).isEqualTo(1);
+		}
+		finally {
+			other.shutdownNow();
+		}
+	}
+
+	@Test
+	void concurrentUniqueEnqueuesInsertOneJob() throws Exception {
+		int threads = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			for (int round = 0; round < 5; round++) {
+				String key = "race-" + round;
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<String>> futures = new ArrayList<>();
+				for (int n = 0; n < threads; n++) {
+					futures.add(pool.submit(() -> {
+						start.await();
+						return insertOne(job("email.send").uniqueKey(key));
+					}));
+				}
+				start.countDown();
+				Set<String> ids = new HashSet<>();
+				for (Future<String> future : futures) {
+					ids.add(future.get(60, TimeUnit.SECONDS));
+				}
+				assertThat(ids).as("ids of round " + round).hasSize(1);
+				assertThat(this.store.find(ids.iterator().next()).orElseThrow().uniqueKey()).isEqualTo(key);
+			}
+			assertThat(total()).isEqualTo(5);
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	@Test
@@ -283,6 +367,44 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		// a heartbeat from another node extends nothing
 		assertThat(this.store.heartbeat("node-b", List.of(claimed.get(1).id()), this.store.now().plusSeconds(60)))
 			.isZero();
+	}
+
+	@Test
+	void concurrentReapersCountEachExpiredAttemptOnce() throws Exception {
+		this.store.insert(IntStream.range(0, 300).mapToObj((i) -> job("email.send").build()).toList());
+		assertThat(this.store.claim("dead-node", "default", Map.of("email.send", Duration.ofSeconds(10)), 300))
+			.hasSize(300);
+		this.clock.advance(Duration.ofSeconds(11));
+		int reapers = 4;
+		ExecutorService pool = Executors.newFixedThreadPool(reapers);
+		List<String> reaped = Collections.synchronizedList(new ArrayList<>());
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> futures = new ArrayList<>();
+			for (int n = 0; n < reapers; n++) {
+				// each reaper is another node: its own store on the same table
+				JdbcJobStore node = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20), this.clock);
+				futures.add(pool.submit(() -> {
+					start.await();
+					List<AttemptFailure> written;
+					do {
+						written = node.reapExpired(40, this::timeout);
+						written.forEach((failure) -> reaped.add(failure.job().id()));
+					}
+					while (!written.isEmpty());
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(reaped).hasSize(300).doesNotHaveDuplicates();
+		assertThat(this.store.countByQueueAndState()).containsEntry("default", Map.of(JobState.RETRYABLE, 300L));
 	}
 
 	@Test
@@ -556,6 +678,15 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	private List<Job> claim(int limit) {
 		return this.store.claim(NODE, "default", EMAIL, limit);
+	}
+
+	private static <T> T get(Future<T> future) {
+		try {
+			return future.get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private long total() {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +26,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.ErrorEntry;
@@ -149,6 +151,63 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			// picked up promptly once due (~100 ms under normal load; generous for a busy machine)
 			assertThat(Duration.between(due, started)).isLessThan(Duration.ofMillis(500));
 		}
+	}
+
+	@Test
+	void manyRetriesAreEachPickedUpWhenDue() {
+		int jobs = 20;
+		Map<String, Instant> retried = new ConcurrentHashMap<>();
+		RetryPolicy policy = RetryPolicy.builder().maxAttempts(2).maxInterval(Duration.ofSeconds(10)).build().effective();
+		List<String> ids = this.store.insert(IntStream.range(0, jobs).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
+		// jittered delays of 0.2 to 1 s, and a 5 s poll interval: only known due times wake the poller in time
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+			if (execution.job().attempt() == 1) {
+				throw new IllegalStateException("boom");
+			}
+			retried.put(execution.job().id(), execution.job().startedAt());
+		})), new WorkerSettings("node-1", Map.of("default", jobs), Duration.ofSeconds(5), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), retention()), this.listener,
+				(job, error) -> Optional.of(Duration.ofMillis(ThreadLocalRandom.current().nextLong(200, 1000))));
+		startWorker(worker);
+		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		List<Long> lateness = new ArrayList<>();
+		for (String id : ids) {
+			Instant due = this.listener.of(id)
+				.stream()
+				.filter((event) -> event.kind().equals("retrying"))
+				.findFirst()
+				.orElseThrow()
+				.nextRetryAt();
+			// RET-11: never before next_retry_at
+			assertThat(retried.get(id)).isAfterOrEqualTo(due);
+			lateness.add(Duration.between(due, retried.get(id)).toMillis());
+		}
+		Collections.sort(lateness);
+		// ~100 ms is the target; 250 ms leaves room for a loaded machine
+		assertThat(lateness).as("lateness (ms)").allSatisfy((late) -> assertThat(late).isLessThan(250));
+		assertThat(lateness.get(jobs / 2)).as("median lateness (ms) of " + lateness).isLessThan(100);
+	}
+
+	@Test
+	void retryWrittenByAnotherNodeIsPickedUpWhenDue() {
+		String id = enqueue(job(TYPE).policy(quickRetries(3)));
+		Job claimed = this.store.claim("node-0", "default", Map.of(TYPE, Duration.ofSeconds(30)), 1).get(0);
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> ran.add(execution.job())));
+		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 0);
+		// node-0 fails the attempt: node-1 hears of the retry from the database only
+		Instant now = this.store.now();
+		Instant due = now.plusMillis(1500);
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, due,
+				List.of(new ErrorEntry(1, "x.failed", "failed", ErrorCode.RETRY, now, Map.of())), false, now))))
+			.containsExactly(id);
+		awaitState(id, JobState.COMPLETED);
+		assertThat(ran).singleElement().satisfies((job) -> {
+			assertThat(job.startedAt()).isAfterOrEqualTo(due);
+			// a 5 s poll interval, but due times are refreshed from the database every second
+			assertThat(Duration.between(due, job.startedAt())).isLessThan(Duration.ofMillis(250));
+		});
 	}
 
 	@Test
@@ -295,6 +354,41 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		assertThat(queueMax.get()).isBetween(2, 4);
 		assertThat(typeMax.get()).isBetween(1, 2);
+	}
+
+	@Test
+	void jobsRunInEveryQueueTheNodeServes() {
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		// the handler's queue is "mail"; "default" and "bulk" are configured and declared by no handler
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 2, "bulk", 3), Duration.ofMillis(200),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				new HandlerRegistration(TYPE, "mail", 0, null, (execution) -> ran.add(execution.job()), null));
+		String unserved = enqueue(job(TYPE).queue("elsewhere"));
+		List<String> served = List.of(enqueue(job(TYPE).queue("mail")), enqueue(job(TYPE)),
+				enqueue(job(TYPE).queue("bulk")));
+		served.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(ran).extracting(Job::queue).containsExactlyInAnyOrder("mail", "default", "bulk");
+		assertThat(worker.status().queues())
+			.isEqualTo(Map.of("default", 2, "bulk", 3, "mail", Worker.DEFAULT_QUEUE_CONCURRENCY));
+		assertThat(this.store.find(unserved).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+	}
+
+	@Test
+	void aTypesConcurrencyLimitIsSharedByEveryQueue() {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger max = new AtomicInteger();
+		start(new WorkerSettings("node-1", Map.of("default", 4, "other", 4), Duration.ofMillis(200),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				new HandlerRegistration("limited.job", "default", 2, null, (execution) -> {
+					max.accumulateAndGet(running.incrementAndGet(), Math::max);
+					Thread.sleep(20);
+					running.decrementAndGet();
+				}, null));
+		List<String> ids = this.store.insert(IntStream.range(0, 30)
+			.mapToObj((i) -> job("limited.job").queue((i % 2 == 0) ? "default" : "other").build())
+			.toList());
+		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(max.get()).isBetween(1, 2);
 	}
 
 	@Test
@@ -475,6 +569,34 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		start(settings("node-2"), handler(TYPE, (execution) -> {
 		}));
 		assertThat(awaitState(retried, JobState.COMPLETED).attempt()).isEqualTo(2);
+	}
+
+	@Test
+	void shutdownReleasesClaimedJobsThatHaveNotStarted() {
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> ran.add(execution.job()))),
+				settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		CountDownLatch claimed = new CountDownLatch(1);
+		// hold the claimed attempt before it starts until stop() has released it
+		worker.beforeStart = (execution) -> {
+			claimed.countDown();
+			await().atMost(TIMEOUT)
+				.until(() -> this.store.find(execution.id()).map(Job::state).orElse(null) == JobState.AVAILABLE);
+		};
+		startWorker(worker);
+		String id = enqueue(job(TYPE));
+		await().atMost(TIMEOUT).until(() -> claimed.getCount() == 0);
+		worker.stop();
+		Job released = this.store.find(id).orElseThrow();
+		assertThat(released.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(released.attempt()).as("attempt not consumed").isZero();
+		assertThat(released.lockedBy()).isNull();
+		assertThat(released.errors()).isEmpty();
+		assertThat(ran).isEmpty();
+		assertThat(this.listener.of(id)).isEmpty();
+		start(settings("node-2"), handler(TYPE, (execution) -> ran.add(execution.job())));
+		assertThat(awaitState(id, JobState.COMPLETED).attempt()).isEqualTo(1);
+		assertThat(ran).singleElement().satisfies((job) -> assertThat(job.lockedBy()).isEqualTo("node-2"));
 	}
 
 	@Test

@@ -21,6 +21,7 @@ import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link AbstractWorkerTests} on PostgreSQL, plus its LISTEN/NOTIFY wake-up.
@@ -80,14 +81,15 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	}
 
 	@Test
-	void notificationWakesAnIdleWorkerAtOnce() throws Exception {
+	void notificationWakesAnIdleWorkerAtOnce() {
 		List<Job> started = new CopyOnWriteArrayList<>();
 		// a 30 s poll interval: without a notification the job would wait for the poller's backoff
-		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
-				Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> started.add(execution.job())));
-		// let the poller back off: it polls after 5, 10, 20, ... ms, so the next poll after
-		// 1.5 s of idling is more than a second away
-		Thread.sleep(1500);
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				handler(TYPE, (execution) -> started.add(execution.job())));
+		// wait until the poller has backed off (it polls after 5, 10, 20, ... ms) into an idle
+		// wait that ends more than a second from now: only a notification can start the job sooner
+		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 1000);
 		Instant enqueued = this.store.now();
 		String id = enqueue(job(TYPE));
 		awaitState(id, JobState.COMPLETED);
