@@ -38,12 +38,18 @@ final class ConnectionPoolCheck {
 		}
 	}
 
-	/** Handler threads of the queues that have handlers, a poller each, completer, heartbeat, maintenance, listener. */
+	/**
+	 * With handlers, every served queue has its handler threads and a poller; then the
+	 * completer, heartbeat and maintenance threads, and on PostgreSQL the listener.
+	 */
 	static int connectionsNeeded(JdbcJobStore store, Map<String, Integer> queues,
 			Collection<HandlerRegistration> registrations) {
-		int needed = 3 + (store.supportsInsertNotifications() && !registrations.isEmpty() ? 1 : 0);
-		for (String queue : registrations.stream().map(HandlerRegistration::queue).distinct().toList()) {
-			needed += queues.getOrDefault(queue, Worker.DEFAULT_QUEUE_CONCURRENCY) + 1;
+		if (registrations.isEmpty()) {
+			return 3;
+		}
+		int needed = 3 + (store.supportsInsertNotifications() ? 1 : 0);
+		for (int concurrency : queues.values()) {
+			needed += concurrency + 1;
 		}
 		return needed;
 	}

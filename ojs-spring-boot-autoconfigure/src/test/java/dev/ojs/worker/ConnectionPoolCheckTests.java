@@ -45,9 +45,10 @@ class ConnectionPoolCheckTests extends DatabaseTests {
 		List<HandlerRegistration> registrations = List.of(new HandlerRegistration("a", "default", 0, null, handler, null),
 				new HandlerRegistration("b", "default", 0, null, handler, null),
 				new HandlerRegistration("c", "mail", 0, null, handler, null));
-		// 8 + 1 poller, 3 + 1 poller, completer, heartbeat, maintenance; queue "idle" has no handlers
-		assertThat(ConnectionPoolCheck.connectionsNeeded(store, Map.of("default", 8, "mail", 3, "idle", 50),
-				registrations)).isEqualTo(16);
+		// served queues: 8 + 1 poller, 3 + 1 poller; completer, heartbeat, maintenance
+		assertThat(ConnectionPoolCheck.connectionsNeeded(store, Map.of("default", 8, "mail", 3), registrations))
+			.isEqualTo(16);
+		assertThat(ConnectionPoolCheck.connectionsNeeded(store, Map.of("default", 8), List.of())).isEqualTo(3);
 	}
 
 }
