@@ -12,12 +12,13 @@ import org.apache.commons.logging.LogFactory;
 import dev.ojs.jdbc.JdbcJobStore;
 
 /**
- * Warns at start when the data source is a HikariCP pool too small for what the worker may
- * hold at once: a connection per handler thread (handlers may use the database), one per
- * poller, the completer, the heartbeat and maintenance threads, and on PostgreSQL the
- * {@code LISTEN} connection. A pool that runs dry makes the engine's own writes wait (and
- * time out), so heartbeats and outcomes come late. Hikari is found reflectively: it is not a
- * dependency.
+ * Checks at worker start that a HikariCP pool is large enough. The worker's own threads hold
+ * a connection each while they work: a poller per served queue, the completer, the heartbeat
+ * and maintenance threads, and on PostgreSQL the {@code LISTEN} connection. A pool smaller
+ * than that plus one makes the engine's own writes wait, so heartbeats and outcomes come
+ * late: that is a warning. Handler threads hold connections only when handlers use the
+ * database, so a pool that cannot also serve every handler slot is only worth an info line.
+ * Hikari is found reflectively: it is not a dependency.
  */
 final class ConnectionPoolCheck {
 
@@ -30,40 +31,50 @@ final class ConnectionPoolCheck {
 	private ConnectionPoolCheck() {
 	}
 
-	static void warnIfTooSmall(JdbcJobStore store, Map<String, Integer> queues,
-			Collection<HandlerRegistration> registrations) {
-		String warning = warning(store.dataSource(), connectionsNeeded(store, queues, registrations));
-		if (warning != null) {
-			logger.warn(warning);
-		}
-	}
-
-	/**
-	 * With handlers, every served queue has its handler threads and a poller; then the
-	 * completer, heartbeat and maintenance threads, and on PostgreSQL the listener.
-	 */
-	static int connectionsNeeded(JdbcJobStore store, Map<String, Integer> queues,
-			Collection<HandlerRegistration> registrations) {
+	static void check(JdbcJobStore store, Map<String, Integer> queues, Collection<HandlerRegistration> registrations) {
 		if (registrations.isEmpty()) {
-			return 3;
+			return;
 		}
-		int needed = 3 + (store.supportsInsertNotifications() ? 1 : 0);
-		for (int concurrency : queues.values()) {
-			needed += concurrency + 1;
+		OptionalInt maximum = maximumPoolSize(store.dataSource());
+		if (maximum.isEmpty()) {
+			return;
 		}
-		return needed;
+		int handlerSlots = queues.values().stream().mapToInt(Integer::intValue).sum();
+		Finding finding = check(maximum.getAsInt(), workerConnections(store, queues), handlerSlots);
+		if (finding == null) {
+			return;
+		}
+		if (finding.warning()) {
+			logger.warn(finding.message());
+		}
+		else {
+			logger.info(finding.message());
+		}
 	}
 
-	/** The warning for a pool smaller than {@code needed}, or {@code null}. */
-	static String warning(DataSource dataSource, int needed) {
-		OptionalInt maximum = maximumPoolSize(dataSource);
-		if (maximum.isEmpty() || maximum.getAsInt() >= needed) {
-			return null;
+	/** Connections the worker's own threads may hold at once (handlers not counted). */
+	static int workerConnections(JdbcJobStore store, Map<String, Integer> queues) {
+		return queues.size() + 3 + (store.supportsInsertNotifications() ? 1 : 0);
+	}
+
+	/** What to log for a pool of {@code maximum} connections, or {@code null} when it is enough. */
+	static Finding check(int maximum, int workerConnections, int handlerSlots) {
+		int all = workerConnections + handlerSlots;
+		if (maximum <= workerConnections) {
+			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeat,"
+					+ " maintenance, listener) may hold " + workerConnections + " database connections at once, but the"
+					+ " connection pool allows " + maximum + ": raise " + PROPERTY + " to at least " + all
+					+ ", or heartbeats and outcomes will wait for connections");
 		}
-		return "OJS worker may use up to " + needed + " database connections at once (a handler thread per slot,"
-				+ " a poller per queue, completer, heartbeat, maintenance and listener), but the connection pool allows "
-				+ maximum.getAsInt() + ": raise " + PROPERTY + " to at least " + needed
-				+ " (or lower ojs.worker.concurrency), or heartbeats and outcomes may wait for connections";
+		if (maximum < all) {
+			return new Finding(false, "OJS handlers that use the database may wait for connections: " + handlerSlots
+					+ " handler slots and " + workerConnections + " worker connections share a pool of " + maximum
+					+ " (raise " + PROPERTY + " to " + all + " if handlers use the database)");
+		}
+		return null;
+	}
+
+	record Finding(boolean warning, String message) {
 	}
 
 	/** The maximum size of a HikariCP pool, when {@code dataSource} is or wraps one. */

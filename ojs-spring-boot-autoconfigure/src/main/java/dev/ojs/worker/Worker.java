@@ -164,7 +164,7 @@ public class Worker {
 			return;
 		}
 		this.running = true;
-		ConnectionPoolCheck.warnIfTooSmall(this.store, this.queues, this.registrations.values());
+		ConnectionPoolCheck.check(this.store, this.queues, this.registrations.values());
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
 				this::outcomeWritten, this.nodeId);
 		this.completer.start();

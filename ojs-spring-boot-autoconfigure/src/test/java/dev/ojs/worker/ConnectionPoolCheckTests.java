@@ -1,6 +1,5 @@
 package dev.ojs.worker;
 
-import java.util.List;
 import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -25,30 +24,34 @@ class ConnectionPoolCheckTests extends DatabaseTests {
 	}
 
 	@Test
-	void warnsWhenAHikariPoolIsSmallerThanWhatTheWorkerMayUse() {
-		try (HikariDataSource pool = new HikariDataSource()) {
-			pool.setMaximumPoolSize(10);
-			assertThat(ConnectionPoolCheck.warning(pool, 10)).isNull();
-			assertThat(ConnectionPoolCheck.warning(pool, 14)).contains("up to 14 database connections")
-				.contains("allows 10")
-				.contains("raise spring.datasource.hikari.maximum-pool-size to at least 14");
-			assertThat(ConnectionPoolCheck.warning(new DelegatingDataSource(pool), 14)).isNotNull();
-		}
-		assertThat(ConnectionPoolCheck.warning(new DriverManagerDataSource("jdbc:h2:mem:none"), 1000)).isNull();
+	void warnsOnlyWhenThePoolCannotServeTheWorkersOwnThreads() {
+		assertThat(ConnectionPoolCheck.check(10, 5, 5)).isNull();
+		ConnectionPoolCheck.Finding info = ConnectionPoolCheck.check(10, 5, 10);
+		assertThat(info.warning()).isFalse();
+		assertThat(info.message()).contains("10 handler slots and 5 worker connections share a pool of 10")
+			.contains("raise spring.datasource.hikari.maximum-pool-size to 15 if handlers use the database");
+		ConnectionPoolCheck.Finding warning = ConnectionPoolCheck.check(5, 5, 10);
+		assertThat(warning.warning()).isTrue();
+		assertThat(warning.message()).contains("may hold 5 database connections")
+			.contains("allows 5")
+			.contains("raise spring.datasource.hikari.maximum-pool-size to at least 15");
 	}
 
 	@Test
-	void countsHandlerSlotsPollersAndEngineThreads() {
+	void findsTheMaximumOfAHikariPoolOrOfOneItWraps() {
+		try (HikariDataSource pool = new HikariDataSource()) {
+			pool.setMaximumPoolSize(7);
+			assertThat(ConnectionPoolCheck.maximumPoolSize(pool)).hasValue(7);
+			assertThat(ConnectionPoolCheck.maximumPoolSize(new DelegatingDataSource(pool))).hasValue(7);
+		}
+		assertThat(ConnectionPoolCheck.maximumPoolSize(new DriverManagerDataSource("jdbc:h2:mem:none"))).isEmpty();
+	}
+
+	@Test
+	void countsAPollerPerQueueAndTheEngineThreads() {
 		JdbcJobStore store = this.schema.newStore();
-		JobHandler handler = (execution) -> {
-		};
-		List<HandlerRegistration> registrations = List.of(new HandlerRegistration("a", "default", 0, null, handler, null),
-				new HandlerRegistration("b", "default", 0, null, handler, null),
-				new HandlerRegistration("c", "mail", 0, null, handler, null));
-		// served queues: 8 + 1 poller, 3 + 1 poller; completer, heartbeat, maintenance
-		assertThat(ConnectionPoolCheck.connectionsNeeded(store, Map.of("default", 8, "mail", 3), registrations))
-			.isEqualTo(16);
-		assertThat(ConnectionPoolCheck.connectionsNeeded(store, Map.of("default", 8), List.of())).isEqualTo(3);
+		// H2: two pollers; completer, heartbeat, maintenance; no LISTEN connection
+		assertThat(ConnectionPoolCheck.workerConnections(store, Map.of("default", 8, "mail", 3))).isEqualTo(5);
 	}
 
 }
