@@ -433,7 +433,7 @@ public class Worker {
 				logger.warn("OJS error classifier failed for job " + execution.id(), ex);
 			}
 		}
-		return JobError.of(failure.getClass().getName(), String.valueOf(failure.getMessage()));
+		return JobError.of(failure);
 	}
 
 	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {

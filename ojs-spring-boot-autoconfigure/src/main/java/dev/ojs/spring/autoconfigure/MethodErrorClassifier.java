@@ -78,7 +78,7 @@ final class MethodErrorClassifier implements ErrorClassifier {
 			return ojs.toJobError();
 		}
 		OjsError declared = AnnotationUtils.findAnnotation(exception.getClass(), OjsError.class);
-		String className = errorType(exception.getClass());
+		String className = JobError.typeOf(exception.getClass());
 		String type = (declared != null && !declared.type().isBlank()) ? declared.type() : className;
 		ErrorCode code = this.codes.codeFor(exception.getClass());
 		if (code == null) {
@@ -88,16 +88,6 @@ final class MethodErrorClassifier implements ErrorClassifier {
 		Map<String, Object> details = type.equals(className) ? Map.of()
 				: Map.of("exception", exception.getClass().getName());
 		return new JobError(type, message, code, details);
-	}
-
-	/**
-	 * The default error type of an exception class: its fully-qualified class name, nested
-	 * classes joined by {@code '.'} ({@code a.b.Outer.Inner}, not {@code a.b.Outer$Inner}), so
-	 * that a dot-namespaced {@code non_retryable_errors} prefix such as {@code "a.b.Outer.*"}
-	 * matches (spec §6.2).
-	 */
-	static String errorType(Class<?> exceptionClass) {
-		return exceptionClass.getName().replace('$', '.');
 	}
 
 	private static Throwable unwrap(Throwable failure) {
