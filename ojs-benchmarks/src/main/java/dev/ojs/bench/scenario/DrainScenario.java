@@ -1,0 +1,69 @@
+package dev.ojs.bench.scenario;
+
+import java.util.Map;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.LatencySummary;
+import dev.ojs.bench.ResultTable;
+import dev.ojs.bench.ScenarioResult;
+import dev.ojs.spring.JobOptions;
+import dev.ojs.spring.OjsTemplate;
+
+/**
+ * Drain: jobs are pre-inserted by an enqueue-only node, then a worker node starts and the
+ * time from its first handler start until the worker has stored the last completion is
+ * measured. The retry path does the same with a handler that fails every job's first
+ * attempt (backoff {@code PT0.001S}, no jitter), so each job runs twice.
+ */
+final class DrainScenario implements Scenario {
+
+	/** Fail once, retry after 1 ms, no jitter. */
+	static final String RETRY_POLICY = "{\"max_attempts\":3,\"initial_interval\":\"PT0.001S\",\"jitter\":false}";
+
+	private final boolean retry;
+
+	DrainScenario(boolean retry) {
+		this.retry = retry;
+	}
+
+	@Override
+	public String name() {
+		return this.retry ? "retry" : "drain";
+	}
+
+	@Override
+	public ScenarioResult run(BenchEnvironment environment) throws Exception {
+		BenchmarkOptions options = environment.options();
+		int jobs = this.retry ? options.retryJobs() : options.drainJobs();
+		String type = this.retry ? BenchJobs.FAIL_ONCE : BenchJobs.NOOP;
+		JobOptions jobOptions = this.retry ? JobOptions.builder().retry(RETRY_POLICY).build() : JobOptions.none();
+		String prefix = environment.newPrefix();
+		ConfigurableApplicationContext producer = environment.start(prefix, false);
+		double preload = Preloader.enqueue(producer.getBean(OjsTemplate.class), type, jobs, jobOptions,
+				environment.out());
+		environment.stop(producer);
+		long boot = System.nanoTime();
+		ConfigurableApplicationContext worker = environment.start(prefix, true,
+				Map.of("ojs.jdbc.initialize-schema", "never"));
+		double startup = (System.nanoTime() - boot) / 1e9;
+		JobProbe probe = worker.getBean(JobProbe.class);
+		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
+		double seconds = (end - probe.firstStartNanos()) / 1e9;
+		long executions = probe.started();
+		long retries = probe.retrying();
+		environment.stop(worker);
+		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, LatencySummary.EMPTY)
+			.with("executions_per_sec", executions / seconds)
+			.with("concurrency", options.concurrency());
+		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
+				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
+				"preload s", "worker start s", "drain s", "jobs/s", "executions/s")
+			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
+					executions / seconds)
+			.print(environment.out());
+		return result;
+	}
+
+}
