@@ -1,0 +1,466 @@
+package dev.ojs.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * The SQL of one database platform, in one place. The base class holds the SQL every
+ * platform shares and the guarded per-row batch writes that MariaDB, MySQL and H2 use;
+ * {@link PostgresDialect}, {@link MariaDbDialect} and {@link H2Dialect} hold the rest.
+ * <p>
+ * Every statement binds its values; the only text spliced into SQL is the validated table
+ * name. Every write to a claimed job is guarded by the job's id, its attempt number, state
+ * {@code active} and the reservation owner, so a late write from a node whose reservation
+ * was reaped changes nothing (and is reported as rejected).
+ */
+abstract class JdbcDialect {
+
+	/** Column order of {@link #mapJob(ResultSet, int)}. */
+	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
+			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
+			"started_at", "completed_at", "discarded_at", "locked_by", "locked_until");
+
+	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
+
+	/** Claim order: priority descending, then scheduled time, then id (FIFO within a priority). */
+	static final Comparator<Job> CLAIM_ORDER = Comparator.comparingInt(Job::priority)
+		.reversed()
+		.thenComparing(Job::scheduledAt)
+		.thenComparing(Job::id);
+
+	/** States a job can be claimed from (once {@code scheduled_at <= now}). */
+	static final String CLAIMABLE = "'available', 'scheduled', 'retryable'";
+
+	/** Live (non-terminal) states: at most one job per unique key among them. */
+	static final String LIVE = "'scheduled', 'available', 'active', 'retryable'";
+
+	/** Ids per statement for IN lists and per-row batches. */
+	static final int CHUNK = 500;
+
+	private static final int POLICY_CACHE_SIZE = 1024;
+
+	final JdbcPlatform platform;
+
+	final String table;
+
+	final JdbcTemplate jdbc;
+
+	/** Worker-side transactions: always new, READ COMMITTED. */
+	final TransactionTemplate workerTx;
+
+	private final Map<String, RetryPolicy> policies = new ConcurrentHashMap<>();
+
+	JdbcDialect(JdbcPlatform platform, String table, DataSource dataSource) {
+		this.platform = platform;
+		this.table = table;
+		this.jdbc = new JdbcTemplate(dataSource);
+		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.workerTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+	}
+
+	static JdbcDialect create(JdbcPlatform platform, String table, DataSource dataSource) {
+		return switch (platform) {
+			case POSTGRESQL -> new PostgresDialect(table, dataSource);
+			case MARIADB, MYSQL -> new MariaDbDialect(platform, table, dataSource);
+			case H2 -> new H2Dialect(table, dataSource);
+		};
+	}
+
+	// ---- values
+
+	abstract void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
+
+	abstract Instant getInstant(ResultSet rs, int index) throws SQLException;
+
+	/** Bind marker for an id (PostgreSQL casts to uuid). */
+	String idParam() {
+		return "?";
+	}
+
+	/** Bind marker for a JSON value (PostgreSQL casts to jsonb). */
+	String jsonParam() {
+		return "?";
+	}
+
+	/** Predicate selecting the live job with unique key {@code ?}. */
+	abstract String liveUniqueKeyPredicate();
+
+	/** DELETE at most {@code ?} rows matching {@code where} (whose parameters come first), in {@code order}. */
+	String deleteLimited(String where, String order) {
+		return "DELETE FROM " + this.table + " WHERE id IN (SELECT id FROM " + this.table + " WHERE " + where
+				+ " ORDER BY " + order + " LIMIT ?)";
+	}
+
+	// ---- rows
+
+	Job mapJob(ResultSet rs, int rowNum) throws SQLException {
+		return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
+				ErrorHistoryJson.read(rs.getString(11)), rs.getBoolean(12), rs.getString(13), getInstant(rs, 14),
+				getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18), rs.getString(19),
+				getInstant(rs, 20));
+	}
+
+	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */
+	private RetryPolicy policy(String json) {
+		RetryPolicy policy = this.policies.get(json);
+		if (policy == null) {
+			policy = RetryPolicy.parse(json);
+			if (this.policies.size() >= POLICY_CACHE_SIZE) {
+				this.policies.clear();
+			}
+			this.policies.put(json, policy);
+		}
+		return policy;
+	}
+
+	/** The job as claimed from {@code row} (read before the claim's UPDATE). */
+	static Job claimed(Job row, String nodeId, Instant now, Instant lockedUntil) {
+		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
+				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
+				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), now, row.completedAt(),
+				row.discardedAt(), nodeId, lockedUntil);
+	}
+
+	// ---- enqueue
+
+	/** One row to insert. */
+	record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
+			int maxAttempts, String policyJson, String uniqueKey, Instant scheduledAt, Instant createdAt) {
+	}
+
+	private static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
+			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at)";
+
+	String insertSql(int rows) {
+		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?)";
+		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
+		for (int i = 0; i < rows; i++) {
+			sql.add(values);
+		}
+		return sql.toString();
+	}
+
+	/** Binds {@code row} from parameter {@code index}; returns the next free index. */
+	int bindInsert(PreparedStatement ps, int index, InsertRow row) throws SQLException {
+		ps.setString(index++, row.id());
+		ps.setString(index++, row.type());
+		ps.setString(index++, row.queue());
+		ps.setString(index++, row.args());
+		ps.setString(index++, row.meta());
+		ps.setInt(index++, row.priority());
+		ps.setString(index++, row.state().value());
+		ps.setInt(index++, row.maxAttempts());
+		ps.setString(index++, row.policyJson());
+		ps.setString(index++, row.uniqueKey());
+		setInstant(ps, index++, row.scheduledAt());
+		setInstant(ps, index++, row.createdAt());
+		return index;
+	}
+
+	/**
+	 * Inserts rows without unique keys and notifies listening workers of {@code notify}
+	 * queues (on platforms that can).
+	 */
+	void insert(List<InsertRow> rows, Collection<String> notify) {
+		insertPlain(rows);
+	}
+
+	/** Inserts rows without unique keys, in as few statements as the parameter limits allow. */
+	void insertPlain(List<InsertRow> rows) {
+		for (List<InsertRow> chunk : chunks(rows, CHUNK)) {
+			this.jdbc.update(insertSql(chunk.size()), ps -> {
+				int index = 1;
+				for (InsertRow row : chunk) {
+					index = bindInsert(ps, index, row);
+				}
+			});
+		}
+	}
+
+	/**
+	 * Inserts a row with a unique key unless a live job holds that key.
+	 * @return the id of the live job holding the key after the call: {@code row.id()} when
+	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
+	 * meanwhile (the caller tries again)
+	 */
+	abstract String insertUnique(InsertRow row);
+
+	String findLiveIdByUniqueKey(String uniqueKey) {
+		List<String> ids = this.jdbc.queryForList(
+				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate(), String.class, uniqueKey);
+		return ids.isEmpty() ? null : ids.get(0);
+	}
+
+	/** Tells listening workers that jobs were inserted into these queues (PostgreSQL only). */
+	void notifyInserted(Collection<String> queues) {
+	}
+
+	/** The NOTIFY channel, or {@code null} when the platform has none. */
+	String notifyChannel() {
+		return null;
+	}
+
+	// ---- claim
+
+	/**
+	 * Claims up to {@code limit} due jobs of the given types from a queue in claim order
+	 * (priority descending, then scheduled time, then id): each claimed job becomes
+	 * {@code active}, its attempt is incremented, and it is reserved for {@code nodeId} until
+	 * {@code now} plus its type's visibility timeout.
+	 */
+	abstract List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
+			Instant now);
+
+	/** {@code locked_until} per type: one bind marker, or a CASE over the types. */
+	static String lockedUntilExpression(Map<String, Duration> visibilityByType, String typeColumn) {
+		if (new HashSet<>(visibilityByType.values()).size() == 1) {
+			return "?";
+		}
+		StringBuilder sql = new StringBuilder("CASE ").append(typeColumn);
+		for (int i = 0; i < visibilityByType.size(); i++) {
+			sql.append(" WHEN ? THEN ?");
+		}
+		return sql.append(" END").toString();
+	}
+
+	/** Binds {@link #lockedUntilExpression}; returns the next free index. */
+	int bindLockedUntil(PreparedStatement ps, int index, Map<String, Duration> visibilityByType, Instant now)
+			throws SQLException {
+		if (new HashSet<>(visibilityByType.values()).size() == 1) {
+			setInstant(ps, index++, now.plus(visibilityByType.values().iterator().next()));
+			return index;
+		}
+		for (Map.Entry<String, Duration> entry : visibilityByType.entrySet()) {
+			ps.setString(index++, entry.getKey());
+			setInstant(ps, index++, now.plus(entry.getValue()));
+		}
+		return index;
+	}
+
+	static String markers(int count) {
+		return String.join(", ", Collections.nCopies(count, "?"));
+	}
+
+	// ---- attempt outcomes (guarded per row; PostgreSQL overrides with array statements)
+
+	private String guard() {
+		return " WHERE id = " + idParam() + " AND attempt = ? AND state = 'active' AND locked_by = ?";
+	}
+
+	private int bindGuard(PreparedStatement ps, int index, Job job) throws SQLException {
+		ps.setString(index++, job.id());
+		ps.setInt(index++, job.attempt());
+		ps.setString(index++, job.lockedBy());
+		return index;
+	}
+
+	/** Marks claimed jobs completed (or deletes them); returns the ids actually written. */
+	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
+		String sql = delete ? "DELETE FROM " + this.table + guard()
+				: "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
+		return batch(jobs, sql, (ps, job) -> {
+			int index = 1;
+			if (!delete) {
+				setInstant(ps, index++, now);
+			}
+			bindGuard(ps, index, job);
+		});
+	}
+
+	/**
+	 * Records failed attempts; returns the ids actually written. With {@code expiredBefore}
+	 * (the reaper) a failure is only written while the reservation is still expired, so a
+	 * heartbeat that just extended it wins.
+	 */
+	Set<String> fail(List<AttemptFailure> failures, Instant expiredBefore) {
+		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, errors = " + jsonParam()
+				+ ", last_error_type = ?, dead_letter = ?, discarded_at = ?, locked_until = NULL" + guard()
+				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
+		Set<String> written = new HashSet<>();
+		for (List<AttemptFailure> chunk : chunks(failures, CHUNK)) {
+			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
+
+				@Override
+				public void setValues(PreparedStatement ps, int i) throws SQLException {
+					AttemptFailure failure = chunk.get(i);
+					ps.setString(1, failure.state().value());
+					setInstant(ps, 2, failure.scheduledAt());
+					ps.setString(3, ErrorHistoryJson.write(failure.errors()));
+					ps.setString(4, failure.lastErrorType());
+					ps.setBoolean(5, failure.deadLetter());
+					setInstant(ps, 6, failure.discardedAt());
+					int index = bindGuard(ps, 7, failure.job());
+					if (expiredBefore != null) {
+						setInstant(ps, index, expiredBefore);
+					}
+				}
+
+				@Override
+				public int getBatchSize() {
+					return chunk.size();
+				}
+
+			});
+			collectWritten(counts, chunk.stream().map((failure) -> failure.job().id()).toList(), written);
+		}
+		return written;
+	}
+
+	/** Returns claimed jobs that never started to {@code available}, without the attempt. */
+	Set<String> release(List<Job> jobs) {
+		String sql = "UPDATE " + this.table + " SET state = 'available', attempt = attempt - 1, locked_by = NULL, "
+				+ "locked_until = NULL, started_at = NULL" + guard();
+		return batch(jobs, sql, (ps, job) -> bindGuard(ps, 1, job));
+	}
+
+	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
+	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
+		int extended = 0;
+		for (List<String> chunk : chunks(ids, CHUNK)) {
+			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = ? WHERE id IN ("
+					+ String.join(", ", Collections.nCopies(chunk.size(), idParam()))
+					+ ") AND state = 'active' AND locked_by = ?", ps -> {
+						setInstant(ps, 1, lockedUntil);
+						int index = 2;
+						for (String id : chunk) {
+							ps.setString(index++, id);
+						}
+						ps.setString(index, nodeId);
+					});
+		}
+		return extended;
+	}
+
+	@FunctionalInterface
+	interface RowBinder<T> {
+
+		void bind(PreparedStatement ps, T item) throws SQLException;
+
+	}
+
+	private Set<String> batch(List<Job> jobs, String sql, RowBinder<Job> binder) {
+		Set<String> written = new HashSet<>();
+		for (List<Job> chunk : chunks(jobs, CHUNK)) {
+			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
+
+				@Override
+				public void setValues(PreparedStatement ps, int i) throws SQLException {
+					binder.bind(ps, chunk.get(i));
+				}
+
+				@Override
+				public int getBatchSize() {
+					return chunk.size();
+				}
+
+			});
+			collectWritten(counts, chunk.stream().map(Job::id).toList(), written);
+		}
+		return written;
+	}
+
+	/**
+	 * Per-row update counts of a batch. {@link Statement#SUCCESS_NO_INFO} (drivers batching
+	 * in bulk, e.g. MariaDB with {@code useBulkStmts=true}) counts as written.
+	 */
+	private static void collectWritten(int[] counts, List<String> ids, Set<String> written) {
+		for (int i = 0; i < ids.size(); i++) {
+			if (counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO) {
+				written.add(ids.get(i));
+			}
+		}
+	}
+
+	// ---- reaper, polling, pruning
+
+	/** Active jobs whose reservation expired before {@code now}, oldest expiry first. */
+	List<Job> findExpired(Instant now, int limit) {
+		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table
+				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until LIMIT ?", ps -> {
+					setInstant(ps, 1, now);
+					ps.setInt(2, limit);
+				}, this::mapJob);
+	}
+
+	/** The earliest {@code scheduled_at} after {@code now} of a scheduled or retryable job in the queue. */
+	Instant nextDueAt(String queue, Instant now) {
+		String min = " FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?";
+		List<Instant> due = this.jdbc.query("SELECT (SELECT min(scheduled_at)" + min + "), (SELECT min(scheduled_at)"
+				+ min + ")", ps -> {
+					ps.setString(1, JobState.SCHEDULED.value());
+					ps.setString(2, queue);
+					setInstant(ps, 3, now);
+					ps.setString(4, JobState.RETRYABLE.value());
+					ps.setString(5, queue);
+					setInstant(ps, 6, now);
+				}, (rs, rowNum) -> earliest(getInstant(rs, 1), getInstant(rs, 2)));
+		return due.isEmpty() ? null : due.get(0);
+	}
+
+	private static Instant earliest(Instant a, Instant b) {
+		if (a == null) {
+			return b;
+		}
+		return (b == null || a.isBefore(b)) ? a : b;
+	}
+
+	/** Deletes up to {@code limit} rows matching {@code where} with one instant parameter, oldest first. */
+	int deleteOlderThan(String where, String order, Instant cutoff, int limit) {
+		return this.jdbc.update(deleteLimited(where, order), ps -> {
+			setInstant(ps, 1, cutoff);
+			ps.setInt(2, limit);
+		});
+	}
+
+	/** Deletes up to {@code limit} of the oldest dead letters. */
+	int deleteOldestDeadLetters(int limit) {
+		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE", "discarded_at, id"),
+				limit);
+	}
+
+	// ---- helpers
+
+	static <T> List<List<T>> chunks(List<T> items, int size) {
+		if (items.isEmpty()) {
+			return List.of();
+		}
+		if (items.size() <= size) {
+			return List.of(items);
+		}
+		List<List<T>> chunks = new ArrayList<>();
+		for (int from = 0; from < items.size(); from += size) {
+			chunks.add(items.subList(from, Math.min(items.size(), from + size)));
+		}
+		return chunks;
+	}
+
+}

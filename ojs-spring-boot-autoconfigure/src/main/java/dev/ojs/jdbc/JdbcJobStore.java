@@ -1,0 +1,543 @@
+package dev.ojs.jdbc;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.job.DeadLetterFilter;
+import dev.ojs.job.DeadLetterStats;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobIds;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * {@link JobStore} on one table {@code <prefix>jobs} in the application's database
+ * (PostgreSQL, MariaDB/MySQL or H2, detected from the connection metadata), plus the worker's
+ * operations: claim, complete, fail, release, heartbeat, reap and prune.
+ * <p>
+ * Application-facing operations go through Spring's {@link JdbcTemplate} (and so
+ * {@code DataSourceUtils}): an insert joins the caller's transaction, so a rolled-back
+ * transaction leaves no job behind (atomic outbox). Worker operations run on worker
+ * threads, outside any application transaction.
+ * <p>
+ * Time: every timestamp is the application clock's (UTC, truncated to microseconds, the
+ * precision of all three databases), passed as a bound value; the database clock is never
+ * used, so every platform behaves the same and tests can inject a {@link Clock}. Nodes
+ * sharing a database are expected to run NTP-synchronised clocks; a skew shifts when
+ * scheduled jobs and retries become due on that node and when it considers reservations
+ * expired, by the size of the skew.
+ * <p>
+ * Insert notifications (PostgreSQL): each insert call sends one {@code pg_notify} per queue,
+ * in the insert's own statement and so delivered only when the transaction commits, and at
+ * most one per queue every {@value #NOTIFY_DEBOUNCE_MILLIS} ms from this JVM; listening
+ * workers ({@link #listenForInserts}) wake their idle pollers. A job whose notification was
+ * debounced is found by the pollers' adaptive polling.
+ */
+public class JdbcJobStore implements JobStore {
+
+	static final long NOTIFY_DEBOUNCE_MILLIS = 5;
+
+	private static final int UNIQUE_INSERT_TRIES = 10;
+
+	private static final int PRUNE_CHUNK = 5000;
+
+	private static final int PRUNE_MAX_CHUNKS = 200;
+
+	private final DataSource dataSource;
+
+	private final JdbcStoreSettings settings;
+
+	private final Clock clock;
+
+	private final JdbcDialect dialect;
+
+	private final JdbcTemplate jdbc;
+
+	private final String table;
+
+	private final Map<String, Long> lastNotifyNanos = new ConcurrentHashMap<>();
+
+	private final Map<RetryPolicy, String> policyJson = new ConcurrentHashMap<>();
+
+	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings) {
+		this(dataSource, settings, Clock.systemUTC());
+	}
+
+	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings, Clock clock) {
+		this(dataSource, settings, JdbcPlatform.detect(dataSource), clock);
+	}
+
+	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings, JdbcPlatform platform, Clock clock) {
+		this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
+		this.settings = Objects.requireNonNull(settings, "settings must not be null");
+		this.clock = Objects.requireNonNull(clock, "clock must not be null");
+		this.table = settings.tableName();
+		this.dialect = JdbcDialect.create(platform, this.table, dataSource);
+		this.jdbc = this.dialect.jdbc;
+	}
+
+	public JdbcStoreSettings settings() {
+		return this.settings;
+	}
+
+	public JdbcPlatform platform() {
+		return this.dialect.platform;
+	}
+
+	/** The store's clock; {@link #now()} reads it. */
+	public Clock clock() {
+		return this.clock;
+	}
+
+	/** The current instant at the precision stored: microseconds. */
+	public Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+	}
+
+	// ---- JobStore
+
+	@Override
+	public List<String> insert(List<NewJob> jobs) {
+		if (jobs.isEmpty()) {
+			return List.of();
+		}
+		Instant now = now();
+		String[] ids = new String[jobs.size()];
+		List<JdbcDialect.InsertRow> plain = new ArrayList<>(jobs.size());
+		Map<String, Integer> firstWithKey = new HashMap<>();
+		Set<String> queues = new LinkedHashSet<>();
+		for (int i = 0; i < jobs.size(); i++) {
+			JdbcDialect.InsertRow row = row(jobs.get(i), now);
+			String key = row.uniqueKey();
+			if (key == null) {
+				plain.add(row);
+				ids[i] = row.id();
+			}
+			else if (firstWithKey.containsKey(key)) {
+				// a duplicate within the batch resolves to the first job with that key
+				ids[i] = ids[firstWithKey.get(key)];
+			}
+			else {
+				firstWithKey.put(key, i);
+				ids[i] = insertUnique(row);
+			}
+			queues.add(row.queue());
+		}
+		Collection<String> notify = queuesToNotify(queues);
+		if (!plain.isEmpty()) {
+			this.dialect.insert(plain, notify);
+		}
+		else if (!notify.isEmpty()) {
+			this.dialect.notifyInserted(notify);
+		}
+		return List.of(ids);
+	}
+
+	private JdbcDialect.InsertRow row(NewJob job, Instant now) {
+		if (job.type() == null || job.type().isBlank()) {
+			throw new IllegalArgumentException("Job type must not be blank");
+		}
+		RetryPolicy policy = (job.retryPolicy() != null) ? job.retryPolicy().effective() : RetryPolicy.DEFAULT;
+		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
+		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
+		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), (job.queue() != null) ? job.queue() : "default",
+				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
+				job.priority(), state, policy.maxAttempts(), this.policyJson.computeIfAbsent(policy, this::toJson),
+				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
+	}
+
+	private String toJson(RetryPolicy policy) {
+		if (this.policyJson.size() > 1024) {
+			this.policyJson.clear();
+		}
+		return policy.toJson();
+	}
+
+	private String insertUnique(JdbcDialect.InsertRow row) {
+		for (int i = 0; i < UNIQUE_INSERT_TRIES; i++) {
+			String id = this.dialect.insertUnique(row);
+			if (id != null) {
+				return id;
+			}
+		}
+		throw new IllegalStateException("Could not insert or find a live job with unique key " + row.uniqueKey());
+	}
+
+	private Collection<String> queuesToNotify(Set<String> queues) {
+		if (this.dialect.notifyChannel() == null) {
+			return List.of();
+		}
+		long now = System.nanoTime();
+		List<String> notify = new ArrayList<>(queues.size());
+		for (String queue : queues) {
+			Long last = this.lastNotifyNanos.get(queue);
+			if (last == null || now - last >= NOTIFY_DEBOUNCE_MILLIS * 1_000_000) {
+				this.lastNotifyNanos.put(queue, now);
+				notify.add(queue);
+			}
+		}
+		return notify;
+	}
+
+	@Override
+	public Optional<Job> find(String id) {
+		if (!isId(id)) {
+			return Optional.empty();
+		}
+		return this.jdbc
+			.query("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + " WHERE id = " + this.dialect.idParam(),
+					this.dialect::mapJob, id)
+			.stream()
+			.findFirst();
+	}
+
+	@Override
+	public boolean cancel(String id) {
+		return isId(id) && this.jdbc.update(con -> {
+			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?"
+					+ " WHERE id = " + this.dialect.idParam() + " AND state IN ('scheduled', 'available', 'retryable')");
+			this.dialect.setInstant(ps, 1, now());
+			ps.setString(2, id);
+			return ps;
+		}) == 1;
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
+		this.jdbc.query("SELECT queue, state, count(*) FROM " + this.table + " GROUP BY queue, state", (rs) -> {
+			counts.computeIfAbsent(rs.getString(1), (queue) -> new EnumMap<>(JobState.class))
+				.put(JobState.fromValue(rs.getString(2)), rs.getLong(3));
+		});
+		return counts;
+	}
+
+	@Override
+	public List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit) {
+		Where where = deadLetters(filter);
+		where.params.add(limit);
+		where.params.add(offset);
+		return this.jdbc.query("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this.dialect::mapJob);
+	}
+
+	@Override
+	public long countDeadLetters(DeadLetterFilter filter) {
+		Where where = deadLetters(filter);
+		Long count = this.jdbc.query("SELECT count(*) FROM " + this.table + " WHERE " + where.sql, where::bind,
+				(rs) -> rs.next() ? rs.getLong(1) : 0L);
+		return (count != null) ? count : 0;
+	}
+
+	@Override
+	public DeadLetterStats deadLetterStats() {
+		String from = " FROM " + this.table + " WHERE " + DEAD_LETTER;
+		Map<String, Long> byQueue = new TreeMap<>();
+		this.jdbc.query("SELECT queue, count(*)" + from + " GROUP BY queue",
+				(rs) -> {
+					byQueue.put(rs.getString(1), rs.getLong(2));
+				});
+		Map<String, Long> byErrorType = new TreeMap<>();
+		this.jdbc.query("SELECT last_error_type, count(*)" + from + " GROUP BY last_error_type",
+				(rs) -> {
+					byErrorType.put(Objects.toString(rs.getString(1), "unknown"), rs.getLong(2));
+				});
+		Instant[] range = new Instant[2];
+		this.jdbc.query("SELECT min(discarded_at), max(discarded_at)" + from, (rs) -> {
+			range[0] = this.dialect.getInstant(rs, 1);
+			range[1] = this.dialect.getInstant(rs, 2);
+		});
+		long total = byQueue.values().stream().mapToLong(Long::longValue).sum();
+		return new DeadLetterStats(total, byQueue, byErrorType, range[0], range[1]);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A dead letter whose unique key is now held by another live job stays where it is
+	 * ({@code false}).
+	 */
+	@Override
+	public boolean retryDeadLetter(String id) {
+		Optional<Job> job = find(id).filter((candidate) -> candidate.state() == JobState.DISCARDED && candidate.deadLetter());
+		if (job.isEmpty()) {
+			return false;
+		}
+		String key = job.get().uniqueKey();
+		if (key != null && this.dialect.findLiveIdByUniqueKey(key) != null) {
+			return false;
+		}
+		try {
+			return reviveDeadLetters(List.of(id)) == 1;
+		}
+		catch (DuplicateKeyException ex) {
+			return false;
+		}
+	}
+
+	@Override
+	public int retryDeadLetters(DeadLetterFilter filter) {
+		Where where = deadLetters(filter);
+		List<String> plain = new ArrayList<>();
+		List<String> unique = new ArrayList<>();
+		this.jdbc.query("SELECT id, unique_key FROM " + this.table + " WHERE " + where.sql, where::bind,
+				(rs) -> {
+					((rs.getString(2) != null) ? unique : plain).add(rs.getString(1));
+				});
+		int revived = 0;
+		for (List<String> chunk : JdbcDialect.chunks(plain, JdbcDialect.CHUNK)) {
+			revived += reviveDeadLetters(chunk);
+		}
+		// one at a time: two dead letters may share a key, and only one may become live
+		for (String id : unique) {
+			revived += retryDeadLetter(id) ? 1 : 0;
+		}
+		return revived;
+	}
+
+	private int reviveDeadLetters(List<String> ids) {
+		Instant now = now();
+		return this.jdbc.update(con -> {
+			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
+					+ " dead_letter = FALSE, scheduled_at = ?, discarded_at = NULL, started_at = NULL,"
+					+ " locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
+					+ String.join(", ", java.util.Collections.nCopies(ids.size(), this.dialect.idParam())) + ")");
+			this.dialect.setInstant(ps, 1, now);
+			int index = 2;
+			for (String id : ids) {
+				ps.setString(index++, id);
+			}
+			return ps;
+		});
+	}
+
+	@Override
+	public boolean deleteDeadLetter(String id) {
+		return isId(id) && this.jdbc.update(
+				"DELETE FROM " + this.table + " WHERE id = " + this.dialect.idParam() + " AND " + DEAD_LETTER, id) == 1;
+	}
+
+	@Override
+	public void checkAvailable() {
+		this.jdbc.query("SELECT id FROM " + this.table + " WHERE id = " + this.dialect.idParam(), (rs) -> {
+		}, new UUID(0, 0).toString());
+	}
+
+	private static final String DEAD_LETTER = "state = 'discarded' AND dead_letter = TRUE";
+
+	private Where deadLetters(DeadLetterFilter filter) {
+		Where where = new Where(DEAD_LETTER);
+		DeadLetterFilter f = (filter != null) ? filter : DeadLetterFilter.ALL;
+		where.and("queue = ?", f.queue());
+		where.and("type = ?", f.type());
+		where.and("last_error_type = ?", f.errorType());
+		where.and("discarded_at >= ?", f.from());
+		where.and("discarded_at < ?", f.to());
+		return where;
+	}
+
+	/** A WHERE clause built from optional conditions, and its parameters. */
+	private final class Where {
+
+		private final StringBuilder sql;
+
+		private final List<Object> params = new ArrayList<>();
+
+		Where(String sql) {
+			this.sql = new StringBuilder(sql);
+		}
+
+		void and(String condition, Object value) {
+			if (value != null) {
+				this.sql.append(" AND ").append(condition);
+				this.params.add(value);
+			}
+		}
+
+		void bind(java.sql.PreparedStatement ps) throws java.sql.SQLException {
+			int index = 1;
+			for (Object param : this.params) {
+				if (param instanceof Instant instant) {
+					JdbcJobStore.this.dialect.setInstant(ps, index++, instant);
+				}
+				else {
+					ps.setObject(index++, param);
+				}
+			}
+		}
+
+	}
+
+	private static boolean isId(String id) {
+		if (id == null || id.length() != 36) {
+			return false;
+		}
+		try {
+			UUID.fromString(id);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
+	// ---- worker operations
+
+	/**
+	 * Claims up to {@code limit} due jobs from {@code queue} for {@code nodeId} (see the
+	 * platform's dialect for the SQL): only the types in {@code visibilityByType}, each
+	 * reserved for its visibility timeout. Each claimed job is {@code active} with its attempt
+	 * incremented, returned in claim order (priority descending, FIFO within a priority).
+	 */
+	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
+		if (limit <= 0 || visibilityByType.isEmpty()) {
+			return List.of();
+		}
+		return this.dialect.claim(nodeId, queue, new LinkedHashMap<>(visibilityByType), limit, now());
+	}
+
+	/**
+	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
+	 * @return ids written; the others were no longer this attempt's (reaped meanwhile)
+	 */
+	public Set<String> complete(List<Job> jobs, boolean delete) {
+		return jobs.isEmpty() ? Set.of() : this.dialect.complete(jobs, now(), delete);
+	}
+
+	/**
+	 * Records failed attempts.
+	 * @return ids written; the others were no longer this attempt's (reaped meanwhile)
+	 */
+	public Set<String> fail(List<AttemptFailure> failures) {
+		return failures.isEmpty() ? Set.of() : this.dialect.fail(failures, null);
+	}
+
+	/**
+	 * Returns claimed jobs that never started to {@code available} without consuming the
+	 * attempt.
+	 * @return ids released
+	 */
+	public Set<String> release(List<Job> jobs) {
+		return jobs.isEmpty() ? Set.of() : this.dialect.release(jobs);
+	}
+
+	/**
+	 * Extends the reservations {@code nodeId} holds on these jobs to {@code lockedUntil}
+	 * (spec §9.3, RET-13).
+	 * @return how many reservations it still held
+	 */
+	public int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
+		int extended = 0;
+		for (List<String> chunk : JdbcDialect.chunks(ids, JdbcDialect.CHUNK)) {
+			extended += chunk.isEmpty() ? 0 : this.dialect.heartbeat(nodeId, chunk, lockedUntil);
+		}
+		return extended;
+	}
+
+	/**
+	 * Turns up to {@code limit} expired reservations into failed attempts (spec §9.2,
+	 * RET-12): {@code decide} says where each goes. Safe on every node at once: each write is
+	 * guarded by the attempt, the owner and the still-expired reservation, so one node wins.
+	 * @return the failures written by this call
+	 */
+	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
+		Instant now = now();
+		List<Job> expired = this.dialect.findExpired(now, limit);
+		if (expired.isEmpty()) {
+			return List.of();
+		}
+		List<AttemptFailure> failures = expired.stream().map(decide).toList();
+		Set<String> written = this.dialect.fail(failures, now);
+		return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+	}
+
+	/** The earliest time after now at which a scheduled or retryable job of {@code queue} is due, or {@code null}. */
+	public Instant nextDueAt(String queue) {
+		return this.dialect.nextDueAt(queue, now());
+	}
+
+	/**
+	 * Deletes finished jobs past their retention: completed jobs older than
+	 * {@code completed}, plain discarded and cancelled jobs older than {@code discarded}, dead
+	 * letters older than {@code deadLetterMaxAge}, then the oldest dead letters beyond
+	 * {@code deadLetterMaxCount}. Works in chunks, so a large backlog is pruned over several
+	 * runs.
+	 * @return the number of jobs deleted
+	 */
+	public long prune(Duration completed, Duration discarded, Duration deadLetterMaxAge, int deadLetterMaxCount) {
+		Instant now = now();
+		long deleted = deleteOlderThan("state = 'completed' AND completed_at < ?", "completed_at",
+				now.minus(completed));
+		deleted += deleteOlderThan("state IN ('discarded', 'cancelled') AND dead_letter = FALSE AND discarded_at < ?",
+				"discarded_at", now.minus(discarded));
+		deleted += deleteOlderThan(DEAD_LETTER + " AND discarded_at < ?", "discarded_at", now.minus(deadLetterMaxAge));
+		Long deadLetters = this.jdbc.queryForObject("SELECT count(*) FROM " + this.table + " WHERE " + DEAD_LETTER,
+				Long.class);
+		long excess = ((deadLetters != null) ? deadLetters : 0) - deadLetterMaxCount;
+		while (excess > 0) {
+			int count = this.dialect.deleteOldestDeadLetters((int) Math.min(excess, PRUNE_CHUNK));
+			if (count == 0) {
+				break;
+			}
+			deleted += count;
+			excess -= count;
+		}
+		return deleted;
+	}
+
+	private long deleteOlderThan(String where, String order, Instant cutoff) {
+		long deleted = 0;
+		for (int i = 0; i < PRUNE_MAX_CHUNKS; i++) {
+			int count = this.dialect.deleteOlderThan(where, order, cutoff, PRUNE_CHUNK);
+			deleted += count;
+			if (count < PRUNE_CHUNK) {
+				break;
+			}
+		}
+		return deleted;
+	}
+
+	/** Whether {@link #listenForInserts} is available (PostgreSQL LISTEN/NOTIFY). */
+	public boolean supportsInsertNotifications() {
+		return this.dialect.notifyChannel() != null;
+	}
+
+	/**
+	 * Listens for insert notifications on a dedicated connection, calling
+	 * {@code onInsert} with the queue name of each, and with {@code null} after every
+	 * (re)connect, when notifications may have been missed. Reconnects with backoff when the
+	 * connection fails. Close the returned handle to stop.
+	 */
+	public AutoCloseable listenForInserts(Consumer<String> onInsert) {
+		if (!supportsInsertNotifications()) {
+			throw new UnsupportedOperationException(platform() + " has no insert notifications");
+		}
+		return PostgresInsertListener.start(this.dataSource, this.dialect.notifyChannel(), onInsert);
+	}
+
+}

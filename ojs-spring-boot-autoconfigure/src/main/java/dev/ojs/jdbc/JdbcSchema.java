@@ -1,0 +1,73 @@
+package dev.ojs.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
+
+/**
+ * The job table's DDL. Scripts live on the classpath at
+ * {@code dev/ojs/jdbc/schema-{postgresql,mariadb,mysql,h2}.sql}, written for the default
+ * prefix {@code ojs_}; this class substitutes the configured prefix (validated by
+ * {@link JdbcStoreSettings}) into the table and index names. Every statement is
+ * {@code IF NOT EXISTS}, so creating twice is harmless.
+ */
+public final class JdbcSchema {
+
+	private static final String DEFAULT_PREFIX = "ojs_";
+
+	/** {@code ojs_jobs} and the index names derived from it. */
+	private static final Pattern TABLE_NAME = Pattern.compile("\\b" + DEFAULT_PREFIX + "(?=jobs)");
+
+	private JdbcSchema() {
+	}
+
+	/** Classpath location of a platform's script. */
+	public static String location(JdbcPlatform platform) {
+		return "dev/ojs/jdbc/schema-" + platform.id() + ".sql";
+	}
+
+	/** A platform's script with {@code tablePrefix} substituted for {@code ojs_}. */
+	public static String script(JdbcPlatform platform, String tablePrefix) {
+		String prefix = new JdbcStoreSettings(tablePrefix, JdbcStoreSettings.MIN_ERROR_HISTORY).tablePrefix();
+		String location = location(platform);
+		try (InputStream in = JdbcSchema.class.getClassLoader().getResourceAsStream(location)) {
+			if (in == null) {
+				throw new IllegalStateException("Schema script not found: " + location);
+			}
+			String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			return TABLE_NAME.matcher(script).replaceAll(Matcher.quoteReplacement(prefix));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read schema script " + location, ex);
+		}
+	}
+
+	/** Creates the job table and its indexes when missing, for the detected platform. */
+	public static void create(DataSource dataSource, String tablePrefix) {
+		String script = script(JdbcPlatform.detect(dataSource), tablePrefix);
+		Connection connection = DataSourceUtils.getConnection(dataSource);
+		try {
+			ScriptUtils.executeSqlScript(connection,
+					new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8), "OJS schema for " + tablePrefix));
+		}
+		finally {
+			DataSourceUtils.releaseConnection(connection, dataSource);
+		}
+	}
+
+	/** Drops the job table when it exists. */
+	public static void drop(DataSource dataSource, String tablePrefix) {
+		String table = new JdbcStoreSettings(tablePrefix, JdbcStoreSettings.MIN_ERROR_HISTORY).tableName();
+		new org.springframework.jdbc.core.JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + table);
+	}
+
+}

@@ -1,0 +1,243 @@
+package dev.ojs.jdbc;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.PreparedStatementCreator;
+
+import dev.ojs.job.Job;
+
+/**
+ * PostgreSQL 13+: every worker operation is one statement.
+ * <ul>
+ * <li>Claim: {@code WITH due AS (SELECT id ... ORDER BY priority DESC, scheduled_at, id LIMIT n
+ * FOR UPDATE SKIP LOCKED) UPDATE ... FROM due RETURNING ...}, served by the partial index
+ * {@code <prefix>jobs_claim_idx}.</li>
+ * <li>Completions, failures and releases of a whole batch: one {@code UPDATE}/{@code DELETE}
+ * joined to {@code unnest(...)} of per-row arrays (id, attempt, owner, new values), guarded
+ * per row and {@code RETURNING} the ids written.</li>
+ * <li>Insert: multi-row {@code VALUES}; the {@code NOTIFY} for the batch rides in the same
+ * statement ({@code WITH ins AS (INSERT ...) SELECT pg_notify(...)}), and is delivered on
+ * commit only.</li>
+ * <li>Unique keys: {@code INSERT ... ON CONFLICT (unique_key) WHERE <live> DO NOTHING} against
+ * the partial unique index.</li>
+ * </ul>
+ */
+final class PostgresDialect extends JdbcDialect {
+
+	private static final String J_COLUMNS = COLUMNS.stream().map((column) -> "j." + column)
+		.collect(Collectors.joining(", "));
+
+	/** Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}. */
+	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt AND j.state = 'active'"
+			+ " AND j.locked_by = c.owner";
+
+	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
+
+	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
+
+	PostgresDialect(String table, DataSource dataSource) {
+		super(JdbcPlatform.POSTGRESQL, table, dataSource);
+	}
+
+	@Override
+	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+		ps.setObject(index, (value != null) ? value.atOffset(ZoneOffset.UTC) : null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+	}
+
+	@Override
+	Instant getInstant(ResultSet rs, int index) throws SQLException {
+		OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	@Override
+	String idParam() {
+		return "?::uuid";
+	}
+
+	@Override
+	String jsonParam() {
+		return "?::jsonb";
+	}
+
+	@Override
+	String liveUniqueKeyPredicate() {
+		return "unique_key = ? AND state IN (" + LIVE + ")";
+	}
+
+	@Override
+	String notifyChannel() {
+		return this.table;
+	}
+
+	@Override
+	void notifyInserted(Collection<String> queues) {
+		this.jdbc.query(con -> {
+			PreparedStatement ps = con.prepareStatement(NOTIFY);
+			bindNotify(con, ps, 1, queues);
+			return ps;
+		}, (rs) -> {
+		});
+	}
+
+	/** Inserts rows; the last chunk's statement also sends one NOTIFY per queue in {@code notify}. */
+	@Override
+	void insert(List<InsertRow> rows, Collection<String> notify) {
+		List<List<InsertRow>> chunks = chunks(rows, CHUNK);
+		for (int i = 0; i < chunks.size(); i++) {
+			List<InsertRow> chunk = chunks.get(i);
+			if (i < chunks.size() - 1 || notify.isEmpty()) {
+				insertPlain(chunk);
+				continue;
+			}
+			this.jdbc.query(con -> {
+				PreparedStatement ps = con.prepareStatement("WITH ins AS (" + insertSql(chunk.size()) + ") " + NOTIFY);
+				int index = 1;
+				for (InsertRow row : chunk) {
+					index = bindInsert(ps, index, row);
+				}
+				bindNotify(con, ps, index, notify);
+				return ps;
+			}, (rs) -> {
+			});
+		}
+	}
+
+	private void bindNotify(Connection con, PreparedStatement ps, int index, Collection<String> queues)
+			throws SQLException {
+		ps.setString(index, notifyChannel());
+		ps.setArray(index + 1, con.createArrayOf("text", queues.toArray()));
+	}
+
+	@Override
+	String insertUnique(InsertRow row) {
+		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL"
+				+ " AND state IN (" + LIVE + ") DO NOTHING RETURNING id", (ps) -> bindInsert(ps, 1, row),
+				(rs, rowNum) -> rs.getString(1));
+		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.uniqueKey()) : inserted.get(0);
+	}
+
+	@Override
+	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
+		String sql = "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
+				+ " AND queue = ? AND scheduled_at <= ? AND type = ANY(?)"
+				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
+				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")
+				+ " FROM due WHERE j.id = due.id RETURNING " + J_COLUMNS;
+		List<Job> jobs = this.jdbc.query(con -> {
+			PreparedStatement ps = con.prepareStatement(sql);
+			ps.setString(1, queue);
+			setInstant(ps, 2, now);
+			ps.setArray(3, con.createArrayOf("text", visibilityByType.keySet().toArray()));
+			ps.setInt(4, limit);
+			ps.setString(5, nodeId);
+			setInstant(ps, 6, now);
+			bindLockedUntil(ps, 7, visibilityByType, now);
+			return ps;
+		}, this::mapJob);
+		jobs.sort(CLAIM_ORDER);
+		return jobs;
+	}
+
+	@Override
+	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
+		String sql = delete ? "DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD
+				+ " RETURNING j.id"
+				: "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL FROM "
+						+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
+		return returningIds(con -> {
+			PreparedStatement ps = con.prepareStatement(sql);
+			int index = 1;
+			if (!delete) {
+				setInstant(ps, index++, now);
+			}
+			bindAttempts(con, ps, index, jobs, Function.identity());
+			return ps;
+		});
+	}
+
+	@Override
+	Set<String> fail(List<AttemptFailure> failures, Instant expiredBefore) {
+		String sql = "UPDATE " + this.table + " j SET state = c.state, scheduled_at = c.scheduled_at,"
+				+ " errors = c.errors, last_error_type = c.error_type, dead_letter = c.dead_letter,"
+				+ " discarded_at = c.discarded_at, locked_until = NULL"
+				+ " FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::timestamptz[], ?::jsonb[], ?::text[],"
+				+ " ?::boolean[], ?::timestamptz[])"
+				+ " AS c(id, attempt, owner, state, scheduled_at, errors, error_type, dead_letter, discarded_at)"
+				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "") + " RETURNING j.id";
+		return returningIds(con -> {
+			PreparedStatement ps = con.prepareStatement(sql);
+			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
+			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
+			ps.setArray(index++, texts(con, failures, (failure) -> failure.scheduledAt().toString()));
+			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
+			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
+			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
+			ps.setArray(index++, texts(con, failures,
+					(failure) -> Objects.toString(failure.discardedAt(), null)));
+			if (expiredBefore != null) {
+				setInstant(ps, index, expiredBefore);
+			}
+			return ps;
+		});
+	}
+
+	@Override
+	Set<String> release(List<Job> jobs) {
+		return returningIds(con -> {
+			PreparedStatement ps = con.prepareStatement("UPDATE " + this.table + " j SET state = 'available',"
+					+ " attempt = j.attempt - 1, locked_by = NULL, locked_until = NULL, started_at = NULL FROM "
+					+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id");
+			bindAttempts(con, ps, 1, jobs, Function.identity());
+			return ps;
+		});
+	}
+
+	@Override
+	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
+		return this.jdbc.update(con -> {
+			PreparedStatement ps = con.prepareStatement("UPDATE " + this.table
+					+ " SET locked_until = ? WHERE id = ANY(?::uuid[]) AND state = 'active' AND locked_by = ?");
+			setInstant(ps, 1, lockedUntil);
+			ps.setArray(2, con.createArrayOf("text", ids.toArray()));
+			ps.setString(3, nodeId);
+			return ps;
+		});
+	}
+
+	private <T> int bindAttempts(Connection con, PreparedStatement ps, int index, List<T> items,
+			Function<T, Job> job) throws SQLException {
+		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
+		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
+		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
+		return index;
+	}
+
+	private static <T> Array texts(Connection con, List<T> items, Function<T, String> value) throws SQLException {
+		return con.createArrayOf("text", items.stream().map(value).toArray());
+	}
+
+	private Set<String> returningIds(PreparedStatementCreator statement) {
+		return new HashSet<>(this.jdbc.query(statement, (rs, rowNum) -> rs.getString(1)));
+	}
+
+}

@@ -1,0 +1,40 @@
+-- OJS job table for H2 2.2+. The prefix "ojs_" is replaced by the configured table prefix.
+-- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
+-- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
+-- Without partial indexes, generated columns stand in for them:
+--   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
+--   live_unique_key = unique_key while the job is live, else NULL (unique index)
+CREATE TABLE IF NOT EXISTS ojs_jobs (
+	id              VARCHAR(36)  NOT NULL PRIMARY KEY,
+	type            VARCHAR(255) NOT NULL,
+	queue           VARCHAR(255) NOT NULL,
+	args            CLOB         NOT NULL,
+	meta            CLOB         NOT NULL,
+	priority        INT          NOT NULL,
+	state           VARCHAR(16)  NOT NULL,
+	attempt         INT          NOT NULL,
+	max_attempts    INT          NOT NULL,
+	retry_policy    CLOB         NOT NULL,
+	errors          CLOB         NOT NULL,
+	last_error_type VARCHAR(255),
+	dead_letter     BOOLEAN      DEFAULT FALSE NOT NULL,
+	unique_key      VARCHAR(255),
+	scheduled_at    TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	created_at      TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	started_at      TIMESTAMP(6) WITH TIME ZONE,
+	completed_at    TIMESTAMP(6) WITH TIME ZONE,
+	discarded_at    TIMESTAMP(6) WITH TIME ZONE,
+	locked_by       VARCHAR(255),
+	locked_until    TIMESTAMP(6) WITH TIME ZONE,
+	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
+		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END),
+	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
+	live_unique_key VARCHAR(255) GENERATED ALWAYS AS
+		(CASE WHEN state IN ('scheduled', 'available', 'active', 'retryable') THEN unique_key END)
+);
+CREATE INDEX IF NOT EXISTS ojs_jobs_claim_idx ON ojs_jobs (claim_queue, claim_rank, scheduled_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (state, queue, scheduled_at);
+CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (live_unique_key);
+CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until);
+CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
+CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);

@@ -1,0 +1,43 @@
+-- OJS job table for MariaDB 10.6+. The prefix "ojs_" is replaced by the configured table prefix.
+-- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
+-- discarded rows with dead_letter = true. DATETIME(6) columns hold UTC instants written by the
+-- application clock.
+-- Without partial indexes, two stored generated columns stand in for them:
+--   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order;
+--                     claim_rank = -priority keeps that order ascending, which 10.6 needs)
+--   live_unique_key = unique_key while the job is live, else NULL (unique index)
+CREATE TABLE IF NOT EXISTS ojs_jobs (
+	id              CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+	type            VARCHAR(255) NOT NULL,
+	queue           VARCHAR(255) NOT NULL,
+	args            LONGTEXT     NOT NULL,
+	meta            LONGTEXT     NOT NULL,
+	priority        INT          NOT NULL,
+	state           VARCHAR(16)  NOT NULL,
+	attempt         INT          NOT NULL,
+	max_attempts    INT          NOT NULL,
+	retry_policy    TEXT         NOT NULL,
+	errors          LONGTEXT     NOT NULL,
+	last_error_type VARCHAR(255) NULL,
+	dead_letter     BOOLEAN      NOT NULL DEFAULT FALSE,
+	unique_key      VARCHAR(255) NULL,
+	scheduled_at    DATETIME(6)  NOT NULL,
+	created_at      DATETIME(6)  NOT NULL,
+	started_at      DATETIME(6)  NULL,
+	completed_at    DATETIME(6)  NULL,
+	discarded_at    DATETIME(6)  NULL,
+	locked_by       VARCHAR(255) NULL,
+	locked_until    DATETIME(6)  NULL,
+	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
+		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
+	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
+	live_unique_key VARCHAR(255) GENERATED ALWAYS AS
+		(CASE WHEN state IN ('scheduled', 'available', 'active', 'retryable') THEN unique_key END) STORED,
+	PRIMARY KEY (id),
+	INDEX ojs_jobs_claim_idx (claim_queue, claim_rank, scheduled_at, id),
+	INDEX ojs_jobs_due_idx (state, queue, scheduled_at),
+	UNIQUE INDEX ojs_jobs_unique_idx (live_unique_key),
+	INDEX ojs_jobs_locked_idx (state, locked_until),
+	INDEX ojs_jobs_completed_idx (state, completed_at),
+	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -1,0 +1,511 @@
+package dev.ojs.jdbc;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.job.DeadLetterFilter;
+import dev.ojs.job.DeadLetterStats;
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.ErrorCode;
+import dev.ojs.retry.OnExhaustion;
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.MutableClock;
+import dev.ojs.testsupport.TestDatabases;
+
+import static dev.ojs.testsupport.Jobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * The JDBC store's SQL, run against each database by a subclass.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractJdbcJobStoreTests {
+
+	private static final String NODE = "node-a";
+
+	private static final Map<String, Duration> EMAIL = Map.of("email.send", Duration.ofSeconds(30));
+
+	private TestDatabases.Schema schema;
+
+	private MutableClock clock;
+
+	private JdbcJobStore store;
+
+	abstract TestDatabases.Kind kind();
+
+	@BeforeAll
+	void createSchema() {
+		this.schema = TestDatabases.schema(kind());
+	}
+
+	@AfterAll
+	void dropSchema() {
+		if (this.schema != null) {
+			this.schema.close();
+		}
+	}
+
+	@BeforeEach
+	void setUp() {
+		this.schema.clear();
+		this.clock = MutableClock.startingNow();
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20), this.clock);
+	}
+
+	@Test
+	void insertThenFindReturnsEveryField() {
+		RetryPolicy policy = RetryPolicy.builder().maxAttempts(7).onExhaustion(OnExhaustion.DEAD_LETTER).build().effective();
+		String id = insertOne(job("email.send").queue("mail").priority(5)
+			.args("[\"u1\",{\"n\":2}]")
+			.meta("{\"trace\":\"abc\"}")
+			.policy(policy));
+		Job stored = this.store.find(id).orElseThrow();
+		assertThat(stored.id()).isEqualTo(id).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+		assertThat(stored.type()).isEqualTo("email.send");
+		assertThat(stored.queue()).isEqualTo("mail");
+		assertThat(stored.priority()).isEqualTo(5);
+		assertThat(stored.argsJson().replace(" ", "")).isEqualTo("[\"u1\",{\"n\":2}]");
+		assertThat(stored.metaJson().replace(" ", "")).isEqualTo("{\"trace\":\"abc\"}");
+		assertThat(stored.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(stored.attempt()).isZero();
+		assertThat(stored.maxAttempts()).isEqualTo(7);
+		assertThat(stored.retryPolicy()).isEqualTo(policy);
+		assertThat(stored.errors()).isEmpty();
+		assertThat(stored.deadLetter()).isFalse();
+		assertThat(stored.createdAt()).isEqualTo(this.clock.instant());
+		assertThat(stored.scheduledAt()).isEqualTo(this.clock.instant());
+		assertThat(stored.startedAt()).isNull();
+		assertThat(stored.lockedBy()).isNull();
+		assertThat(this.store.find("not-an-id")).isEmpty();
+		assertThat(this.store.find("01890a5d-ac96-774b-bcce-b302099a8057")).isEmpty();
+	}
+
+	@Test
+	void batchInsertWritesAllJobsInOrder() {
+		List<NewJob> jobs = IntStream.range(0, 1200).mapToObj((i) -> job("email.send").args("[" + i + "]").build()).toList();
+		List<String> ids = this.store.insert(jobs);
+		assertThat(ids).hasSize(1200).doesNotHaveDuplicates();
+		assertThat(ids).isSorted();
+		assertThat(this.store.countByQueueAndState()).containsEntry("default", Map.of(JobState.AVAILABLE, 1200L));
+		assertThat(this.store.find(ids.get(777)).orElseThrow().argsJson()).isEqualTo("[777]");
+	}
+
+	@Test
+	void uniqueKeyReturnsTheLiveJob() {
+		String first = insertOne(job("email.send").uniqueKey("welcome:u1"));
+		List<String> again = this.store.insert(List.of(job("email.send").uniqueKey("welcome:u1").build(),
+				job("email.send").uniqueKey("welcome:u2").build(), job("email.send").uniqueKey("welcome:u2").build()));
+		assertThat(again.get(0)).isEqualTo(first);
+		assertThat(again.get(1)).isNotEqualTo(first).isEqualTo(again.get(2));
+		assertThat(total()).isEqualTo(2);
+		// once the holder is finished, the key is free again
+		Job claimed = claim(10).stream().filter((job) -> job.id().equals(first)).findFirst().orElseThrow();
+		assertThat(this.store.complete(List.of(claimed), false)).containsExactly(first);
+		String next = insertOne(job("email.send").uniqueKey("welcome:u1"));
+		assertThat(next).isNotEqualTo(first);
+		assertThat(total()).isEqualTo(3);
+	}
+
+	@Test
+	void delayedJobIsClaimableOnlyWhenDue() {
+		String id = insertOne(job("email.send").runAt(this.clock.instant().plusSeconds(60)));
+		Job stored = this.store.find(id).orElseThrow();
+		assertThat(stored.state()).isEqualTo(JobState.SCHEDULED);
+		assertThat(stored.scheduledAt()).isEqualTo(this.clock.instant().plusSeconds(60));
+		assertThat(claim(10)).isEmpty();
+		assertThat(this.store.nextDueAt("default")).isEqualTo(stored.scheduledAt());
+		this.clock.advance(Duration.ofSeconds(59));
+		assertThat(claim(10)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(claim(10)).extracting(Job::id).containsExactly(id);
+		assertThat(this.store.nextDueAt("default")).isNull();
+	}
+
+	@Test
+	void claimOrderIsPriorityThenFifo() {
+		List<String> ids = this.store.insert(List.of(job("email.send").priority(0).build(),
+				job("email.send").priority(10).build(), job("email.send").priority(0).build(),
+				job("email.send").priority(10).build(), job("email.send").priority(-5).build()));
+		this.clock.advance(Duration.ofMillis(1));
+		String later = insertOne(job("email.send").priority(10));
+		List<String> claimed = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			claimed.addAll(claim(1).stream().map(Job::id).toList());
+		}
+		assertThat(claimed).containsExactly(ids.get(1), ids.get(3), later, ids.get(0), ids.get(2), ids.get(4));
+		// a batch comes back in the same order
+		this.schema.clear();
+		List<String> batch = this.store.insert(List.of(job("email.send").priority(1).build(),
+				job("email.send").priority(2).build(), job("email.send").priority(1).build()));
+		assertThat(claim(10)).extracting(Job::id).containsExactly(batch.get(1), batch.get(0), batch.get(2));
+	}
+
+	@Test
+	void claimReservesOnlyServedTypesAndQueuesWithinTheLimit() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build(), job("email.send").build(),
+				job("sms.send").build(), job("report.build").build(), job("email.send").queue("other").build()));
+		Map<String, Duration> types = new LinkedHashMap<>();
+		types.put("email.send", Duration.ofSeconds(30));
+		types.put("sms.send", Duration.ofSeconds(90));
+		List<Job> claimed = this.store.claim(NODE, "default", types, 3);
+		assertThat(claimed).hasSize(3);
+		List<Job> rest = this.store.claim(NODE, "default", types, 10);
+		assertThat(rest).hasSize(1);
+		List<Job> all = new ArrayList<>(claimed);
+		all.addAll(rest);
+		assertThat(all).extracting(Job::type).containsOnly("email.send", "sms.send");
+		for (Job job : all) {
+			assertThat(job.state()).isEqualTo(JobState.ACTIVE);
+			assertThat(job.attempt()).isEqualTo(1);
+			assertThat(job.lockedBy()).isEqualTo(NODE);
+			assertThat(job.startedAt()).isEqualTo(this.clock.instant());
+			assertThat(job.lockedUntil()).isEqualTo(this.clock.instant().plus(types.get(job.type())));
+			assertThat(this.store.find(job.id()).orElseThrow()).isEqualTo(job);
+		}
+		assertThat(this.store.countByQueueAndState()).containsEntry("default",
+				Map.of(JobState.ACTIVE, 4L, JobState.AVAILABLE, 1L))
+			.containsEntry("other", Map.of(JobState.AVAILABLE, 1L));
+	}
+
+	@Test
+	void concurrentClaimsNeverShareAJob() throws Exception {
+		this.store.insert(IntStream.range(0, 600).mapToObj((i) -> job("email.send").build()).toList());
+		Set<String> seen = ConcurrentHashMap.newKeySet();
+		List<String> duplicates = Collections.synchronizedList(new ArrayList<>());
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<?>> futures = new ArrayList<>();
+		for (int n = 0; n < 4; n++) {
+			String node = "node-" + n;
+			futures.add(pool.submit(() -> {
+				start.await();
+				int empty = 0;
+				while (empty < 3) {
+					List<Job> jobs = this.store.claim(node, "default", EMAIL, 25);
+					empty = jobs.isEmpty() ? empty + 1 : 0;
+					for (Job job : jobs) {
+						if (!seen.add(job.id())) {
+							duplicates.add(job.id());
+						}
+					}
+				}
+				return null;
+			}));
+		}
+		start.countDown();
+		for (Future<?> future : futures) {
+			future.get(60, TimeUnit.SECONDS);
+		}
+		pool.shutdown();
+		assertThat(duplicates).isEmpty();
+		assertThat(seen).hasSize(600);
+	}
+
+	@Test
+	void completionIsGuardedByAttemptAndOwner() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		Job first = claimed.get(0);
+		Job second = claimed.get(1);
+		Job wrongOwner = withOwner(first, "node-b");
+		Job wrongAttempt = withAttempt(second, 2);
+		assertThat(this.store.complete(List.of(wrongOwner, wrongAttempt), false)).isEmpty();
+		this.clock.advance(Duration.ofMillis(5));
+		assertThat(this.store.complete(List.of(first), false)).containsExactly(first.id());
+		Job completed = this.store.find(first.id()).orElseThrow();
+		assertThat(completed.state()).isEqualTo(JobState.COMPLETED);
+		assertThat(completed.completedAt()).isEqualTo(this.clock.instant());
+		assertThat(completed.lockedUntil()).isNull();
+		assertThat(this.store.complete(List.of(first), false)).as("second completion").isEmpty();
+		assertThat(this.store.complete(List.of(second), true)).containsExactly(second.id());
+		assertThat(this.store.find(second.id())).isEmpty();
+	}
+
+	@Test
+	void failureWritesRetryOrDiscardGuarded() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		Instant now = this.store.now();
+		Instant retryAt = now.plusSeconds(2);
+		AttemptFailure retry = new AttemptFailure(claimed.get(0), JobState.RETRYABLE, retryAt,
+				List.of(error(1, "external.timeout", now)), false, now);
+		AttemptFailure dead = new AttemptFailure(claimed.get(1), JobState.DISCARDED, null,
+				List.of(error(1, "payment.declined", now)), true, now);
+		AttemptFailure stale = new AttemptFailure(withAttempt(claimed.get(0), 3), JobState.DISCARDED, null,
+				List.of(), false, now);
+		assertThat(this.store.fail(List.of(stale))).isEmpty();
+		assertThat(this.store.fail(List.of(retry, dead))).containsExactlyInAnyOrder(claimed.get(0).id(),
+				claimed.get(1).id());
+		Job retrying = this.store.find(claimed.get(0).id()).orElseThrow();
+		assertThat(retrying.state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(retrying.nextRetryAt()).isEqualTo(retryAt);
+		assertThat(retrying.attempt()).isEqualTo(1);
+		assertThat(retrying.errors()).containsExactly(error(1, "external.timeout", now));
+		assertThat(retrying.lockedUntil()).isNull();
+		Job deadLetter = this.store.find(claimed.get(1).id()).orElseThrow();
+		assertThat(deadLetter.state()).isEqualTo(JobState.DISCARDED);
+		assertThat(deadLetter.deadLetter()).isTrue();
+		assertThat(deadLetter.discardedAt()).isEqualTo(now);
+		// RET-11: not claimable before next_retry_at
+		assertThat(claim(10)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(2));
+		Job second = claim(10).get(0);
+		assertThat(second.id()).isEqualTo(retrying.id());
+		assertThat(second.attempt()).isEqualTo(2);
+		assertThat(second.errors()).hasSize(1);
+	}
+
+	@Test
+	void reaperFailsExpiredReservationsOnce() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = this.store.claim(NODE, "default", Map.of("email.send", Duration.ofSeconds(10)), 2);
+		this.clock.advance(Duration.ofSeconds(5));
+		assertThat(this.store.heartbeat(NODE, List.of(claimed.get(1).id()), this.store.now().plusSeconds(10)))
+			.isEqualTo(1);
+		assertThat(this.store.reapExpired(10, this::timeout)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(6));
+		List<AttemptFailure> reaped = this.store.reapExpired(10, this::timeout);
+		assertThat(reaped).extracting((failure) -> failure.job().id()).containsExactly(claimed.get(0).id());
+		assertThat(this.store.reapExpired(10, this::timeout)).as("second reaper").isEmpty();
+		Job job = this.store.find(claimed.get(0).id()).orElseThrow();
+		assertThat(job.state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(job.lastError().type()).isEqualTo("visibility_timeout");
+		// the stale owner's completion is rejected
+		assertThat(this.store.complete(List.of(claimed.get(0)), false)).isEmpty();
+		assertThat(this.store.find(claimed.get(1).id()).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		// a heartbeat from another node extends nothing
+		assertThat(this.store.heartbeat("node-b", List.of(claimed.get(1).id()), this.store.now().plusSeconds(60)))
+			.isZero();
+	}
+
+	@Test
+	void releaseReturnsTheAttempt() {
+		insertOne(job("email.send"));
+		Job claimed = claim(1).get(0);
+		assertThat(this.store.release(List.of(claimed))).containsExactly(claimed.id());
+		Job released = this.store.find(claimed.id()).orElseThrow();
+		assertThat(released.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(released.attempt()).isZero();
+		assertThat(released.lockedBy()).isNull();
+		assertThat(claim(1).get(0).attempt()).isEqualTo(1);
+	}
+
+	@Test
+	void cancelOnlyJobsThatHaveNotStarted() {
+		String waiting = insertOne(job("email.send").runAt(this.clock.instant().plusSeconds(5)));
+		insertOne(job("email.send"));
+		Job running = claim(1).get(0);
+		assertThat(this.store.cancel(running.id())).isFalse();
+		assertThat(this.store.cancel(waiting)).isTrue();
+		Job cancelled = this.store.find(waiting).orElseThrow();
+		assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
+		assertThat(cancelled.discardedAt()).isEqualTo(this.clock.instant());
+		assertThat(this.store.cancel(waiting)).isFalse();
+		assertThat(this.store.cancel("nope")).isFalse();
+	}
+
+	@Test
+	void deadLetterQueueOperations() {
+		Instant t0 = this.clock.instant();
+		String a = deadLetter(job("email.send").queue("mail"), "smtp.rejected");
+		this.clock.advance(Duration.ofMinutes(1));
+		String b = deadLetter(job("email.send").queue("mail"), "smtp.timeout");
+		this.clock.advance(Duration.ofMinutes(1));
+		String c = deadLetter(job("report.build").queue("reports"), "smtp.timeout");
+		discardPlain(job("email.send").queue("mail"));
+
+		assertThat(this.store.findDeadLetters(DeadLetterFilter.ALL, 0, 10)).extracting(Job::id).containsExactly(c, b, a);
+		assertThat(this.store.findDeadLetters(DeadLetterFilter.ALL, 1, 1)).extracting(Job::id).containsExactly(b);
+		assertThat(ids(new DeadLetterFilter("mail", null, null, null, null))).containsExactly(b, a);
+		assertThat(ids(new DeadLetterFilter(null, "report.build", null, null, null))).containsExactly(c);
+		assertThat(ids(new DeadLetterFilter(null, null, "smtp.timeout", null, null))).containsExactly(c, b);
+		assertThat(ids(new DeadLetterFilter(null, null, null, t0.plusSeconds(30), t0.plusSeconds(90))))
+			.containsExactly(b);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(3);
+		assertThat(this.store.countDeadLetters(new DeadLetterFilter("mail", null, "smtp.timeout", null, null)))
+			.isEqualTo(1);
+
+		DeadLetterStats stats = this.store.deadLetterStats();
+		assertThat(stats.total()).isEqualTo(3);
+		assertThat(stats.byQueue()).isEqualTo(Map.of("mail", 2L, "reports", 1L));
+		assertThat(stats.byErrorType()).isEqualTo(Map.of("smtp.rejected", 1L, "smtp.timeout", 2L));
+		assertThat(stats.oldest()).isEqualTo(t0);
+		assertThat(stats.newest()).isEqualTo(t0.plusSeconds(120));
+
+		assertThat(this.store.retryDeadLetter(a)).isTrue();
+		Job revived = this.store.find(a).orElseThrow();
+		assertThat(revived.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(revived.attempt()).isZero();
+		assertThat(revived.deadLetter()).isFalse();
+		assertThat(revived.errors()).hasSize(1);
+		assertThat(this.store.retryDeadLetter(a)).isFalse();
+
+		assertThat(this.store.deleteDeadLetter(b)).isTrue();
+		assertThat(this.store.deleteDeadLetter(b)).isFalse();
+		assertThat(this.store.retryDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isZero();
+		assertThat(this.store.deadLetterStats()).isEqualTo(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
+	}
+
+	@Test
+	void deadLetterWithALiveDuplicateKeyStaysDead() {
+		String dead = deadLetter(job("email.send").uniqueKey("k1"), "x.failed");
+		String dead2 = deadLetter(job("email.send").uniqueKey("k2"), "x.failed");
+		String dead3 = deadLetter(job("email.send").uniqueKey("k2"), "x.failed");
+		String live = insertOne(job("email.send").uniqueKey("k1"));
+		assertThat(live).isNotEqualTo(dead);
+		assertThat(this.store.retryDeadLetter(dead)).isFalse();
+		// of two dead letters sharing a key only one comes back
+		assertThat(this.store.retryDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
+		assertThat(List.of(dead2, dead3)).filteredOn((id) -> this.store.find(id).orElseThrow().deadLetter()).hasSize(1);
+	}
+
+	@Test
+	void pruneByRetention() {
+		Instant t0 = this.clock.instant();
+		insertOne(job("email.send"));
+		this.store.complete(claim(1), false);
+		discardPlain(job("email.send"));
+		for (int i = 0; i < 5; i++) {
+			deadLetter(job("email.send"), "x.failed");
+			this.clock.advance(Duration.ofMinutes(1));
+		}
+		String live = insertOne(job("email.send"));
+		this.clock.set(t0.plus(Duration.ofMinutes(30)));
+		// completed kept 1 h, discarded 10 min, dead letters 182 min / at most 3
+		long deleted = this.store.prune(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(182), 3);
+		assertThat(deleted).isEqualTo(1 + 2);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(3);
+		this.clock.set(t0.plus(Duration.ofMinutes(61)));
+		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(57), 3))
+			.as("completed and two dead letters by age").isEqualTo(3);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
+		assertThat(this.store.find(live)).isPresent();
+		assertThat(total()).isEqualTo(2);
+	}
+
+	@Test
+	void enqueueJoinsTheCallersTransaction() {
+		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+		String rolledBack = tx.execute((status) -> {
+			String id = insertOne(job("email.send"));
+			assertThat(this.store.find(id)).as("visible inside the transaction").isPresent();
+			status.setRollbackOnly();
+			return id;
+		});
+		assertThat(this.store.find(rolledBack)).isEmpty();
+		String committed = tx.execute((status) -> insertOne(job("email.send")));
+		assertThat(this.store.find(committed)).isPresent();
+		assertThat(total()).isEqualTo(1);
+	}
+
+	@Test
+	void schemaCreationIsIdempotent() {
+		JdbcSchema.create(this.schema.dataSource(), this.schema.tablePrefix());
+		assertThat(JdbcPlatform.detect(this.schema.dataSource())).isEqualTo(this.store.platform());
+		this.store.checkAvailable();
+		JdbcJobStore missing = new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("missing_", 10));
+		org.assertj.core.api.Assertions.assertThatException().isThrownBy(missing::checkAvailable);
+	}
+
+	@Test
+	void prefixIsValidated() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs; DROP TABLE x", 20));
+		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs_", 9));
+	}
+
+	// ---- helpers
+
+	private String insertOne(dev.ojs.testsupport.Jobs job) {
+		return this.store.insert(List.of(job.build())).get(0);
+	}
+
+	private List<Job> claim(int limit) {
+		return this.store.claim(NODE, "default", EMAIL, limit);
+	}
+
+	private long total() {
+		return this.store.countByQueueAndState()
+			.values()
+			.stream()
+			.flatMap((states) -> states.values().stream())
+			.mapToLong(Long::longValue)
+			.sum();
+	}
+
+	private List<String> ids(DeadLetterFilter filter) {
+		return this.store.findDeadLetters(filter, 0, 100).stream().map(Job::id).toList();
+	}
+
+	private String deadLetter(dev.ojs.testsupport.Jobs job, String errorType) {
+		return failOnce(job, errorType, true);
+	}
+
+	private String discardPlain(dev.ojs.testsupport.Jobs job) {
+		return failOnce(job, "x.discarded", false);
+	}
+
+	private String failOnce(dev.ojs.testsupport.Jobs builder, String errorType, boolean deadLetter) {
+		NewJob newJob = builder.build();
+		String id = this.store.insert(List.of(newJob)).get(0);
+		Job claimed = this.store.claim(NODE, newJob.queue(), Map.of(newJob.type(), Duration.ofSeconds(30)), 100)
+			.stream()
+			.filter((job) -> job.id().equals(id))
+			.findFirst()
+			.orElseThrow();
+		Instant now = this.store.now();
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.DISCARDED, null,
+				List.of(error(1, errorType, now)), deadLetter, now)))).containsExactly(id);
+		return id;
+	}
+
+	private AttemptFailure timeout(Job job) {
+		Instant now = this.store.now();
+		return new AttemptFailure(job, JobState.RETRYABLE, now.plusSeconds(1),
+				List.of(error(job.attempt(), "visibility_timeout", now)), false, now);
+	}
+
+	private static ErrorEntry error(int attempt, String type, Instant at) {
+		return new ErrorEntry(attempt, type, "failed: " + type, ErrorCode.RETRY, at, Map.of("k", "v"));
+	}
+
+	private static Job withOwner(Job job, String owner) {
+		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
+				job.attempt(), job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
+				job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(), job.discardedAt(), owner,
+				job.lockedUntil());
+	}
+
+	private static Job withAttempt(Job job, int attempt) {
+		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
+				attempt, job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
+				job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(), job.discardedAt(),
+				job.lockedBy(), job.lockedUntil());
+	}
+
+}

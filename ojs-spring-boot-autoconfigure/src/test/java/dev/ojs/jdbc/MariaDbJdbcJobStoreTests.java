@@ -1,0 +1,15 @@
+package dev.ojs.jdbc;
+
+import dev.ojs.testsupport.TestDatabases;
+
+/**
+ * {@link AbstractJdbcJobStoreTests} on MariaDB.
+ */
+class MariaDbJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
+
+	@Override
+	TestDatabases.Kind kind() {
+		return TestDatabases.Kind.MARIADB;
+	}
+
+}

@@ -1,0 +1,15 @@
+package dev.ojs.jdbc;
+
+import dev.ojs.testsupport.TestDatabases;
+
+/**
+ * {@link AbstractJdbcJobStoreTests} on PostgreSQL.
+ */
+class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
+
+	@Override
+	TestDatabases.Kind kind() {
+		return TestDatabases.Kind.POSTGRESQL;
+	}
+
+}

@@ -1,0 +1,90 @@
+package dev.ojs.testsupport;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * Test jobs: a fluent {@link NewJob} builder.
+ */
+public final class Jobs {
+
+	private String type;
+
+	private String queue = "default";
+
+	private int priority;
+
+	private String args = "[]";
+
+	private String meta = "{}";
+
+	private RetryPolicy policy = RetryPolicy.DEFAULT;
+
+	private Instant runAt;
+
+	private String uniqueKey;
+
+	private Jobs(String type) {
+		this.type = type;
+	}
+
+	public static Jobs job(String type) {
+		return new Jobs(type);
+	}
+
+	/** A policy of {@code maxAttempts} with a constant tiny backoff and no jitter. */
+	public static RetryPolicy quickRetries(int maxAttempts) {
+		return RetryPolicy.builder()
+			.maxAttempts(maxAttempts)
+			.initialInterval(Duration.ofMillis(1))
+			.backoffCoefficient(1.0)
+			.maxInterval(Duration.ofMillis(1))
+			.jitter(false)
+			.build()
+			.effective();
+	}
+
+	public Jobs queue(String queue) {
+		this.queue = queue;
+		return this;
+	}
+
+	public Jobs priority(int priority) {
+		this.priority = priority;
+		return this;
+	}
+
+	public Jobs args(String args) {
+		this.args = args;
+		return this;
+	}
+
+	public Jobs meta(String meta) {
+		this.meta = meta;
+		return this;
+	}
+
+	public Jobs policy(RetryPolicy policy) {
+		this.policy = policy.effective();
+		return this;
+	}
+
+	public Jobs runAt(Instant runAt) {
+		this.runAt = runAt;
+		return this;
+	}
+
+	public Jobs uniqueKey(String uniqueKey) {
+		this.uniqueKey = uniqueKey;
+		return this;
+	}
+
+	public NewJob build() {
+		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
+				this.uniqueKey);
+	}
+
+}
