@@ -88,7 +88,9 @@ final class Backoff {
 	}
 
 	private static BigInteger nanos(Duration duration) {
-		return BigInteger.valueOf(duration.getSeconds()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(duration.getNano()));
+		return BigInteger.valueOf(duration.getSeconds())
+			.multiply(NANOS_PER_SECOND)
+			.add(BigInteger.valueOf(duration.getNano()));
 	}
 
 	private static Duration ofNanos(BigInteger nanos) {

@@ -28,7 +28,8 @@ public final class IsoDurations {
 
 	/** The §14 pattern, with non-capturing groups around designators and capturing groups around numbers. */
 	private static final Pattern PATTERN = Pattern.compile(
-			"^P(?!$)(?:(\\d+)Y)?(?:(\\d+)M)?(?:(\\d+)D)?(?:T(?=\\d)(?:(\\d+)H)?(?:(\\d+)M)?(?:(\\d+(?:\\.\\d+)?)S)?)?$");
+			"^P(?!$)(?:(\\d+)Y)?(?:(\\d+)M)?(?:(\\d+)D)?"
+					+ "(?:T(?=\\d)(?:(\\d+)H)?(?:(\\d+)M)?(?:(\\d+(?:\\.\\d+)?)S)?)?$");
 
 	/** Seconds per unit of capture groups 1..6: Y = 365 D, M = 30 D, D = 24 h, H, M, S. */
 	private static final long[] UNIT_SECONDS = { 365L * 86_400, 30L * 86_400, 86_400, 3_600, 60, 1 };
@@ -54,7 +55,8 @@ public final class IsoDurations {
 		Objects.requireNonNull(text, "text must not be null");
 		Matcher matcher = PATTERN.matcher(text);
 		if (!matcher.matches()) {
-			throw new IllegalArgumentException("expected the form P[nY][nM][nD][T[nH][nM][n[.n]S]] with at least one component");
+			throw new IllegalArgumentException(
+					"expected the form P[nY][nM][nD][T[nH][nM][n[.n]S]] with at least one component");
 		}
 		BigDecimal seconds = BigDecimal.ZERO;
 		for (int group = 1; group <= UNIT_SECONDS.length; group++) {
@@ -64,7 +66,9 @@ public final class IsoDurations {
 			}
 		}
 		// amount() allows at most 9 fractional digits, so this is exact
-		BigInteger[] secondsAndNanos = seconds.movePointRight(9).toBigIntegerExact().divideAndRemainder(NANOS_PER_SECOND);
+		BigInteger[] secondsAndNanos = seconds.movePointRight(9)
+			.toBigIntegerExact()
+			.divideAndRemainder(NANOS_PER_SECOND);
 		if (secondsAndNanos[0].compareTo(MAX_SECONDS) > 0) {
 			throw tooLong();
 		}

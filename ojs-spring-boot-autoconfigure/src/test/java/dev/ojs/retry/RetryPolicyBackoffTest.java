@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class RetryPolicyBackoffTest {
 
-	@ParameterizedTest(name = "{0} {1}, I={2} C={3}: attempt {4} (retry {5}) raw {6}s, capped at PT5M {7}s")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "{0} {1}, I={2} C={3}: attempt {4} (retry {5}) raw {6}s, capped at PT5M {7}s")
 	@CsvSource(delimiter = '|', textBlock = """
 			§3.1 | NONE        | PT5S | 2.0 |  2 |  1 |   5 |   5
 			§3.1 | NONE        | PT5S | 2.0 |  3 |  2 |   5 |   5
@@ -51,7 +52,7 @@ class RetryPolicyBackoffTest {
 		assertThat(policy.delayBeforeRetry(retry)).isEqualTo(Duration.ofSeconds(cappedSeconds));
 	}
 
-	@ParameterizedTest(name = "§3.5 cap applies to {0}: retry {1} is min(raw, PT10S)")
+	@ParameterizedTest(name = "§3.5 cap applies to {0}: retry {1} is min(raw, PT10S)", quoteTextArguments = false)
 	@CsvSource({ "NONE, 1", "LINEAR, 3", "EXPONENTIAL, 5", "POLYNOMIAL, 4" })
 	void capAppliesToEveryStrategy(BackoffStrategy strategy, int retry) {
 		RetryPolicy policy = policy(strategy, "PT4S", 2.0, "PT10S");
@@ -92,7 +93,7 @@ class RetryPolicyBackoffTest {
 		assertThat(policy.delayBeforeRetry(2, new java.util.SplittableRandom(1))).isEqualTo(Duration.ofSeconds(2));
 	}
 
-	@ParameterizedTest(name = "retryNumber {0} is rejected")
+	@ParameterizedTest(name = "retryNumber {0} is rejected", quoteTextArguments = false)
 	@CsvSource({ "0", "-1", "-2147483648" })
 	void retryNumberIsOneBased(int retryNumber) {
 		assertThatIllegalArgumentException().isThrownBy(() -> RetryPolicy.DEFAULT.delayBeforeRetry(retryNumber));
@@ -105,7 +106,7 @@ class RetryPolicyBackoffTest {
 		assertThatIllegalStateException().isThrownBy(() -> partial.capDelay(Duration.ZERO));
 	}
 
-	@ParameterizedTest(name = "capDelay({0}) = {1} with max_interval PT5M")
+	@ParameterizedTest(name = "capDelay({0}) = {1} with max_interval PT5M", quoteTextArguments = false)
 	@CsvSource({ "PT1S, PT1S", "PT5M, PT5M", "PT5M0.000000001S, PT5M", "PT100H, PT5M", "PT-1S, PT0S", "PT0S, PT0S" })
 	void capDelay(Duration delay, Duration expected) {
 		assertThat(RetryPolicy.DEFAULT.capDelay(delay)).isEqualTo(expected);

@@ -29,7 +29,7 @@ class RetryPolicyDecideTest {
 
 	private static final String RETRYABLE = "external.timeout";
 
-	@ParameterizedTest(name = "§2.2 max_attempts {0}: {1} attempt(s), {2} retries")
+	@ParameterizedTest(name = "§2.2 max_attempts {0}: {1} attempt(s), {2} retries", quoteTextArguments = false)
 	@CsvSource({ "0, 1, 0", "1, 1, 0", "3, 3, 2", "25, 25, 24" })
 	void maxAttemptsIsAnExactUpperBound(int maxAttempts, int attempts, int retries) {
 		RetryPolicy policy = RetryPolicy.builder().maxAttempts(maxAttempts).build().effective();
@@ -48,7 +48,8 @@ class RetryPolicyDecideTest {
 		assertThat(decision).isEqualTo(RetryDecision.discard(Rule.EXHAUSTED));
 	}
 
-	@ParameterizedTest(name = "§7.2 code {0}, exhausted={1}, non-retryable={2}, on_exhaustion={3} → {4} ({5})")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "§7.2 code {0}, exhausted={1}, non-retryable={2}, on_exhaustion={3} → {4} ({5})")
 	@MethodSource("precedence")
 	void precedence(ErrorCode code, boolean exhausted, boolean nonRetryable, OnExhaustion onExhaustion, Action action,
 			Rule rule) {
@@ -91,10 +92,12 @@ class RetryPolicyDecideTest {
 							case DEAD_LETTER -> Arguments.of(code, exhausted, nonRetryable, onExhaustion,
 									Action.DEAD_LETTER, Rule.HANDLER_DEAD_LETTER);
 							// §7.2 item 3: non_retryable_errors, then remaining attempts
-							case RETRY -> nonRetryable
-									? Arguments.of(code, exhausted, true, onExhaustion, terminal, Rule.NON_RETRYABLE)
-									: exhausted ? Arguments.of(code, true, false, onExhaustion, terminal, Rule.EXHAUSTED)
-											: Arguments.of(code, false, false, onExhaustion, Action.RETRY, Rule.RETRY);
+							case RETRY -> {
+								Rule rule = nonRetryable ? Rule.NON_RETRYABLE
+										: exhausted ? Rule.EXHAUSTED : Rule.RETRY;
+								Action action = (rule == Rule.RETRY) ? Action.RETRY : terminal;
+								yield Arguments.of(code, exhausted, nonRetryable, onExhaustion, action, rule);
+							}
 						};
 						cases.add(expected);
 					}
@@ -105,7 +108,7 @@ class RetryPolicyDecideTest {
 		return cases.stream();
 	}
 
-	@ParameterizedTest(name = "{0}: attempt {2} fails with {3} → {4} ({5})")
+	@ParameterizedTest(name = "{0}: attempt {2} fails with {3} → {4} ({5})", quoteTextArguments = false)
 	@MethodSource("examples")
 	void specExampleBehaviour(String example, String json, int failedAttempt, String errorType, Action action,
 			Rule rule) {

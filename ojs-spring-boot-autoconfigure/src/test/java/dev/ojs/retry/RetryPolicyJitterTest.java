@@ -22,7 +22,8 @@ class RetryPolicyJitterTest {
 	private static final RetryPolicy EXAMPLE = RetryPolicy.parse("""
 			{"initial_interval": "PT10S", "backoff_coefficient": 2.0, "jitter": true}""");
 
-	@ParameterizedTest(name = "§5.3 attempt {0} (retry {1}): capped {2}s, jitter range [{3}s, {4}s)")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "§5.3 attempt {0} (retry {1}): capped {2}s, jitter range [{3}s, {4}s)")
 	@CsvSource({ "2, 1, 10, 5, 15", "3, 2, 20, 10, 30", "4, 3, 40, 20, 60", "5, 4, 80, 40, 120",
 			"6, 5, 160, 80, 240" })
 	void uncappedRowsStayWithinHalfAndOneAndAHalf(int attempt, int retry, long capped, long min, long max) {

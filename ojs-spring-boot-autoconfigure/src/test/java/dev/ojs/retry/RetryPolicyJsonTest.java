@@ -55,7 +55,7 @@ class RetryPolicyJsonTest {
 				}""", "exponential"));
 	}
 
-	@ParameterizedTest(name = "{0}")
+	@ParameterizedTest(name = "{0}", quoteTextArguments = false)
 	@MethodSource("examples")
 	void specExamples(String name, String retry, String effectiveJson, String strategy, List<Duration> schedule) {
 		RetryPolicy effective = RetryPolicy.parse(retry);

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RetryPolicyNonRetryableTest {
 
-	@ParameterizedTest(name = "§6.2 [validation.payload_invalid, auth.*]: {0} matches? {1} ({2})")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "§6.2 [validation.payload_invalid, auth.*]: {0} matches? {1} ({2})")
 	@CsvSource(delimiter = '|', textBlock = """
 			validation.payload_invalid | true  | Exact match
 			validation.schema_error    | false | No match
@@ -25,7 +26,7 @@ class RetryPolicyNonRetryableTest {
 		assertThat(policy.isNonRetryable(errorType)).as(rule).isEqualTo(matches);
 	}
 
-	@ParameterizedTest(name = "§12.4 {0} non-retryable? {1}")
+	@ParameterizedTest(name = "§12.4 {0} non-retryable? {1}", quoteTextArguments = false)
 	@CsvSource({ "auth.invalid_credentials, true", "resource.not_found, true", "validation.anything, true",
 			"external.crm.api_deprecated, true", "external.crm.service_unavailable, false",
 			"external.crm.api_deprecated.v2, false", "resource.not_found_at_all, false" })

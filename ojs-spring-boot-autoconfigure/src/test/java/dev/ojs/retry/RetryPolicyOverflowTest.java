@@ -28,7 +28,8 @@ class RetryPolicyOverflowTest {
 	private static final Duration[] EDGE_INTERVALS = { Duration.ofNanos(1), Duration.ofMillis(1),
 			Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofDays(365 * 300L), LONGEST };
 
-	@ParameterizedTest(name = "{0}: edge retry numbers × coefficients × intervals stay within [0, max_interval]")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "{0}: edge retry numbers × coefficients × intervals stay within [0, max_interval]")
 	@EnumSource(BackoffStrategy.class)
 	void edgeCasesStayWithinTheCap(BackoffStrategy strategy) {
 		SplittableRandom random = new SplittableRandom(strategy.ordinal());
@@ -47,7 +48,8 @@ class RetryPolicyOverflowTest {
 		}
 	}
 
-	@ParameterizedTest(name = "{0}: 20,000 random policies and retry numbers stay within [0, max_interval]")
+	@ParameterizedTest(quoteTextArguments = false,
+			name = "{0}: 20,000 random policies and retry numbers stay within [0, max_interval]")
 	@EnumSource(BackoffStrategy.class)
 	void randomPoliciesStayWithinTheCap(BackoffStrategy strategy) {
 		SplittableRandom random = new SplittableRandom(1000 + strategy.ordinal());

@@ -20,23 +20,23 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  */
 class RetryPolicyValidationTest {
 
-	@ParameterizedTest(name = "§11.1 {0}: {1} is rejected")
+	@ParameterizedTest(name = "§11.1 {0}: {1} is rejected", quoteTextArguments = false)
 	@CsvSource(delimiter = '|', textBlock = """
-			max_attempts MUST be a non-negative integer           | {"max_attempts": -1}                     | max_attempts
-			initial_interval MUST be a valid ISO 8601 duration    | {"initial_interval": "1S"}               | initial_interval
-			initial_interval MUST be greater than zero            | {"initial_interval": "PT0S"}             | initial_interval
-			backoff_coefficient MUST be >= 1.0                    | {"backoff_coefficient": 0.5}             | backoff_coefficient
-			max_interval MUST be a valid ISO 8601 duration        | {"max_interval": "5 minutes"}            | max_interval
-			max_interval MUST be >= initial_interval              | {"initial_interval": "PT10S", "max_interval": "PT5S"} | max_interval
-			jitter MUST be a boolean                              | {"jitter": "yes"}                        | jitter
-			non_retryable_errors MUST be an array of strings      | {"non_retryable_errors": "auth.*"}       | non_retryable_errors
-			on_exhaustion MUST be "discard" or "dead_letter"      | {"on_exhaustion": "retry"}               | on_exhaustion
+			max_attempts MUST be a non-negative integer   | {"max_attempts": -1}               | max_attempts
+			initial_interval MUST be a valid ISO 8601 duration | {"initial_interval": "1S"}         | initial_interval
+			initial_interval MUST be greater than zero    | {"initial_interval": "PT0S"}       | initial_interval
+			backoff_coefficient MUST be >= 1.0            | {"backoff_coefficient": 0.5}       | backoff_coefficient
+			max_interval MUST be a valid ISO 8601 duration | {"max_interval": "5 minutes"}      | max_interval
+			max_interval MUST be >= initial_interval      | {"initial_interval": "PT10S", "max_interval": "PT5S"} | max_interval
+			jitter MUST be a boolean                      | {"jitter": "yes"}                  | jitter
+			non_retryable_errors MUST be an array of strings | {"non_retryable_errors": "auth.*"} | non_retryable_errors
+			on_exhaustion MUST be "discard" or "dead_letter" | {"on_exhaustion": "retry"}         | on_exhaustion
 			""")
 	void oneFailingCasePerRule(String rule, String json, String field) {
 		assertInvalid(json, field);
 	}
 
-	@ParameterizedTest(name = "§14 rejects {0}")
+	@ParameterizedTest(name = "§14 rejects {0}", quoteTextArguments = false)
 	@CsvSource(delimiter = '|', textBlock = """
 			{"max_attempts": 2.5}                           | max_attempts
 			{"max_attempts": "3"}                           | max_attempts
@@ -88,7 +88,7 @@ class RetryPolicyValidationTest {
 		assertInvalid(json, field);
 	}
 
-	@ParameterizedTest(name = "unreadable policy {0}")
+	@ParameterizedTest(name = "unreadable policy {0}", quoteTextArguments = false)
 	@ValueSource(strings = { "", "  ", "{", "[]", "3", "\"PT1S\"", "null", "{\"a\":1,\"a\":2}", "{}{}",
 			"{\"max_attempts\": 3,}", "{'max_attempts': 3}", "{\"max_attempts\": NaN}" })
 	void malformedJson(String json) {

@@ -1,0 +1,56 @@
+package dev.ojs.spring;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * What an application sees of a stored job.
+ *
+ * @param id lowercase UUIDv7
+ * @param type the job type
+ * @param queue the queue
+ * @param priority higher runs first
+ * @param state lifecycle state
+ * @param attempt number of started attempts (0 before the first)
+ * @param maxAttempts the effective policy's {@code max_attempts}
+ * @param retryPolicy the effective retry policy stored with the job
+ * @param errors error history, oldest first (spec §10.1)
+ * @param deadLetter whether the job is in the dead letter queue
+ * @param nextRetryAt when a retryable job runs next, else {@code null}
+ * @param argsJson the JSON {@code args} array
+ * @param metaJson the JSON metadata object
+ * @param uniqueKey the unique key, or {@code null}
+ * @param scheduledAt when the job is (or was) due
+ * @param createdAt when it was enqueued
+ * @param startedAt when its latest attempt started, or {@code null}
+ * @param completedAt when it completed, or {@code null}
+ * @param discardedAt when it was discarded or dead-lettered, or {@code null}
+ */
+public record JobInfo(String id, String type, String queue, int priority, JobState state, int attempt,
+		int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt,
+		String argsJson, String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
+		Instant completedAt, Instant discardedAt) {
+
+	public JobInfo {
+		errors = (errors != null) ? List.copyOf(errors) : List.of();
+	}
+
+	/** The view of a stored job. */
+	public static JobInfo of(Job job) {
+		return new JobInfo(job.id(), job.type(), job.queue(), job.priority(), job.state(), job.attempt(),
+				job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.nextRetryAt(), job.argsJson(),
+				job.metaJson(), job.uniqueKey(), job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(),
+				job.discardedAt());
+	}
+
+	/** The most recent error, or {@code null}. */
+	public ErrorEntry lastError() {
+		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
+	}
+
+}

@@ -1,0 +1,201 @@
+package dev.ojs.spring;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * Per-enqueue options for {@link OjsTemplate}. Every option is optional: the queue and
+ * priority default to the handler's {@link OjsJob @OjsJob} values (else {@code "default"}
+ * and 0), and {@link Builder#retry(RetryPolicy) retry} is a partial policy merged over the
+ * handler's and the application's defaults.
+ */
+public final class JobOptions {
+
+	private static final JobOptions NONE = builder().build();
+
+	private final String queue;
+
+	private final Integer priority;
+
+	private final Duration delay;
+
+	private final Instant runAt;
+
+	private final RetryPolicy retry;
+
+	private final String retryJson;
+
+	private final Map<String, Object> meta;
+
+	private final String uniqueKey;
+
+	private JobOptions(Builder builder) {
+		this.queue = builder.queue;
+		this.priority = builder.priority;
+		this.delay = builder.delay;
+		this.runAt = builder.runAt;
+		this.retry = builder.retry;
+		this.retryJson = builder.retryJson;
+		this.meta = Collections.unmodifiableMap(new LinkedHashMap<>(builder.meta));
+		this.uniqueKey = builder.uniqueKey;
+	}
+
+	/** No options: everything defaults. */
+	public static JobOptions none() {
+		return NONE;
+	}
+
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/** The queue, or {@code null} for the handler's. */
+	public String queue() {
+		return this.queue;
+	}
+
+	/** The priority, or {@code null} for the handler's. */
+	public Integer priority() {
+		return this.priority;
+	}
+
+	/** Delay before the job becomes due, or {@code null}. */
+	public Duration delay() {
+		return this.delay;
+	}
+
+	/** When the job becomes due, or {@code null}. */
+	public Instant runAt() {
+		return this.runAt;
+	}
+
+	/** The partial retry policy, or {@code null}. */
+	public RetryPolicy retry() {
+		return this.retry;
+	}
+
+	/** The partial retry policy as JSON, or {@code null}. */
+	public String retryJson() {
+		return this.retryJson;
+	}
+
+	/** Metadata stored with the job (never {@code null}). */
+	public Map<String, Object> meta() {
+		return this.meta;
+	}
+
+	/** The unique key, or {@code null}. */
+	public String uniqueKey() {
+		return this.uniqueKey;
+	}
+
+	@Override
+	public String toString() {
+		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
+				+ this.runAt + ", retry=" + ((this.retry != null) ? this.retry.toJson() : this.retryJson) + ", meta="
+				+ this.meta + ", uniqueKey=" + this.uniqueKey + "]";
+	}
+
+	/** Builder of {@link JobOptions}. */
+	public static final class Builder {
+
+		private String queue;
+
+		private Integer priority;
+
+		private Duration delay;
+
+		private Instant runAt;
+
+		private RetryPolicy retry;
+
+		private String retryJson;
+
+		private final Map<String, Object> meta = new LinkedHashMap<>();
+
+		private String uniqueKey;
+
+		private Builder() {
+		}
+
+		/** The queue to put the job on. */
+		public Builder queue(String queue) {
+			this.queue = queue;
+			return this;
+		}
+
+		/** The priority; higher runs first. */
+		public Builder priority(int priority) {
+			this.priority = priority;
+			return this;
+		}
+
+		/** Run no earlier than this long from now. Replaces {@link #runAt(Instant)}. */
+		public Builder delay(Duration delay) {
+			if (delay != null && delay.isNegative()) {
+				throw new IllegalArgumentException("delay must not be negative: " + delay);
+			}
+			this.delay = delay;
+			this.runAt = null;
+			return this;
+		}
+
+		/** Run no earlier than this time. Replaces {@link #delay(Duration)}. */
+		public Builder runAt(Instant runAt) {
+			this.runAt = runAt;
+			this.delay = null;
+			return this;
+		}
+
+		/**
+		 * A (possibly partial) retry policy: its set fields win over the handler's and the
+		 * application's (spec §8.1). Replaces {@link #retry(String)}.
+		 */
+		public Builder retry(RetryPolicy retry) {
+			this.retry = retry;
+			this.retryJson = null;
+			return this;
+		}
+
+		/**
+		 * A partial retry policy as snake_case JSON, e.g.
+		 * <code>{"max_attempts": 5}</code>, validated at enqueue. Replaces
+		 * {@link #retry(RetryPolicy)}.
+		 */
+		public Builder retry(String json) {
+			this.retryJson = json;
+			this.retry = null;
+			return this;
+		}
+
+		/** Adds one metadata entry. */
+		public Builder meta(String key, Object value) {
+			this.meta.put(Objects.requireNonNull(key, "key must not be null"), value);
+			return this;
+		}
+
+		/** Adds metadata entries. */
+		public Builder meta(Map<String, ?> meta) {
+			meta.forEach(this::meta);
+			return this;
+		}
+
+		/** A live job (not yet finished) with the same key is returned instead of a new one. */
+		public Builder uniqueKey(String uniqueKey) {
+			this.uniqueKey = uniqueKey;
+			return this;
+		}
+
+		public JobOptions build() {
+			return new JobOptions(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,24 @@
+package dev.ojs.spring;
+
+import java.time.Duration;
+
+import dev.ojs.retry.JobError;
+
+/**
+ * Base class of the events published when an attempt failed.
+ */
+public abstract class OjsJobFailureEvent extends OjsJobEvent {
+
+	private final JobError error;
+
+	protected OjsJobFailureEvent(JobInfo job, JobError error, Duration handlerDuration) {
+		super(job, handlerDuration);
+		this.error = error;
+	}
+
+	/** The error the attempt failed with. */
+	public JobError getError() {
+		return this.error;
+	}
+
+}

@@ -1,0 +1,69 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.ojs.job.Job;
+import dev.ojs.retry.JobError;
+import dev.ojs.worker.JobEventListener;
+
+/**
+ * Tells every delegate, in order, of each outcome; a delegate that throws is logged and does
+ * not stop the others.
+ */
+final class CompositeJobEventListener implements JobEventListener {
+
+	private static final Log logger = LogFactory.getLog(CompositeJobEventListener.class);
+
+	private final List<JobEventListener> delegates;
+
+	CompositeJobEventListener(List<JobEventListener> delegates) {
+		this.delegates = List.copyOf(delegates);
+	}
+
+	/** The single listener to give the worker. */
+	static JobEventListener of(List<JobEventListener> delegates) {
+		return switch (delegates.size()) {
+			case 0 -> JobEventListener.NONE;
+			case 1 -> delegates.get(0);
+			default -> new CompositeJobEventListener(delegates);
+		};
+	}
+
+	@Override
+	public void completed(Job job, Duration handlerDuration) {
+		forEach((listener) -> listener.completed(job, handlerDuration));
+	}
+
+	@Override
+	public void retrying(Job job, JobError error, Instant nextRetryAt, Duration delay, Duration handlerDuration) {
+		forEach((listener) -> listener.retrying(job, error, nextRetryAt, delay, handlerDuration));
+	}
+
+	@Override
+	public void discarded(Job job, JobError error, Duration handlerDuration) {
+		forEach((listener) -> listener.discarded(job, error, handlerDuration));
+	}
+
+	@Override
+	public void deadLettered(Job job, JobError error, Duration handlerDuration) {
+		forEach((listener) -> listener.deadLettered(job, error, handlerDuration));
+	}
+
+	private void forEach(Consumer<JobEventListener> call) {
+		for (JobEventListener delegate : this.delegates) {
+			try {
+				call.accept(delegate);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("JobEventListener " + delegate + " failed", ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.util.List;
+
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.spring.JobContext;
+import dev.ojs.worker.JobExecution;
+
+/**
+ * {@link JobContext} over the worker's {@link JobExecution}.
+ */
+final class ExecutionJobContext implements JobContext {
+
+	private final JobExecution execution;
+
+	ExecutionJobContext(JobExecution execution) {
+		this.execution = execution;
+	}
+
+	private Job job() {
+		return this.execution.job();
+	}
+
+	@Override
+	public String id() {
+		return job().id();
+	}
+
+	@Override
+	public String type() {
+		return job().type();
+	}
+
+	@Override
+	public String queue() {
+		return job().queue();
+	}
+
+	@Override
+	public int attempt() {
+		return job().attempt();
+	}
+
+	@Override
+	public int maxAttempts() {
+		return job().maxAttempts();
+	}
+
+	@Override
+	public List<ErrorEntry> previousErrors() {
+		return job().errors();
+	}
+
+	@Override
+	public String metaJson() {
+		return job().metaJson();
+	}
+
+	@Override
+	public void heartbeat() {
+		this.execution.heartbeat();
+	}
+
+	@Override
+	public String toString() {
+		return "JobContext[id=" + id() + ", type=" + type() + ", attempt=" + attempt() + "/" + maxAttempts() + "]";
+	}
+
+}

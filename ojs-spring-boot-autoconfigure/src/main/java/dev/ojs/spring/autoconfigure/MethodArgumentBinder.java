@@ -1,0 +1,129 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.lang.reflect.Type;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.deser.AbstractDeserializer;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.spring.JobContext;
+
+/**
+ * Binds a job's JSON {@code args} array positionally to a handler method's parameters
+ * through Jackson, using their generic types; a {@link JobContext} parameter (at most one,
+ * anywhere) is supplied instead and consumes no argument.
+ */
+final class MethodArgumentBinder {
+
+	private final JsonMapper jsonMapper;
+
+	private final JavaType[] types;
+
+	private final int contextIndex;
+
+	private final int jsonArgumentCount;
+
+	/**
+	 * @throws IllegalArgumentException naming the parameter when one cannot be bound
+	 */
+	MethodArgumentBinder(Method method, JsonMapper jsonMapper) {
+		this.jsonMapper = jsonMapper;
+		Parameter[] parameters = method.getParameters();
+		Type[] genericTypes = method.getGenericParameterTypes();
+		this.types = new JavaType[parameters.length];
+		int context = -1;
+		for (int i = 0; i < parameters.length; i++) {
+			if (parameters[i].getType() == JobContext.class) {
+				if (context != -1) {
+					throw new IllegalArgumentException("only one JobContext parameter is allowed");
+				}
+				context = i;
+				continue;
+			}
+			this.types[i] = jsonMapper.constructType(genericTypes[i]);
+			checkBindable(i, parameters[i], this.types[i]);
+		}
+		this.contextIndex = context;
+		this.jsonArgumentCount = parameters.length - ((context != -1) ? 1 : 0);
+	}
+
+	private void checkBindable(int index, Parameter parameter, JavaType type) {
+		ValueDeserializer<Object> deserializer;
+		try {
+			deserializer = this.jsonMapper._deserializationContext().findRootValueDeserializer(type);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException(describe(index, parameter) + " cannot be bound from JSON: "
+					+ ex.getOriginalMessage(), ex);
+		}
+		if (deserializer instanceof AbstractDeserializer) {
+			throw new IllegalArgumentException(describe(index, parameter) + " cannot be bound from JSON: "
+					+ type.getRawClass().getName()
+					+ " is abstract and has no type information; use a concrete type, a record or a collection");
+		}
+	}
+
+	private static String describe(int index, Parameter parameter) {
+		return "parameter " + index + " (" + parameter.getParameterizedType().getTypeName() + " "
+				+ parameter.getName() + ")";
+	}
+
+	/** How many JSON arguments the method takes. */
+	int jsonArgumentCount() {
+		return this.jsonArgumentCount;
+	}
+
+	/**
+	 * @param argsJson the job's JSON {@code args} array
+	 * @param context the context to pass to a {@link JobContext} parameter
+	 * @return the method's arguments
+	 * @throws ArgumentBindingException when the arguments do not match the parameters
+	 */
+	Object[] bind(String argsJson, JobContext context) {
+		JsonNode args;
+		try {
+			args = this.jsonMapper.readTree(argsJson);
+		}
+		catch (JacksonException ex) {
+			throw new ArgumentBindingException("args is not valid JSON: " + ex.getOriginalMessage(), -1, ex);
+		}
+		if (args == null || !args.isArray()) {
+			throw new ArgumentBindingException("args must be a JSON array", -1, null);
+		}
+		if (args.size() != this.jsonArgumentCount) {
+			throw new ArgumentBindingException("the handler takes " + this.jsonArgumentCount
+					+ " argument(s) but the job has " + args.size(), -1, null);
+		}
+		Object[] result = new Object[this.types.length];
+		int next = 0;
+		for (int i = 0; i < this.types.length; i++) {
+			if (i == this.contextIndex) {
+				result[i] = context;
+				continue;
+			}
+			JsonNode arg = args.get(next++);
+			try {
+				result[i] = this.jsonMapper.treeToValue(arg, this.types[i]);
+			}
+			catch (JacksonException | IllegalArgumentException ex) {
+				throw new ArgumentBindingException("argument " + (next - 1) + " cannot be bound to "
+						+ this.types[i].toCanonical() + ": " + message(ex), i, ex);
+			}
+			if (result[i] == null && this.types[i].isPrimitive()) {
+				throw new ArgumentBindingException("argument " + (next - 1) + " is null but the parameter is "
+						+ this.types[i].toCanonical(), i, null);
+			}
+		}
+		return result;
+	}
+
+	private static String message(Exception ex) {
+		return (ex instanceof JacksonException jackson) ? jackson.getOriginalMessage() : ex.getMessage();
+	}
+
+}

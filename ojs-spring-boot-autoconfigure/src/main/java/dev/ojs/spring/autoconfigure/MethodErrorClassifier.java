@@ -1,0 +1,83 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.springframework.core.annotation.AnnotationUtils;
+
+import dev.ojs.job.Job;
+import dev.ojs.retry.ErrorCode;
+import dev.ojs.retry.JobError;
+import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.JobInfo;
+import dev.ojs.spring.OjsError;
+import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsJobException;
+import dev.ojs.worker.ErrorClassifier;
+
+/**
+ * Translates the exceptions of one {@link OjsJob @OjsJob} method into OJS errors, in the
+ * order documented on {@link OjsJob}, then lets {@link JobErrorClassifier} beans override.
+ */
+final class MethodErrorClassifier implements ErrorClassifier {
+
+	private final ExceptionCodes codes;
+
+	private final Supplier<List<JobErrorClassifier>> classifiers;
+
+	MethodErrorClassifier(ExceptionCodes codes, Supplier<List<JobErrorClassifier>> classifiers) {
+		this.codes = codes;
+		this.classifiers = classifiers;
+	}
+
+	@Override
+	public JobError classify(Job job, Throwable failure) {
+		Throwable exception = unwrap(failure);
+		JobError error = classify(exception);
+		List<JobErrorClassifier> classifiers = this.classifiers.get();
+		if (!classifiers.isEmpty()) {
+			JobInfo info = JobInfo.of(job);
+			for (JobErrorClassifier classifier : classifiers) {
+				Optional<JobError> override = classifier.classify(info, exception, error);
+				if (override != null && override.isPresent()) {
+					return override.get();
+				}
+			}
+		}
+		return error;
+	}
+
+	JobError classify(Throwable exception) {
+		if (exception instanceof ArgumentBindingException binding) {
+			return new JobError(ArgumentBindingException.ERROR_TYPE, binding.getMessage(), ErrorCode.FAIL,
+					Map.of("parameter_index", binding.getParameterIndex()));
+		}
+		if (exception instanceof OjsJobException ojs) {
+			return ojs.toJobError();
+		}
+		OjsError declared = AnnotationUtils.findAnnotation(exception.getClass(), OjsError.class);
+		String className = exception.getClass().getName();
+		String type = (declared != null && !declared.type().isBlank()) ? declared.type() : className;
+		ErrorCode code = this.codes.codeFor(exception.getClass());
+		if (code == null) {
+			code = (declared != null) ? declared.code() : ErrorCode.RETRY;
+		}
+		String message = (exception.getMessage() != null) ? exception.getMessage() : className;
+		Map<String, Object> details = type.equals(className) ? Map.of() : Map.of("exception", className);
+		return new JobError(type, message, code, details);
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable current = failure;
+		while (current.getCause() != null && (current instanceof InvocationTargetException
+				|| current instanceof UndeclaredThrowableException)) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+}

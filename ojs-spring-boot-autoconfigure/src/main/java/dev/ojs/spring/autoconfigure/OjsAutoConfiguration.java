@@ -1,0 +1,127 @@
+package dev.ojs.spring.autoconfigure;
+
+import javax.sql.DataSource;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsTemplate;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
+ * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
+ * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers and the
+ * {@link OjsTemplate}. The worker is configured by {@link OjsWorkerAutoConfiguration}.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+@ConditionalOnClass({ DataSource.class, JdbcTemplate.class, JdbcJobStore.class })
+@ConditionalOnBooleanProperty(name = "ojs.enabled", matchIfMissing = true)
+@Conditional(OjsAutoConfiguration.OnOjsDataSourceCondition.class)
+@EnableConfigurationProperties(OjsProperties.class)
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public final class OjsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(JobStore.class)
+	JdbcJobStore ojsJobStore(ObjectProvider<DataSource> dataSource,
+			@OjsDataSource ObjectProvider<DataSource> ojsDataSource, OjsProperties properties) {
+		return new JdbcJobStore(getDataSource(dataSource, ojsDataSource), new JdbcStoreSettings(
+				properties.getJdbc().getTablePrefix(), properties.getErrorHistoryLimit()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(OjsJobRegistry.class)
+	OjsJobHandlerRegistry ojsJobRegistry(OjsProperties properties, ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<JobErrorClassifier> classifiers) {
+		return new OjsJobHandlerRegistry(properties.defaultRetryPolicy(), properties.getVisibilityTimeout(),
+				getJsonMapper(jsonMapper), () -> classifiers.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsTemplate ojsTemplate(JobStore jobStore, OjsJobRegistry registry, OjsProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsTemplate(jobStore, registry, properties.defaultRetryPolicy(), getJsonMapper(jsonMapper));
+	}
+
+	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {
+		DataSource qualified = ojsDataSource.getIfAvailable();
+		return (qualified != null) ? qualified : dataSource.getObject();
+	}
+
+	private static JsonMapper getJsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
+		return jsonMapper.getIfUnique(JsonMapper::new);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
+	static class OjsDataSourceInitializationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@Conditional(OnOjsDataSourceInitializationCondition.class)
+		OjsDataSourceScriptDatabaseInitializer ojsDataSourceScriptDatabaseInitializer(
+				ObjectProvider<DataSource> dataSource, @OjsDataSource ObjectProvider<DataSource> ojsDataSource,
+				OjsProperties properties) {
+			return new OjsDataSourceScriptDatabaseInitializer(getDataSource(dataSource, ojsDataSource), properties);
+		}
+
+	}
+
+	static class OnOjsDataSourceInitializationCondition extends OnDatabaseInitializationCondition {
+
+		OnOjsDataSourceInitializationCondition() {
+			super("OJS", "ojs.jdbc.initialize-schema");
+		}
+
+	}
+
+	/**
+	 * Matches when there is a single {@link DataSource} candidate, or one qualified with
+	 * {@link OjsDataSource @OjsDataSource}.
+	 */
+	static class OnOjsDataSourceCondition extends AnyNestedCondition {
+
+		OnOjsDataSourceCondition() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnSingleCandidate(DataSource.class)
+		static class SingleDataSource {
+
+		}
+
+		@ConditionalOnBean(value = DataSource.class, annotation = OjsDataSource.class)
+		static class OjsQualifiedDataSource {
+
+		}
+
+	}
+
+}

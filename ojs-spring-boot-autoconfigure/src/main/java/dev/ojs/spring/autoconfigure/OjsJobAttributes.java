@@ -1,0 +1,131 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.convert.DurationStyle;
+
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsTemplate;
+
+/**
+ * The parsed and validated attributes of one {@link OjsJob @OjsJob} annotation.
+ *
+ * @param type the job type
+ * @param queue its queue ({@code "default"} when unset)
+ * @param priority its default priority (0 when unset)
+ * @param concurrency its per-node limit (0 = only the queue's)
+ * @param handlerVisibilityTimeout its own visibility timeout, or {@code null}
+ * @param visibilityTimeout its effective visibility timeout
+ * @param handlerPolicy the retry settings of the annotation only (partial)
+ * @param effectivePolicy spec defaults &lt; {@code ojs.retry.*} &lt; annotation, validated
+ */
+record OjsJobAttributes(String type, String queue, int priority, int concurrency, Duration handlerVisibilityTimeout,
+		Duration visibilityTimeout, RetryPolicy handlerPolicy, RetryPolicy effectivePolicy) {
+
+	/** Annotation attribute per retry policy field, to name it in errors. */
+	private static final Map<String, String> ATTRIBUTES = Map.of("max_attempts", "maxAttempts", "initial_interval",
+			"initialInterval", "backoff_coefficient", "backoffCoefficient", "max_interval", "maxInterval", "jitter",
+			"jitter", "non_retryable_errors", "nonRetryableErrors", "on_exhaustion", "onExhaustion",
+			"backoff_strategy", "backoff");
+
+	/**
+	 * @throws IllegalArgumentException naming the attribute when one is invalid
+	 */
+	static OjsJobAttributes of(OjsJob annotation, RetryPolicy applicationPolicy, Duration defaultVisibilityTimeout) {
+		if (annotation.type().isBlank()) {
+			throw invalid("type", annotation.type(), "must not be blank");
+		}
+		if (!annotation.queue().isEmpty() && annotation.queue().isBlank()) {
+			throw invalid("queue", annotation.queue(), "must not be blank");
+		}
+		String queue = annotation.queue().isEmpty() ? OjsTemplate.DEFAULT_QUEUE : annotation.queue();
+		int priority = (annotation.priority() != OjsJob.INHERIT_PRIORITY) ? annotation.priority() : 0;
+		if (annotation.concurrency() < 0) {
+			throw invalid("concurrency", annotation.concurrency(), "must be at least 0");
+		}
+		Duration visibilityTimeout = duration("visibilityTimeout", annotation.visibilityTimeout());
+		if (visibilityTimeout != null && visibilityTimeout.isZero()) {
+			throw invalid("visibilityTimeout", annotation.visibilityTimeout(), "must be positive");
+		}
+		RetryPolicy handlerPolicy = handlerPolicy(annotation);
+		RetryPolicy effectivePolicy;
+		try {
+			effectivePolicy = handlerPolicy.mergedOver(applicationPolicy).effective();
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw invalid(attribute(ex), ex.value(), ex.getMessage() + " (after merging over ojs.retry.*)");
+		}
+		return new OjsJobAttributes(annotation.type(), queue, priority, annotation.concurrency(), visibilityTimeout,
+				(visibilityTimeout != null) ? visibilityTimeout : defaultVisibilityTimeout, handlerPolicy,
+				effectivePolicy);
+	}
+
+	private static RetryPolicy handlerPolicy(OjsJob annotation) {
+		RetryPolicy.Builder builder = RetryPolicy.builder();
+		if (annotation.maxAttempts() != OjsJob.INHERIT) {
+			if (annotation.maxAttempts() < 0) {
+				throw invalid("maxAttempts", annotation.maxAttempts(), "must be at least 0 (-1 inherits)");
+			}
+			builder.maxAttempts(annotation.maxAttempts());
+		}
+		Duration initialInterval = duration("initialInterval", annotation.initialInterval());
+		if (initialInterval != null) {
+			builder.initialInterval(initialInterval);
+		}
+		if (annotation.backoffCoefficient() != OjsJob.INHERIT) {
+			builder.backoffCoefficient(annotation.backoffCoefficient());
+		}
+		Duration maxInterval = duration("maxInterval", annotation.maxInterval());
+		if (maxInterval != null) {
+			builder.maxInterval(maxInterval);
+		}
+		if (annotation.backoff().strategy() != null) {
+			builder.backoffStrategy(annotation.backoff().strategy());
+		}
+		if (annotation.jitter().jitter() != null) {
+			builder.jitter(annotation.jitter().jitter());
+		}
+		if (annotation.nonRetryableErrors().length > 0) {
+			builder.nonRetryableErrors(List.of(annotation.nonRetryableErrors()));
+		}
+		if (annotation.onExhaustion().onExhaustion() != null) {
+			builder.onExhaustion(annotation.onExhaustion().onExhaustion());
+		}
+		try {
+			return builder.build();
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw invalid(attribute(ex), ex.value(), ex.getMessage());
+		}
+	}
+
+	private static Duration duration(String attribute, String value) {
+		if (value.isEmpty()) {
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = DurationStyle.detectAndParse(value.strip());
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(attribute, value, "not a duration (use ISO-8601 such as 'PT0.5S' or '500ms')");
+		}
+		if (duration.isNegative()) {
+			throw invalid(attribute, value, "must not be negative");
+		}
+		return duration;
+	}
+
+	private static String attribute(RetryPolicyValidationException ex) {
+		return (ex.field() != null) ? ATTRIBUTES.getOrDefault(ex.field(), ex.field()) : "retry";
+	}
+
+	private static IllegalArgumentException invalid(String attribute, Object value, String reason) {
+		return new IllegalArgumentException("attribute '" + attribute + "' = '" + value + "': " + reason);
+	}
+
+}

@@ -1,0 +1,255 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
+
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.RegisteredJob;
+import dev.ojs.worker.HandlerRegistration;
+
+/**
+ * Finds the {@link OjsJob @OjsJob} methods of the application's singleton beans and turns
+ * them into worker {@link HandlerRegistration registrations}.
+ * <p>
+ * Methods are found on each bean's target class, from the bean definitions, without
+ * creating beans; the bean itself (a proxy, when the bean is proxied) is looked up when its
+ * handler first runs, so handler beans may freely depend on {@link OjsTemplate}. Once all
+ * singletons exist, every handler is resolved against its bean, so a method that a proxy
+ * does not expose fails start-up. So do a duplicate job type, an unparseable attribute and
+ * a parameter that cannot be bound.
+ */
+public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(OjsJobHandlerRegistry.class);
+
+	private final RetryPolicy applicationPolicy;
+
+	private final Duration visibilityTimeout;
+
+	private final JsonMapper jsonMapper;
+
+	private final Supplier<List<JobErrorClassifier>> classifiers;
+
+	private ConfigurableListableBeanFactory beanFactory;
+
+	private volatile Map<String, Handler> handlers;
+
+	/**
+	 * @param applicationPolicy the application's default policy (spec defaults &lt;
+	 * {@code ojs.retry.*})
+	 * @param visibilityTimeout the application's default visibility timeout
+	 * @param jsonMapper binds job arguments to parameters
+	 * @param classifiers the {@link JobErrorClassifier} beans, in order (asked lazily)
+	 */
+	public OjsJobHandlerRegistry(RetryPolicy applicationPolicy, Duration visibilityTimeout, JsonMapper jsonMapper,
+			Supplier<List<JobErrorClassifier>> classifiers) {
+		this.applicationPolicy = applicationPolicy.effective();
+		this.visibilityTimeout = visibilityTimeout;
+		this.jsonMapper = jsonMapper;
+		this.classifiers = SingletonSupplier.of(classifiers);
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+		Assert.isInstanceOf(ConfigurableListableBeanFactory.class, beanFactory);
+		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+	}
+
+	@Override
+	public List<RegisteredJob> jobs() {
+		return handlers().values().stream().map(Handler::job).sorted(Comparator.comparing(RegisteredJob::type)).toList();
+	}
+
+	@Override
+	public Optional<RegisteredJob> find(String type) {
+		return Optional.ofNullable(handlers().get(type)).map(Handler::job);
+	}
+
+	/** The worker registrations of every handler, sorted by type. */
+	public List<HandlerRegistration> registrations() {
+		return handlers().values().stream().map(Handler::registration)
+			.sorted(Comparator.comparing(HandlerRegistration::type)).toList();
+	}
+
+	/** The queues named by handlers, in type order. */
+	public Set<String> queues() {
+		return registrations().stream().map(HandlerRegistration::queue)
+			.collect(Collectors.toCollection(LinkedHashSet::new));
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		checkProxiesHideNoHandlers();
+		for (Handler handler : handlers().values()) {
+			try {
+				handler.handler().resolveTarget();
+			}
+			catch (RuntimeException ex) {
+				throw new BeanInitializationException(handler.describe() + ": " + ex.getMessage(), ex);
+			}
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("OJS job handlers: " + handlers().keySet());
+		}
+	}
+
+	/**
+	 * A bean whose type is only known once created (for example a proxy made by hand and
+	 * declared with an interface type) cannot be found from its definition: fail rather than
+	 * silently ignore its handlers.
+	 */
+	private void checkProxiesHideNoHandlers() {
+		Set<String> handlerBeans = handlers().values().stream()
+			.map((handler) -> handler.job().beanName())
+			.collect(Collectors.toSet());
+		for (String beanName : this.beanFactory.getSingletonNames()) {
+			if (handlerBeans.contains(beanName)) {
+				continue;
+			}
+			Object bean = this.beanFactory.getSingleton(beanName);
+			if (bean == null || !AopUtils.isAopProxy(bean)) {
+				continue;
+			}
+			Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+			if (AnnotationUtils.isCandidateClass(targetClass, OjsJob.class) && !findHandlerMethods(targetClass).isEmpty()) {
+				throw new BeanInitializationException("@OjsJob methods of bean '" + beanName + "' ("
+						+ targetClass.getName() + ") are hidden by its proxy " + bean.getClass().getName()
+						+ ": declare the bean with its target type, or use class-based proxies");
+			}
+		}
+	}
+
+	private static Map<Method, OjsJob> findHandlerMethods(Class<?> type) {
+		return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<OjsJob>) (method) -> AnnotatedElementUtils
+			.findMergedAnnotation(method, OjsJob.class));
+	}
+
+	private Map<String, Handler> handlers() {
+		Map<String, Handler> handlers = this.handlers;
+		if (handlers == null) {
+			synchronized (this) {
+				handlers = this.handlers;
+				if (handlers == null) {
+					handlers = discover();
+					this.handlers = handlers;
+				}
+			}
+		}
+		return handlers;
+	}
+
+	private Map<String, Handler> discover() {
+		Assert.state(this.beanFactory != null, "No BeanFactory");
+		Map<String, Handler> handlers = new LinkedHashMap<>();
+		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			Class<?> type = targetClass(beanName);
+			if (type == null || !AnnotationUtils.isCandidateClass(type, OjsJob.class)) {
+				continue;
+			}
+			findHandlerMethods(type).forEach((method, annotation) -> {
+				Handler handler = createHandler(beanName, method, annotation);
+				Handler existing = handlers.putIfAbsent(handler.job().type(), handler);
+				if (existing != null) {
+					throw new BeanInitializationException("Duplicate @OjsJob type '" + handler.job().type() + "': "
+							+ existing.describe() + " and " + handler.describe());
+				}
+			});
+		}
+		return Map.copyOf(handlers);
+	}
+
+	private Class<?> targetClass(String beanName) {
+		if (ScopedProxyUtils.isScopedTarget(beanName)) {
+			return null;
+		}
+		BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
+		if (definition.isAbstract() || !definition.isSingleton()
+				|| definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+			return null;
+		}
+		try {
+			Class<?> type = (Class<?>) definition.getAttribute(AutoProxyUtils.ORIGINAL_TARGET_CLASS_ATTRIBUTE);
+			if (type == null) {
+				type = this.beanFactory.getType(beanName, false);
+			}
+			return (type != null) ? ClassUtils.getUserClass(type) : null;
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not resolve type of bean '" + beanName + "'", ex);
+			return null;
+		}
+	}
+
+	private Handler createHandler(String beanName, Method method, OjsJob annotation) {
+		String description = "@OjsJob method " + describe(method) + " of bean '" + beanName + "'";
+		OjsJobAttributes attributes;
+		MethodArgumentBinder binder;
+		ExceptionCodes codes;
+		try {
+			attributes = OjsJobAttributes.of(annotation, this.applicationPolicy, this.visibilityTimeout);
+			binder = new MethodArgumentBinder(method, this.jsonMapper);
+			codes = ExceptionCodes.of(annotation);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BeanInitializationException(description + ": " + ex.getMessage(), ex);
+		}
+		RegisteredJob job = new RegisteredJob(attributes.type(), attributes.queue(), attributes.priority(),
+				attributes.concurrency(), attributes.visibilityTimeout(), attributes.handlerPolicy(),
+				attributes.effectivePolicy(), beanName, describe(method));
+		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName));
+		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
+				attributes.handlerVisibilityTimeout(), handler, new MethodErrorClassifier(codes, this.classifiers));
+		return new Handler(job, registration, handler, description);
+	}
+
+	/** E.g. {@code EmailJobs#sendWelcome(String, int)}. */
+	static String describe(Method method) {
+		List<String> parameters = new ArrayList<>();
+		for (Class<?> type : method.getParameterTypes()) {
+			parameters.add(type.getSimpleName());
+		}
+		return ClassUtils.getUserClass(method.getDeclaringClass()).getSimpleName() + "#" + method.getName() + "("
+				+ String.join(", ", parameters) + ")";
+	}
+
+	private record Handler(RegisteredJob job, HandlerRegistration registration, MethodJobHandler handler,
+			String describe) {
+	}
+
+}

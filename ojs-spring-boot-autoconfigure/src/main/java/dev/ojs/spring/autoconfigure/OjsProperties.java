@@ -1,0 +1,570 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.retry.BackoffStrategy;
+import dev.ojs.retry.OnExhaustion;
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.worker.RetentionSettings;
+import dev.ojs.worker.WorkerSettings;
+
+/**
+ * Configuration properties for OJS jobs. Durations accept Spring Boot's simple style
+ * ({@code 500ms}, {@code 5m}, {@code 180d}) and ISO-8601 ({@code PT0.5S}). Invalid values
+ * fail start-up with a message naming the property.
+ */
+@ConfigurationProperties("ojs")
+public class OjsProperties implements Validator {
+
+	static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
+
+	/**
+	 * Whether to enable OJS jobs (job store, template and worker).
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Default reservation length of an attempt (spec section 9); a worker that neither
+	 * finishes nor heartbeats within it loses the job to another node. Handlers may override
+	 * it with '@OjsJob(visibilityTimeout)'.
+	 */
+	private Duration visibilityTimeout = Duration.ofMinutes(30);
+
+	/**
+	 * Number of most recent errors kept in each job's error history (spec section 10.1), at
+	 * least 10.
+	 */
+	private int errorHistoryLimit = 20;
+
+	private final Worker worker = new Worker();
+
+	private final Retry retry = new Retry();
+
+	private final Jdbc jdbc = new Jdbc();
+
+	private final DeadLetter deadLetter = new DeadLetter();
+
+	private final Retention retention = new Retention();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Duration getVisibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
+	public void setVisibilityTimeout(Duration visibilityTimeout) {
+		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	public int getErrorHistoryLimit() {
+		return this.errorHistoryLimit;
+	}
+
+	public void setErrorHistoryLimit(int errorHistoryLimit) {
+		this.errorHistoryLimit = errorHistoryLimit;
+	}
+
+	public Worker getWorker() {
+		return this.worker;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
+	public DeadLetter getDeadLetter() {
+		return this.deadLetter;
+	}
+
+	public Retention getRetention() {
+		return this.retention;
+	}
+
+	/**
+	 * The application's default retry policy: the spec defaults (§8) overridden by
+	 * {@code ojs.retry.*}, validated.
+	 * @throws RetryPolicyValidationException when the result is invalid
+	 */
+	public RetryPolicy defaultRetryPolicy() {
+		return this.retry.toPolicy().effective();
+	}
+
+	/** The worker settings these properties describe. */
+	public WorkerSettings workerSettings() {
+		Map<String, Integer> queues = new LinkedHashMap<>();
+		if (this.worker.queues.isEmpty()) {
+			queues.put("default", this.worker.concurrency);
+		}
+		this.worker.queues.forEach((queue, concurrency) -> queues.put(queue,
+				(concurrency != null && concurrency > 0) ? concurrency : this.worker.concurrency));
+		RetentionSettings retention = new RetentionSettings(this.retention.completed, this.retention.discarded,
+				this.deadLetter.maxAge, this.deadLetter.maxCount, this.retention.pruneInterval);
+		return new WorkerSettings(this.worker.nodeId, queues, this.worker.pollInterval, this.visibilityTimeout,
+				this.worker.shutdownGracePeriod, retention);
+	}
+
+	@Override
+	public boolean supports(Class<?> clazz) {
+		return OjsProperties.class.isAssignableFrom(clazz);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		OjsProperties properties = (OjsProperties) target;
+		properties.validate(errors);
+	}
+
+	private void validate(Errors errors) {
+		positive(errors, "visibilityTimeout", "ojs.visibility-timeout", this.visibilityTimeout);
+		atLeast(errors, "errorHistoryLimit", "ojs.error-history-limit", this.errorHistoryLimit,
+				JdbcStoreSettings.MIN_ERROR_HISTORY);
+		atLeast(errors, "worker.concurrency", "ojs.worker.concurrency", this.worker.concurrency, 1);
+		this.worker.queues.forEach((queue, concurrency) -> {
+			if (queue.isBlank()) {
+				reject(errors, "worker.queues", "ojs.worker.queues", queue, "queue names must not be blank");
+			}
+			if (concurrency != null && concurrency < 0) {
+				reject(errors, "worker.queues", "ojs.worker.queues." + queue, concurrency,
+						"the concurrency must be at least 1 (0 or empty means ojs.worker.concurrency)");
+			}
+		});
+		positive(errors, "worker.pollInterval", "ojs.worker.poll-interval", this.worker.pollInterval);
+		notNegative(errors, "worker.shutdownGracePeriod", "ojs.worker.shutdown-grace-period",
+				this.worker.shutdownGracePeriod);
+		if (this.jdbc.tablePrefix == null || !TABLE_PREFIX.matcher(this.jdbc.tablePrefix).matches()) {
+			reject(errors, "jdbc.tablePrefix", "ojs.jdbc.table-prefix", this.jdbc.tablePrefix,
+					"must match " + TABLE_PREFIX.pattern());
+		}
+		if (this.jdbc.initializeSchema == null) {
+			reject(errors, "jdbc.initializeSchema", "ojs.jdbc.initialize-schema", null, "must be set");
+		}
+		positive(errors, "deadLetter.maxAge", "ojs.dead-letter.max-age", this.deadLetter.maxAge);
+		atLeast(errors, "deadLetter.maxCount", "ojs.dead-letter.max-count", this.deadLetter.maxCount, 0);
+		notNegative(errors, "retention.completed", "ojs.retention.completed", this.retention.completed);
+		notNegative(errors, "retention.discarded", "ojs.retention.discarded", this.retention.discarded);
+		positive(errors, "retention.pruneInterval", "ojs.retention.prune-interval", this.retention.pruneInterval);
+		try {
+			defaultRetryPolicy();
+		}
+		catch (RetryPolicyValidationException ex) {
+			String field = (ex.field() != null) ? ex.field() : "";
+			reject(errors, "retry." + camelCase(field), "ojs.retry." + field.replace('_', '-'), ex.value(),
+					ex.getMessage());
+		}
+	}
+
+	private static void positive(Errors errors, String field, String property, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			reject(errors, field, property, value, "must be a positive duration");
+		}
+	}
+
+	private static void notNegative(Errors errors, String field, String property, Duration value) {
+		if (value == null || value.isNegative()) {
+			reject(errors, field, property, value, "must not be negative");
+		}
+	}
+
+	private static void atLeast(Errors errors, String field, String property, int value, int min) {
+		if (value < min) {
+			reject(errors, field, property, value, "must be at least " + min);
+		}
+	}
+
+	private static void reject(Errors errors, String field, String property, Object value, String reason) {
+		String message = "Invalid value '" + value + "' for property '" + property + "': " + reason;
+		if (errors.getFieldType(field) != null) {
+			errors.rejectValue(field, "ojs.invalid", message);
+		}
+		else {
+			errors.reject("ojs.invalid", message);
+		}
+	}
+
+	private static String camelCase(String snakeCase) {
+		StringBuilder result = new StringBuilder(snakeCase.length());
+		boolean upper = false;
+		for (char c : snakeCase.toCharArray()) {
+			if (c == '_' || c == '-') {
+				upper = true;
+			}
+			else {
+				result.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return result.toString();
+	}
+
+	/**
+	 * Worker node settings.
+	 */
+	public static class Worker {
+
+		/**
+		 * Whether this node runs jobs. When false the node only enqueues (no worker is
+		 * started).
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 or
+		 * empty = 'ojs.worker.concurrency'). When empty, the queue 'default' and every queue
+		 * named by an '@OjsJob' handler are used.
+		 */
+		private Map<String, Integer> queues = new LinkedHashMap<>();
+
+		/**
+		 * Default maximum number of jobs of one queue running at once on this node.
+		 */
+		private int concurrency = 10;
+
+		/**
+		 * Longest time an idle poller waits before looking for due jobs again.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How long running jobs may finish when the application shuts down; attempts still
+		 * running then are released for another node.
+		 */
+		private Duration shutdownGracePeriod = Duration.ofSeconds(30);
+
+		/**
+		 * Reservation owner id of this node; generated from host, pid and a random part when
+		 * not set.
+		 */
+		private String nodeId;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Map<String, Integer> getQueues() {
+			return this.queues;
+		}
+
+		public void setQueues(Map<String, Integer> queues) {
+			this.queues = queues;
+		}
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public Duration getShutdownGracePeriod() {
+			return this.shutdownGracePeriod;
+		}
+
+		public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
+			this.shutdownGracePeriod = shutdownGracePeriod;
+		}
+
+		public String getNodeId() {
+			return this.nodeId;
+		}
+
+		public void setNodeId(String nodeId) {
+			this.nodeId = nodeId;
+		}
+
+	}
+
+	/**
+	 * Application-wide default retry policy (spec section 2). Unset fields inherit the spec
+	 * defaults (section 8); '@OjsJob' attributes and per-enqueue options override these.
+	 */
+	public static class Retry {
+
+		/**
+		 * Total number of attempts including the first (spec default 3; 0 and 1 mean no
+		 * retry).
+		 */
+		private Integer maxAttempts;
+
+		/**
+		 * Delay before the first retry (spec default 1s).
+		 */
+		private Duration initialInterval;
+
+		/**
+		 * Multiplier of successive delays, at least 1.0 (spec default 2.0).
+		 */
+		private Double backoffCoefficient;
+
+		/**
+		 * Cap on any computed delay (spec default 5m).
+		 */
+		private Duration maxInterval;
+
+		/**
+		 * Whether to randomise delays by a factor in [0.5, 1.5) (spec default true).
+		 */
+		private Boolean jitter;
+
+		/**
+		 * Error types that are never retried: exact, or a prefix ending in '.*' (spec
+		 * section 6).
+		 */
+		private List<String> nonRetryableErrors;
+
+		/**
+		 * What happens to a job whose attempts are exhausted: 'discard' (spec default) or
+		 * 'dead-letter'.
+		 */
+		private OnExhaustion onExhaustion;
+
+		/**
+		 * Backoff formula: 'none', 'linear', 'exponential' (default) or 'polynomial'.
+		 */
+		private BackoffStrategy backoffStrategy;
+
+		public Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialInterval() {
+			return this.initialInterval;
+		}
+
+		public void setInitialInterval(Duration initialInterval) {
+			this.initialInterval = initialInterval;
+		}
+
+		public Double getBackoffCoefficient() {
+			return this.backoffCoefficient;
+		}
+
+		public void setBackoffCoefficient(Double backoffCoefficient) {
+			this.backoffCoefficient = backoffCoefficient;
+		}
+
+		public Duration getMaxInterval() {
+			return this.maxInterval;
+		}
+
+		public void setMaxInterval(Duration maxInterval) {
+			this.maxInterval = maxInterval;
+		}
+
+		public Boolean getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(Boolean jitter) {
+			this.jitter = jitter;
+		}
+
+		public List<String> getNonRetryableErrors() {
+			return this.nonRetryableErrors;
+		}
+
+		public void setNonRetryableErrors(List<String> nonRetryableErrors) {
+			this.nonRetryableErrors = nonRetryableErrors;
+		}
+
+		public OnExhaustion getOnExhaustion() {
+			return this.onExhaustion;
+		}
+
+		public void setOnExhaustion(OnExhaustion onExhaustion) {
+			this.onExhaustion = onExhaustion;
+		}
+
+		public BackoffStrategy getBackoffStrategy() {
+			return this.backoffStrategy;
+		}
+
+		public void setBackoffStrategy(BackoffStrategy backoffStrategy) {
+			this.backoffStrategy = backoffStrategy;
+		}
+
+		/** The partial policy these properties set (unset fields stay unset). */
+		public RetryPolicy toPolicy() {
+			RetryPolicy.Builder builder = RetryPolicy.builder();
+			if (this.maxAttempts != null) {
+				builder.maxAttempts(this.maxAttempts);
+			}
+			if (this.initialInterval != null) {
+				builder.initialInterval(this.initialInterval);
+			}
+			if (this.backoffCoefficient != null) {
+				builder.backoffCoefficient(this.backoffCoefficient);
+			}
+			if (this.maxInterval != null) {
+				builder.maxInterval(this.maxInterval);
+			}
+			if (this.jitter != null) {
+				builder.jitter(this.jitter);
+			}
+			if (this.nonRetryableErrors != null) {
+				builder.nonRetryableErrors(new ArrayList<>(this.nonRetryableErrors));
+			}
+			if (this.onExhaustion != null) {
+				builder.onExhaustion(this.onExhaustion);
+			}
+			if (this.backoffStrategy != null) {
+				builder.backoffStrategy(this.backoffStrategy);
+			}
+			return builder.build();
+		}
+
+	}
+
+	/**
+	 * JDBC job store settings.
+	 */
+	public static class Jdbc {
+
+		/**
+		 * When to create the job table: 'embedded' (only for embedded databases such as
+		 * H2), 'always' or 'never'. The script is idempotent.
+		 */
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+		/**
+		 * Prefix of the job table's name (and its indexes): letters, digits and
+		 * underscores, not starting with a digit, at most 40 characters.
+		 */
+		private String tablePrefix = "ojs_";
+
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public String getTablePrefix() {
+			return this.tablePrefix;
+		}
+
+		public void setTablePrefix(String tablePrefix) {
+			this.tablePrefix = tablePrefix;
+		}
+
+	}
+
+	/**
+	 * Dead letter queue retention.
+	 */
+	public static class DeadLetter {
+
+		/**
+		 * Dead letters older than this are pruned.
+		 */
+		private Duration maxAge = Duration.ofDays(180);
+
+		/**
+		 * At most this many dead letters are kept; the oldest are pruned first.
+		 */
+		private int maxCount = 10_000;
+
+		public Duration getMaxAge() {
+			return this.maxAge;
+		}
+
+		public void setMaxAge(Duration maxAge) {
+			this.maxAge = maxAge;
+		}
+
+		public int getMaxCount() {
+			return this.maxCount;
+		}
+
+		public void setMaxCount(int maxCount) {
+			this.maxCount = maxCount;
+		}
+
+	}
+
+	/**
+	 * Retention of finished jobs.
+	 */
+	public static class Retention {
+
+		/**
+		 * How long completed jobs are kept; 0 deletes them on completion.
+		 */
+		private Duration completed = Duration.ofHours(1);
+
+		/**
+		 * How long discarded (not dead-lettered) and cancelled jobs are kept.
+		 */
+		private Duration discarded = Duration.ofDays(7);
+
+		/**
+		 * How often a worker node prunes finished jobs and old dead letters.
+		 */
+		private Duration pruneInterval = Duration.ofMinutes(1);
+
+		public Duration getCompleted() {
+			return this.completed;
+		}
+
+		public void setCompleted(Duration completed) {
+			this.completed = completed;
+		}
+
+		public Duration getDiscarded() {
+			return this.discarded;
+		}
+
+		public void setDiscarded(Duration discarded) {
+			this.discarded = discarded;
+		}
+
+		public Duration getPruneInterval() {
+			return this.pruneInterval;
+		}
+
+		public void setPruneInterval(Duration pruneInterval) {
+			this.pruneInterval = pruneInterval;
+		}
+
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.spring.RetryDelayCustomizer;
+import dev.ojs.worker.JobEventListener;
+import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerSettings;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the OJS worker: claims and runs the
+ * jobs of this application's {@link dev.ojs.spring.OjsJob @OjsJob} handlers. Disabled with
+ * {@code ojs.worker.enabled=false}, which leaves an enqueue-only node.
+ * <p>
+ * The worker is told of outcomes through every {@link JobEventListener} bean, in order
+ * (including the {@link ApplicationEventJobEventListener} that publishes Spring events),
+ * and asks the {@link RetryDelayCustomizer} beans for custom retry delays.
+ */
+@AutoConfiguration(after = OjsAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "ojs.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "ojs.worker.enabled", matchIfMissing = true)
+@ConditionalOnBean({ JdbcJobStore.class, OjsJobHandlerRegistry.class })
+public final class OjsWorkerAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApplicationEventJobEventListener ojsApplicationEventJobEventListener(ApplicationEventPublisher publisher) {
+		return new ApplicationEventJobEventListener(publisher);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Worker ojsWorker(JdbcJobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
+			ObjectProvider<JobEventListener> listeners, ObjectProvider<RetryDelayCustomizer> delayCustomizers) {
+		return new Worker(jobStore, registry.registrations(), workerSettings(properties, registry),
+				CompositeJobEventListener.of(listeners.orderedStream().toList()),
+				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsWorkerLifecycle ojsWorkerLifecycle(Worker worker) {
+		return new OjsWorkerLifecycle(worker);
+	}
+
+	/**
+	 * The configured settings; without configured queues, the {@code default} queue and every
+	 * handler's queue, each with {@code ojs.worker.concurrency}.
+	 */
+	private static WorkerSettings workerSettings(OjsProperties properties, OjsJobHandlerRegistry registry) {
+		WorkerSettings settings = properties.workerSettings();
+		if (!properties.getWorker().getQueues().isEmpty()) {
+			return settings;
+		}
+		Map<String, Integer> queues = new LinkedHashMap<>(settings.queues());
+		registry.queues().forEach((queue) -> queues.putIfAbsent(queue, properties.getWorker().getConcurrency()));
+		return new WorkerSettings(settings.nodeId(), queues, settings.pollInterval(), settings.visibilityTimeout(),
+				settings.shutdownGracePeriod(), settings.retention());
+	}
+
+}

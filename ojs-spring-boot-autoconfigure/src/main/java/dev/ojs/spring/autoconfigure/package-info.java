@@ -1,0 +1,4 @@
+/**
+ * Spring Boot auto-configuration for OJS jobs.
+ */
+package dev.ojs.spring.autoconfigure;

@@ -1,0 +1,194 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ReflectionUtils;
+
+import dev.ojs.retry.ErrorCode;
+import dev.ojs.retry.JobError;
+import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.OjsError;
+import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsJobException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link MethodErrorClassifier} and {@link ExceptionCodes}.
+ */
+class MethodErrorClassifierTests {
+
+	@Test
+	void plainExceptionIsItsClassNameWithRetry() {
+		JobError error = classify("plain", new IllegalStateException("boom"));
+		assertThat(error).isEqualTo(new JobError("java.lang.IllegalStateException", "boom", ErrorCode.RETRY, Map.of()));
+	}
+
+	@Test
+	void exceptionWithoutMessageUsesTheClassName() {
+		assertThat(classify("plain", new IllegalStateException()).message()).isEqualTo("java.lang.IllegalStateException");
+	}
+
+	@Test
+	void ojsJobExceptionIsRecordedAsGiven() {
+		for (ErrorCode code : ErrorCode.values()) {
+			JobError error = classify("lists",
+					new OjsJobException("external.stripe.card_declined", code, "declined", Map.of("card", "4242")));
+			assertThat(error).isEqualTo(
+					new JobError("external.stripe.card_declined", "declined", code, Map.of("card", "4242")));
+		}
+	}
+
+	@Test
+	void ojsErrorAnnotationSetsTypeAndCode() {
+		JobError error = classify("plain", new CardDeclined("no funds"));
+		assertThat(error.type()).isEqualTo("payments.card_declined");
+		assertThat(error.code()).isEqualTo(ErrorCode.DISCARD);
+		assertThat(error.details()).containsEntry("exception", CardDeclined.class.getName());
+	}
+
+	@Test
+	void ojsErrorAnnotationIsInherited() {
+		JobError error = classify("plain", new StolenCard());
+		assertThat(error.type()).isEqualTo("payments.card_declined");
+		assertThat(error.code()).isEqualTo(ErrorCode.DISCARD);
+	}
+
+	@Test
+	void ojsErrorWithoutTypeKeepsTheClassName() {
+		JobError error = classify("plain", new Poisoned());
+		assertThat(error.type()).isEqualTo(Poisoned.class.getName());
+		assertThat(error.code()).isEqualTo(ErrorCode.DEAD_LETTER);
+		assertThat(error.details()).isEmpty();
+	}
+
+	@Test
+	void listsMatchSubclassesAndTheClosestListedClassWins() {
+		// discardOn IOException, deadLetterOn SocketException, retryOn ConnectException,
+		// failOn IllegalArgumentException
+		assertThat(classify("lists", new IOException()).code()).isEqualTo(ErrorCode.DISCARD);
+		assertThat(classify("lists", new FileNotFoundException()).code()).isEqualTo(ErrorCode.DISCARD);
+		assertThat(classify("lists", new SocketException()).code()).isEqualTo(ErrorCode.DEAD_LETTER);
+		assertThat(classify("lists", new ConnectException()).code()).isEqualTo(ErrorCode.RETRY);
+		assertThat(classify("lists", new NumberFormatException()).code()).isEqualTo(ErrorCode.FAIL);
+		assertThat(classify("lists", new UncheckedIOException(new IOException())).code()).isEqualTo(ErrorCode.RETRY);
+		assertThat(classify("lists", new ConnectException()).type()).isEqualTo("java.net.ConnectException");
+	}
+
+	@Test
+	void methodListsWinOverOjsErrorCodeButKeepItsType() {
+		JobError error = classify("retryDeclined", new CardDeclined("later"));
+		assertThat(error.code()).isEqualTo(ErrorCode.RETRY);
+		assertThat(error.type()).isEqualTo("payments.card_declined");
+	}
+
+	@Test
+	void ojsJobExceptionWinsOverMethodLists() {
+		JobError error = classify("lists", new OjsJobException("x.y", ErrorCode.FAIL, "m"));
+		assertThat(error.code()).isEqualTo(ErrorCode.FAIL);
+	}
+
+	@Test
+	void reflectionWrappersAreUnwrapped() {
+		IOException cause = new IOException("disk");
+		assertThat(classify("lists", new InvocationTargetException(cause)).type()).isEqualTo("java.io.IOException");
+		assertThat(classify("lists", new UndeclaredThrowableException(new InvocationTargetException(cause))).code())
+			.isEqualTo(ErrorCode.DISCARD);
+	}
+
+	@Test
+	void argumentBindingFailureIsArgsInvalidWithFail() {
+		JobError error = classify("plain", new ArgumentBindingException("argument 0 cannot be bound", 0, null));
+		assertThat(error.type()).isEqualTo("ojs.args_invalid");
+		assertThat(error.code()).isEqualTo(ErrorCode.FAIL);
+		assertThat(error.message()).contains("argument 0");
+	}
+
+	@Test
+	void globalClassifiersOverrideInOrderAndEmptyKeepsTheDefault() {
+		JobErrorClassifier keep = (job, failure, classified) -> Optional.empty();
+		JobErrorClassifier timeouts = (job, failure, classified) -> (failure instanceof java.util.concurrent.TimeoutException)
+				? Optional.of(new JobError("net.timeout", classified.message(), ErrorCode.RETRY, Map.of("attempt", job.attempt())))
+				: Optional.empty();
+		JobErrorClassifier never = (job, failure, classified) -> Optional.of(JobError.of("never", "never"));
+		MethodErrorClassifier classifier = new MethodErrorClassifier(ExceptionCodes.NONE,
+				() -> List.of(keep, timeouts, never));
+		JobError error = classifier.classify(TestJobs.job("t", "[]", 2), new java.util.concurrent.TimeoutException("slow"));
+		assertThat(error).isEqualTo(new JobError("net.timeout", "slow", ErrorCode.RETRY, Map.of("attempt", 2)));
+		MethodErrorClassifier keeping = new MethodErrorClassifier(ExceptionCodes.NONE, () -> List.of(keep));
+		assertThat(keeping.classify(TestJobs.job("t", "[]"), new IOException("x")).type()).isEqualTo("java.io.IOException");
+	}
+
+	@Test
+	void classListedTwiceIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ExceptionCodes.of(annotation("conflict")))
+			.withMessageContaining("'retryOn' lists java.io.IOException, which 'discardOn' also lists");
+	}
+
+	private JobError classify(String method, Throwable failure) {
+		MethodErrorClassifier classifier = new MethodErrorClassifier(ExceptionCodes.of(annotation(method)), List::of);
+		return classifier.classify(TestJobs.job("t", "[]"), failure);
+	}
+
+	private static OjsJob annotation(String method) {
+		return AnnotationUtils.findAnnotation(ReflectionUtils.findMethod(Handlers.class, method), OjsJob.class);
+	}
+
+	@OjsError(type = "payments.card_declined", code = ErrorCode.DISCARD)
+	static class CardDeclined extends RuntimeException {
+
+		CardDeclined(String message) {
+			super(message);
+		}
+
+	}
+
+	static class StolenCard extends CardDeclined {
+
+		StolenCard() {
+			super("stolen");
+		}
+
+	}
+
+	@OjsError(code = ErrorCode.DEAD_LETTER)
+	static class Poisoned extends RuntimeException {
+
+	}
+
+	@SuppressWarnings("unused")
+	static class Handlers {
+
+		@OjsJob(type = "plain")
+		void plain() {
+		}
+
+		@OjsJob(type = "lists", discardOn = IOException.class, deadLetterOn = SocketException.class,
+				retryOn = { ConnectException.class, UncheckedIOException.class }, failOn = IllegalArgumentException.class)
+		void lists() {
+		}
+
+		@OjsJob(type = "retryDeclined", retryOn = CardDeclined.class)
+		void retryDeclined() {
+		}
+
+		@OjsJob(type = "conflict", discardOn = IOException.class, retryOn = IOException.class)
+		void conflict() {
+		}
+
+	}
+
+}

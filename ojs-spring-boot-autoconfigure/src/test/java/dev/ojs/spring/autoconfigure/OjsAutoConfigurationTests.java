@@ -1,0 +1,224 @@
+package dev.ojs.spring.autoconfigure;
+
+import java.util.Arrays;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.DataSourceBuilder;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.worker.Worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Conditions of {@link OjsAutoConfiguration} and {@link OjsWorkerAutoConfiguration}.
+ */
+class OjsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withPropertyValues("spring.datasource.generate-unique-name=true")
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+				DataSourceTransactionManagerAutoConfiguration.class, OjsAutoConfiguration.class,
+				OjsWorkerAutoConfiguration.class));
+
+	@Test
+	void singleDataSourceConfiguresEverything() {
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
+			.hasSingleBean(JdbcJobStore.class)
+			.hasSingleBean(OjsJobRegistry.class)
+			.hasSingleBean(OjsTemplate.class)
+			.hasSingleBean(OjsProperties.class)
+			.hasSingleBean(OjsDataSourceScriptDatabaseInitializer.class)
+			.hasSingleBean(Worker.class)
+			.hasSingleBean(OjsWorkerLifecycle.class)
+			.hasSingleBean(ApplicationEventJobEventListener.class));
+	}
+
+	@Test
+	void jobStoreAndWorkerDependOnDatabaseInitialization() {
+		this.contextRunner.run((context) -> {
+			String[] storeDependsOn = context.getBeanFactory().getBeanDefinition("ojsJobStore").getDependsOn();
+			String[] workerDependsOn = context.getBeanFactory().getBeanDefinition("ojsWorker").getDependsOn();
+			assertThat(storeDependsOn).contains("ojsDataSourceScriptDatabaseInitializer");
+			assertThat(workerDependsOn).contains("ojsDataSourceScriptDatabaseInitializer");
+		});
+	}
+
+	@Test
+	void noDataSourceBacksOff() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(JobStore.class)
+				.doesNotHaveBean(OjsTemplate.class)
+				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void disabledBacksOffEntirely() {
+		this.contextRunner.withPropertyValues("ojs.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(JobStore.class)
+				.doesNotHaveBean(OjsTemplate.class)
+				.doesNotHaveBean(OjsJobRegistry.class)
+				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
+				.doesNotHaveBean(Worker.class)
+				.doesNotHaveBean(OjsWorkerLifecycle.class));
+	}
+
+	@Test
+	void workerDisabledLeavesAnEnqueueOnlyNode() {
+		this.contextRunner.withPropertyValues("ojs.worker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(JobStore.class)
+				.hasSingleBean(OjsTemplate.class)
+				.hasSingleBean(OjsJobRegistry.class)
+				.doesNotHaveBean(Worker.class)
+				.doesNotHaveBean(OjsWorkerLifecycle.class)
+				.doesNotHaveBean(ApplicationEventJobEventListener.class));
+	}
+
+	@Test
+	void initializeSchemaNeverHasNoInitializer() {
+		this.contextRunner.withPropertyValues("ojs.jdbc.initialize-schema=never")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
+				.hasSingleBean(JobStore.class));
+	}
+
+	@Test
+	void twoDataSourcesWithoutQualifierBackOff() {
+		new ApplicationContextRunner().withUserConfiguration(TwoDataSources.class)
+			.withConfiguration(AutoConfigurations.of(OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(JobStore.class)
+				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void ojsDataSourceQualifierSelectsTheDataSource() {
+		new ApplicationContextRunner().withUserConfiguration(TwoDataSources.class, QualifiedDataSource.class)
+			.withConfiguration(AutoConfigurations.of(OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(JobStore.class).hasSingleBean(Worker.class);
+				assertThat(hasJobTable(context.getBean("ojsDataSource", DataSource.class))).isTrue();
+				assertThat(hasJobTable(context.getBean("first", DataSource.class))).isFalse();
+			});
+	}
+
+	@Test
+	void qualifierWinsOverThePrimaryDataSource() {
+		this.contextRunner.withUserConfiguration(PrimaryDataSource.class, QualifiedDataSource.class).run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(JobStore.class);
+			assertThat(hasJobTable(context.getBean("ojsDataSource", DataSource.class))).isTrue();
+			assertThat(hasJobTable(context.getBean("primary", DataSource.class))).isFalse();
+		});
+	}
+
+	@Test
+	void userBeansWin() {
+		this.contextRunner.withUserConfiguration(UserBeans.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(OjsTemplate.class)).isSameAs(context.getBean("myTemplate"));
+			assertThat(context.getBean(Worker.class)).isSameAs(context.getBean("myWorker"));
+			assertThat(context.getBean(JobStore.class)).isSameAs(context.getBean("myStore"));
+			assertThat(context).getBeanNames(OjsWorkerLifecycle.class).hasSize(1);
+		});
+	}
+
+	@Test
+	void autoConfigurationsAreRegistered() throws Exception {
+		String imports = new String(getClass().getClassLoader()
+			.getResourceAsStream(
+					"META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports")
+			.readAllBytes());
+		assertThat(Arrays.asList(imports.split("\\R"))).contains(OjsAutoConfiguration.class.getName(),
+				OjsWorkerAutoConfiguration.class.getName());
+	}
+
+	static boolean hasJobTable(DataSource dataSource) {
+		Integer count = new JdbcTemplate(dataSource).queryForObject(
+				"SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE LOWER(TABLE_NAME) = 'ojs_jobs'", Integer.class);
+		return count != null && count > 0;
+	}
+
+	private static DataSource embedded() {
+		return DataSourceBuilder.create()
+			.url("jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+			.username("sa")
+			.build();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoDataSources {
+
+		@Bean
+		DataSource first() {
+			return embedded();
+		}
+
+		@Bean
+		DataSource second() {
+			return embedded();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PrimaryDataSource {
+
+		@Bean
+		@Primary
+		DataSource primary() {
+			return embedded();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class QualifiedDataSource {
+
+		@Bean
+		@OjsDataSource
+		DataSource ojsDataSource() {
+			return embedded();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeans {
+
+		@Bean
+		JdbcJobStore myStore(DataSource dataSource) {
+			return new JdbcJobStore(dataSource, dev.ojs.jdbc.JdbcStoreSettings.defaults());
+		}
+
+		@Bean
+		OjsTemplate myTemplate(JobStore store, OjsJobRegistry registry) {
+			return new OjsTemplate(store, registry, dev.ojs.retry.RetryPolicy.DEFAULT, new tools.jackson.databind.json.JsonMapper());
+		}
+
+		@Bean
+		Worker myWorker(JdbcJobStore store) {
+			return new Worker(store, java.util.List.of(), dev.ojs.worker.WorkerSettings.defaults(),
+					dev.ojs.worker.JobEventListener.NONE, dev.ojs.worker.RetryDelayOverride.NONE);
+		}
+
+	}
+
+}
