@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@code OJS_TEST_POSTGRES_URL} when set, else the local service's {@code test} database.
  * When it cannot be reached the test is skipped, except with {@code CI=true}, where it fails.
  */
-final class BenchTestDatabase {
+public final class BenchTestDatabase {
 
 	static final String LOCAL_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
@@ -19,7 +19,7 @@ final class BenchTestDatabase {
 	}
 
 	/** The URL of a reachable database, or the test is skipped (failed on CI). */
-	static String postgresUrl() {
+	public static String postgresUrl() {
 		String configured = System.getenv("OJS_TEST_POSTGRES_URL");
 		String url = (configured != null && !configured.isBlank()) ? configured : LOCAL_URL;
 		try (Connection connection = DriverManager.getConnection(url)) {
