@@ -56,7 +56,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --enqueue-jobs=N (10k) --enqueue-batch-jobs=N (200k) --batch-size=N (100) --enqueue-threads=N (1)
 			  --drain-jobs=N (200k)
 			  --steady-duration=DURATION (PT30S) --steady-warmup=DURATION (PT5S) --producers=N (2) --rate=N (15000/s, 0 = unthrottled)
-			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%)
+			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
 			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-sample=N (10k)
 			  --timeout=DURATION        per scenario run (default PT15M)

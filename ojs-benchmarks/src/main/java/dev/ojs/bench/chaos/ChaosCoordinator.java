@@ -115,6 +115,12 @@ public final class ChaosCoordinator {
 				this.options.workers(), this.options.jobs(), this.options.flakyPercent(), this.options.failAttempts(),
 				this.options.maxAttempts(), this.options.badArgsJobs(), this.options.kills(), this.options.pgRestarts(),
 				this.options.seed());
+		if (this.options.pgRestarts() > 0) {
+			Optional<String> unavailable = this.options.pgRestart().equals("never") ? Optional.of("--pg-restart=never")
+					: PostgresControl.local().unavailableReason(this.options.jdbcUrl());
+			unavailable.ifPresent((reason) -> this.out.println("PostgreSQL restart will be skipped: " + reason));
+			this.restartSkipped = unavailable.orElse(null);
+		}
 		ConfigurableApplicationContext context = startCoordinatorApplication();
 		try {
 			JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
@@ -247,8 +253,9 @@ public final class ChaosCoordinator {
 		long succeeded = 0;
 		while (true) {
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("Timed out after " + this.options.timeout() + " with " + succeeded
-						+ " of " + goodJobs + " jobs succeeded");
+				this.checks.add(Check.of("run finished within " + this.options.timeout(), false,
+						succeeded + "/" + goodJobs + " jobs succeeded", "timed out; the checks below show why"));
+				return;
 			}
 			restartUnexpectedExits();
 			try {
@@ -296,16 +303,11 @@ public final class ChaosCoordinator {
 				return true;
 			}
 			case RESTART_POSTGRES -> {
-				PostgresControl postgres = PostgresControl.local();
-				Optional<String> unavailable = postgres.unavailableReason(this.options.jdbcUrl());
-				if (this.options.pgRestart().equals("never")) {
-					unavailable = Optional.of("--pg-restart=never");
-				}
-				if (unavailable.isPresent()) {
-					this.restartSkipped = unavailable.get();
+				if (this.restartSkipped != null) {
 					this.out.printf("%3.0f%%: PostgreSQL restart skipped: %s%n", progress * 100, this.restartSkipped);
 					return true;
 				}
+				PostgresControl postgres = PostgresControl.local();
 				Set<Long> alive = new HashSet<>();
 				this.workers.stream().filter(WorkerProcess::isAlive).forEach((worker) -> alive.add(worker.pid()));
 				Duration took = postgres.restart();
@@ -433,15 +435,20 @@ public final class ChaosCoordinator {
 	}
 
 	private boolean report(int jobs, double seconds) {
-		ResultTable table = new ResultTable("chaos: checks", "check", "result", "value", "detail");
+		ResultTable table = new ResultTable("chaos: checks", "check", "result", "value");
+		List<String> details = new ArrayList<>();
 		int failed = 0;
 		for (Check check : this.checks) {
-			table.row(check.name(), check.status(), check.value(), abbreviate(check.detail(), 300));
+			table.row(check.name(), check.status(), check.value());
 			if (check.failed()) {
 				failed++;
 			}
+			if (!check.detail().isEmpty()) {
+				details.add("  " + check.name() + ": " + abbreviate(check.detail(), 600));
+			}
 		}
 		table.print(this.out);
+		details.forEach(this.out::println);
 		this.out.printf("RESULT scenario=chaos jobs=%d seconds=%.1f kills=%d pg_restarts=%d checks_failed=%d%n", jobs,
 				seconds, this.killsDone, this.restartsDone, failed);
 		this.out.println((failed == 0) ? "CHAOS PASSED" : "CHAOS FAILED");
