@@ -1,0 +1,107 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.Job;
+
+/**
+ * One claimed attempt on this node, from claim until its outcome is stored. Its state only
+ * moves forward, by compare-and-set, so exactly one of handler, shutdown and release decides
+ * the attempt's outcome.
+ */
+final class Execution implements JobExecution {
+
+	static final int CLAIMED = 0;
+
+	static final int RUNNING = 1;
+
+	/** The handler returned or threw; its outcome is queued for writing. */
+	static final int FINISHED = 2;
+
+	/** Released on shutdown before it started. */
+	static final int RELEASED = 3;
+
+	/** Still running at the end of the shutdown grace period; recorded as failed. */
+	static final int ABANDONED = 4;
+
+	private final Job job;
+
+	private final HandlerRegistration registration;
+
+	private final Duration visibilityTimeout;
+
+	private final JdbcJobStore store;
+
+	private final AtomicInteger state = new AtomicInteger(CLAIMED);
+
+	private volatile Instant lockedUntil;
+
+	private volatile Thread thread;
+
+	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, JdbcJobStore store) {
+		this.job = job;
+		this.registration = registration;
+		this.visibilityTimeout = visibilityTimeout;
+		this.store = store;
+		this.lockedUntil = job.lockedUntil();
+	}
+
+	@Override
+	public Job job() {
+		return this.job;
+	}
+
+	String id() {
+		return this.job.id();
+	}
+
+	HandlerRegistration registration() {
+		return this.registration;
+	}
+
+	Duration visibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
+	Instant lockedUntil() {
+		return this.lockedUntil;
+	}
+
+	void extendedTo(Instant lockedUntil) {
+		this.lockedUntil = lockedUntil;
+	}
+
+	/** Spec §9.3: extends the reservation now by the visibility timeout. */
+	@Override
+	public void heartbeat() {
+		Instant until = this.store.now().plus(this.visibilityTimeout);
+		if (this.store.heartbeat(this.job.lockedBy(), List.of(this.job.id()), until) > 0) {
+			this.lockedUntil = until;
+		}
+	}
+
+	boolean transition(int from, int to) {
+		return this.state.compareAndSet(from, to);
+	}
+
+	int state() {
+		return this.state.get();
+	}
+
+	void runningOn(Thread thread) {
+		this.thread = thread;
+	}
+
+	/** Interrupts the handler thread, if it still runs this execution. */
+	void interrupt() {
+		Thread running = this.thread;
+		if (running != null) {
+			running.interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,112 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.retry.JobError;
+import dev.ojs.retry.RetryDecision;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * Decides where a failed attempt goes, the same way for handler failures, expired
+ * reservations and shutdown: {@link RetryPolicy#decide} on the job's stored effective policy
+ * (spec §7.2 precedence, §6 non-retryable errors, §2.2 exact {@code max_attempts}); for a
+ * retry, the {@link RetryDelayOverride}'s delay when it has one, capped by
+ * {@link RetryPolicy#capDelay} (RET-04); the error appended to the history, which keeps the
+ * newest {@code errorHistoryLimit} entries (spec §10.1, RET-15).
+ */
+final class FailurePlanner {
+
+	/** Error type of an attempt whose reservation expired (spec §9.2). */
+	static final String VISIBILITY_TIMEOUT = "visibility_timeout";
+
+	/** Error type of an attempt still running when its node shut down. */
+	static final String SHUTDOWN = "shutdown";
+
+	private static final Log logger = LogFactory.getLog(FailurePlanner.class);
+
+	private final RetryDelayOverride delayOverride;
+
+	private final int errorHistoryLimit;
+
+	FailurePlanner(RetryDelayOverride delayOverride, int errorHistoryLimit) {
+		this.delayOverride = delayOverride;
+		this.errorHistoryLimit = errorHistoryLimit;
+	}
+
+	/**
+	 * A failed attempt and the decision behind it.
+	 *
+	 * @param failure what to write
+	 * @param error the error
+	 * @param delay the retry delay, or {@code null} when not retrying
+	 */
+	record Plan(AttemptFailure failure, JobError error, Duration delay) {
+
+		Job job() {
+			return this.failure.job();
+		}
+
+	}
+
+	Plan plan(Job job, JobError error, Instant now) {
+		return plan(job, error, now, job.retryPolicy());
+	}
+
+	/**
+	 * An expired reservation (spec §9.2): a failed attempt that is retryable unless attempts
+	 * are exhausted — {@code non_retryable_errors} does not apply to timeouts.
+	 */
+	Plan planTimeout(Job job, Instant now) {
+		RetryPolicy policy = RetryPolicy.builder().nonRetryableErrors(List.of()).build().mergedOver(job.retryPolicy());
+		return plan(job, JobError.of(VISIBILITY_TIMEOUT,
+				"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil()), now, policy);
+	}
+
+	private Plan plan(Job job, JobError error, Instant now, RetryPolicy policy) {
+		RetryDecision decision = policy.decide(job.attempt(), error, ThreadLocalRandom.current());
+		List<ErrorEntry> errors = history(job, error, now);
+		return switch (decision.action()) {
+			case RETRY -> {
+				Duration delay = overriddenDelay(job, error, policy).orElse(decision.delay());
+				yield new Plan(new AttemptFailure(job, JobState.RETRYABLE, now.plus(delay), errors, false, now), error,
+						delay);
+			}
+			case DISCARD -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, false, now), error, null);
+			case DEAD_LETTER -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, true, now), error,
+					null);
+		};
+	}
+
+	private Optional<Duration> overriddenDelay(Job job, JobError error, RetryPolicy policy) {
+		try {
+			return this.delayOverride.delay(job, error).map(policy::capDelay);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Retry delay override failed for job " + job.id() + ", using the policy's delay", ex);
+			return Optional.empty();
+		}
+	}
+
+	/** Spec §10.1: the history plus this error, keeping the newest {@code errorHistoryLimit}. */
+	private List<ErrorEntry> history(Job job, JobError error, Instant now) {
+		List<ErrorEntry> previous = job.errors();
+		int keep = Math.min(previous.size(), this.errorHistoryLimit - 1);
+		List<ErrorEntry> errors = new ArrayList<>(keep + 1);
+		errors.addAll(previous.subList(previous.size() - keep, previous.size()));
+		errors.add(new ErrorEntry(job.attempt(), error.type(), error.message(), error.code(), now, error.details()));
+		return errors;
+	}
+
+}

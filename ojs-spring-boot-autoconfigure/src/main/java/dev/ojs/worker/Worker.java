@@ -1,0 +1,453 @@
+package dev.ojs.worker;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.Job;
+import dev.ojs.retry.JobError;
+
+/**
+ * The worker engine of one node: claims due jobs of the registered types from the queues
+ * they belong to, runs them on bounded per-queue thread pools, and stores each attempt's
+ * outcome exactly as the OJS retry policy says.
+ * <ul>
+ * <li>Claiming: one {@link QueuePoller} per queue, batched claims sized to free slots (per
+ * queue, and per type where a registration sets a concurrency), adaptive polling, woken by
+ * PostgreSQL {@code LISTEN/NOTIFY} on inserts and at known retry due times.</li>
+ * <li>Outcomes: a {@link Completer} thread writes completions and failures in batches, one
+ * statement each, guarded by attempt and owner; then the {@link JobEventListener} is told.
+ * Failures go through {@link dev.ojs.retry.RetryPolicy#decide RetryPolicy.decide} with the
+ * {@link RetryDelayOverride} applied and the error appended to the history.</li>
+ * <li>Reservations (spec §9): a maintenance thread extends the reservations of every attempt
+ * it holds whose remaining time has dropped below two thirds of its visibility timeout
+ * (checked every third of the shortest timeout), and on every node a reaper turns expired
+ * reservations into failed attempts of type {@code visibility_timeout} (RET-12). Retention
+ * pruning runs there too, every {@link RetentionSettings#pruneInterval()}.</li>
+ * <li>Shutdown ({@link #stop()}): stop claiming; release claimed attempts that have not
+ * started (back to {@code available}, attempt not consumed); let running handlers finish
+ * within the grace period; record those still running as failed with error type
+ * {@code shutdown} (retried per policy, possibly by another node) and interrupt them; write
+ * every pending outcome.</li>
+ * </ul>
+ * Completed jobs are kept for {@link RetentionSettings#completed()} and then pruned, or
+ * deleted on completion when that retention is zero (the fastest setting).
+ */
+public class Worker {
+
+	/** Concurrency of a queue that has handlers but is not configured. */
+	public static final int DEFAULT_QUEUE_CONCURRENCY = 10;
+
+	private static final Log logger = LogFactory.getLog(Worker.class);
+
+	private static final int REAP_BATCH = 100;
+
+	private static final Duration MIN_MAINTENANCE_INTERVAL = Duration.ofMillis(10);
+
+	private static final Duration MAX_REAP_INTERVAL = Duration.ofSeconds(30);
+
+	private final JdbcJobStore store;
+
+	private final Map<String, HandlerRegistration> registrations;
+
+	private final WorkerSettings settings;
+
+	private final String nodeId;
+
+	private final Listeners listeners;
+
+	private final FailurePlanner planner;
+
+	private final Map<String, Integer> queues;
+
+	private final Map<String, Execution> executions = new ConcurrentHashMap<>();
+
+	private volatile boolean running;
+
+	private volatile Map<String, QueuePoller> pollers = Map.of();
+
+	private Completer completer;
+
+	private ScheduledExecutorService maintenance;
+
+	private AutoCloseable insertListener;
+
+	public Worker(JdbcJobStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
+			JobEventListener listener, RetryDelayOverride delayOverride) {
+		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.settings = Objects.requireNonNull(settings, "settings must not be null");
+		this.registrations = new LinkedHashMap<>();
+		for (HandlerRegistration registration : handlers) {
+			if (this.registrations.put(registration.type(), registration) != null) {
+				throw new IllegalArgumentException("Two handlers for job type " + registration.type());
+			}
+		}
+		this.nodeId = (settings.nodeId() != null) ? settings.nodeId() : generateNodeId();
+		this.listeners = new Listeners(listener);
+		this.planner = new FailurePlanner((delayOverride != null) ? delayOverride : RetryDelayOverride.NONE,
+				store.settings().errorHistoryLimit());
+		Map<String, Integer> queues = new TreeMap<>(settings.queues());
+		for (HandlerRegistration registration : handlers) {
+			queues.putIfAbsent(registration.queue(), DEFAULT_QUEUE_CONCURRENCY);
+		}
+		this.queues = Map.copyOf(queues);
+	}
+
+	/** This node's reservation owner id. */
+	public String nodeId() {
+		return this.nodeId;
+	}
+
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	public WorkerStatus status() {
+		Map<String, Integer> active = new TreeMap<>();
+		for (String queue : this.queues.keySet()) {
+			QueuePoller poller = this.pollers.get(queue);
+			active.put(queue, (poller != null) ? poller.running() : 0);
+		}
+		return new WorkerStatus(this.nodeId, this.running, new TreeMap<>(this.queues), active,
+				this.registrations.keySet().stream().sorted().toList());
+	}
+
+	/** Starts claiming. A stopped worker can be started again. */
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		this.running = true;
+		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
+				this::outcomeWritten, this.nodeId);
+		this.completer.start();
+		Map<String, List<HandlerRegistration>> byQueue = new TreeMap<>();
+		for (HandlerRegistration registration : this.registrations.values()) {
+			byQueue.computeIfAbsent(registration.queue(), (queue) -> new ArrayList<>()).add(registration);
+		}
+		Map<String, QueuePoller> pollers = new HashMap<>();
+		byQueue.forEach((queue, registrations) -> pollers.put(queue, new QueuePoller(queue, this.queues.get(queue),
+				registrations, this.settings.visibilityTimeout(), this.store, this, this.settings.pollInterval())));
+		this.pollers = Map.copyOf(pollers);
+		if (this.store.supportsInsertNotifications() && !pollers.isEmpty()) {
+			this.insertListener = this.store.listenForInserts(this::inserted);
+		}
+		this.pollers.values().forEach(QueuePoller::start);
+		startMaintenance();
+		logger.info("OJS worker " + this.nodeId + " started: queues " + this.queues + ", types "
+				+ this.registrations.keySet());
+	}
+
+	private void startMaintenance() {
+		AtomicInteger threads = new AtomicInteger();
+		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, (runnable) -> {
+			Thread thread = new Thread(runnable, "ojs-maintenance-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		});
+		Duration shortest = this.registrations.values()
+			.stream()
+			.map((registration) -> visibilityTimeout(registration, this.settings.visibilityTimeout()))
+			.min(Duration::compareTo)
+			.orElse(this.settings.visibilityTimeout());
+		Duration heartbeat = max(MIN_MAINTENANCE_INTERVAL, shortest.dividedBy(3));
+		Duration reap = max(MIN_MAINTENANCE_INTERVAL, min(MAX_REAP_INTERVAL, shortest.dividedBy(4)));
+		schedule(scheduler, "heartbeat", this::heartbeat, heartbeat);
+		schedule(scheduler, "reaper", this::reap, reap);
+		schedule(scheduler, "pruner", this::prune, this.settings.retention().pruneInterval());
+		this.maintenance = scheduler;
+	}
+
+	private static void schedule(ScheduledExecutorService scheduler, String name, Runnable task, Duration interval) {
+		long millis = Math.max(1, interval.toMillis());
+		// a periodic task that throws is never run again: catch everything
+		scheduler.scheduleWithFixedDelay(() -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("OJS " + name + " failed, retrying in " + millis + " ms: " + ex);
+			}
+		}, ThreadLocalRandom.current().nextLong(millis), millis, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Stops gracefully: see the class description. Blocks up to the shutdown grace period
+	 * (plus the time to write what is pending).
+	 */
+	public void stop() {
+		synchronized (this) {
+			if (!this.running) {
+				return;
+			}
+			this.running = false;
+		}
+		long deadline = System.nanoTime() + this.settings.shutdownGracePeriod().toNanos();
+		closeInsertListener();
+		for (QueuePoller poller : this.pollers.values()) {
+			poller.stopClaiming(max(Duration.ofSeconds(5), remaining(deadline)));
+		}
+		releaseUnstarted();
+		awaitHandlers(deadline);
+		failStillRunning();
+		this.completer.stop(max(Duration.ofSeconds(5), remaining(deadline)));
+		this.pollers.values().forEach(QueuePoller::shutdownExecutor);
+		this.maintenance.shutdownNow();
+		logger.info("OJS worker " + this.nodeId + " stopped");
+	}
+
+	private void closeInsertListener() {
+		if (this.insertListener != null) {
+			try {
+				this.insertListener.close();
+			}
+			catch (Exception ex) {
+				logger.debug("Closing the insert listener failed", ex);
+			}
+			this.insertListener = null;
+		}
+	}
+
+	private void releaseUnstarted() {
+		List<Job> unstarted = new ArrayList<>();
+		for (Execution execution : this.executions.values()) {
+			if (execution.transition(Execution.CLAIMED, Execution.RELEASED)) {
+				unstarted.add(execution.job());
+			}
+		}
+		if (unstarted.isEmpty()) {
+			return;
+		}
+		try {
+			this.store.release(unstarted);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("OJS could not release " + unstarted.size()
+					+ " unstarted jobs; they come back after their visibility timeout: " + ex);
+		}
+		unstarted.forEach((job) -> this.executions.remove(job.id()));
+	}
+
+	private void awaitHandlers(long deadline) {
+		while (System.nanoTime() < deadline && this.pollers.values().stream().anyMatch((poller) -> poller.running() > 0)) {
+			try {
+				Thread.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private void failStillRunning() {
+		List<Execution> abandoned = new ArrayList<>();
+		for (Execution execution : this.executions.values()) {
+			if (execution.transition(Execution.RUNNING, Execution.ABANDONED)) {
+				abandoned.add(execution);
+			}
+		}
+		if (abandoned.isEmpty()) {
+			return;
+		}
+		Instant now = this.store.now();
+		List<FailurePlanner.Plan> plans = abandoned.stream()
+			.map((execution) -> this.planner.plan(execution.job(), JobError.of(FailurePlanner.SHUTDOWN,
+					"Worker " + this.nodeId + " shut down while the job was running"), now))
+			.toList();
+		try {
+			var written = this.store.fail(plans.stream().map(FailurePlanner.Plan::failure).toList());
+			plans.stream()
+				.filter((plan) -> written.contains(plan.job().id()))
+				.forEach((plan) -> this.listeners.failed(plan, Duration.ZERO));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("OJS could not record " + plans.size()
+					+ " jobs interrupted by shutdown; they come back after their visibility timeout: " + ex);
+		}
+		abandoned.forEach((execution) -> {
+			this.executions.remove(execution.id());
+			execution.interrupt();
+		});
+	}
+
+	// ---- called by pollers and handler threads
+
+	Execution track(Job job, Duration visibilityTimeout) {
+		Execution execution = new Execution(job, this.registrations.get(job.type()), visibilityTimeout, this.store);
+		this.executions.put(job.id(), execution);
+		return execution;
+	}
+
+	/** Runs one attempt on a handler thread and queues its outcome. */
+	void execute(Execution execution, QueuePoller poller) {
+		try {
+			if (!execution.transition(Execution.CLAIMED, Execution.RUNNING)) {
+				return;
+			}
+			Job job = execution.job();
+			Throwable failure = null;
+			long start = System.nanoTime();
+			execution.runningOn(Thread.currentThread());
+			try {
+				execution.registration().handler().handle(execution);
+			}
+			catch (Throwable ex) {
+				failure = ex;
+			}
+			finally {
+				execution.runningOn(null);
+				Thread.interrupted();
+			}
+			Duration duration = Duration.ofNanos(System.nanoTime() - start);
+			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
+				return;
+			}
+			FailurePlanner.Plan plan = (failure != null)
+					? this.planner.plan(job, classify(execution, failure), this.store.now()) : null;
+			this.completer.submit(new Completer.Outcome(execution, duration, plan));
+		}
+		finally {
+			poller.finished(execution);
+		}
+	}
+
+	private JobError classify(Execution execution, Throwable failure) {
+		ErrorClassifier classifier = execution.registration().errorClassifier();
+		if (classifier != null) {
+			try {
+				JobError error = classifier.classify(execution.job(), failure);
+				if (error != null) {
+					return error;
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("OJS error classifier failed for job " + execution.id(), ex);
+			}
+		}
+		return JobError.of(failure.getClass().getName(), String.valueOf(failure.getMessage()));
+	}
+
+	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {
+		this.executions.remove(outcome.job().id());
+		if (accepted && outcome.failure() != null) {
+			QueuePoller poller = this.pollers.get(outcome.job().queue());
+			if (poller != null) {
+				poller.offerDue(outcome.failure().failure().nextRetryAt());
+			}
+		}
+	}
+
+	private void inserted(String queue) {
+		if (queue == null) {
+			this.pollers.values().forEach(QueuePoller::notifyInserted);
+			return;
+		}
+		QueuePoller poller = this.pollers.get(queue);
+		if (poller != null) {
+			poller.notifyInserted();
+		}
+	}
+
+	// ---- maintenance
+
+	/** Spec §9.3: extend reservations that have used a third of their visibility timeout. */
+	private void heartbeat() {
+		Instant now = this.store.now();
+		Map<Duration, List<Execution>> due = new HashMap<>();
+		for (Execution execution : this.executions.values()) {
+			Duration timeout = execution.visibilityTimeout();
+			if (execution.lockedUntil() == null
+					|| Duration.between(now, execution.lockedUntil()).compareTo(timeout.multipliedBy(2).dividedBy(3)) <= 0) {
+				due.computeIfAbsent(timeout, (key) -> new ArrayList<>()).add(execution);
+			}
+		}
+		due.forEach((timeout, executions) -> {
+			Instant until = now.plus(timeout);
+			this.store.heartbeat(this.nodeId, executions.stream().map(Execution::id).toList(), until);
+			executions.forEach((execution) -> execution.extendedTo(until));
+		});
+	}
+
+	/** Spec §9.2 / RET-12: expired reservations (any node's) become failed attempts. */
+	private void reap() {
+		List<AttemptFailure> reaped;
+		do {
+			Map<String, FailurePlanner.Plan> plans = new HashMap<>();
+			reaped = this.store.reapExpired(REAP_BATCH, (job) -> {
+				FailurePlanner.Plan plan = this.planner.planTimeout(job, this.store.now());
+				plans.put(job.id(), plan);
+				return plan.failure();
+			});
+			for (AttemptFailure failure : reaped) {
+				FailurePlanner.Plan plan = plans.get(failure.job().id());
+				logger.info("OJS reaped job " + failure.job().id() + " attempt " + failure.job().attempt() + " of "
+						+ failure.job().lockedBy() + ": reservation expired");
+				this.listeners.failed(plan, Duration.ZERO);
+				QueuePoller poller = this.pollers.get(failure.job().queue());
+				if (poller != null) {
+					poller.offerDue(failure.nextRetryAt());
+				}
+			}
+		}
+		while (reaped.size() == REAP_BATCH && this.running);
+	}
+
+	private void prune() {
+		RetentionSettings retention = this.settings.retention();
+		long deleted = this.store.prune(retention.completed(), retention.discarded(), retention.deadLetterMaxAge(),
+				retention.deadLetterMaxCount());
+		if (deleted > 0 && logger.isDebugEnabled()) {
+			logger.debug("OJS pruned " + deleted + " finished jobs");
+		}
+	}
+
+	// ---- helpers
+
+	static Duration visibilityTimeout(HandlerRegistration registration, Duration defaultTimeout) {
+		return (registration.visibilityTimeout() != null) ? registration.visibilityTimeout() : defaultTimeout;
+	}
+
+	private static Duration remaining(long deadlineNanos) {
+		return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	private static String generateNodeId() {
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (Exception ex) {
+			host = "localhost";
+		}
+		String random = Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36);
+		return host + "-" + ProcessHandle.current().pid() + "-" + random.substring(0, Math.min(6, random.length()));
+	}
+
+}
