@@ -162,6 +162,7 @@ public final class ChaosCoordinator {
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("spring.main.log-startup-info", "false");
 		properties.put("logging.level.root", "WARN");
+		properties.put("logging.level.com.zaxxer.hikari", "ERROR"); // broken connections while PostgreSQL restarts
 		properties.put("ojs.jdbc.table-prefix", this.prefix);
 		properties.put("ojs.jdbc.initialize-schema", "always");
 		properties.put("ojs.worker.enabled", "false");
