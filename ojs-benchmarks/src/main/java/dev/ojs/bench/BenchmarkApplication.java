@@ -24,7 +24,14 @@ public final class BenchmarkApplication {
 
 	public static void main(String[] args) throws Exception {
 		int status;
-		if (Arrays.asList(args).contains("--scenario=chaos")) {
+		if (args.length > 0 && args[0].startsWith("--jfr-summary=")) {
+			CommandLine line = CommandLine.parse(args);
+			JfrSummary.print(java.nio.file.Path.of(line.string("jfr-summary", null)), line.string("jfr-threads", ""),
+					System.out);
+			line.rejectUnused();
+			status = 0;
+		}
+		else if (Arrays.asList(args).contains("--scenario=chaos")) {
 			status = ChaosCoordinator.run(Arrays.stream(args).filter((arg) -> !arg.equals("--scenario=chaos"))
 				.toArray(String[]::new), System.out);
 		}

@@ -62,6 +62,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --timeout=DURATION        per scenario run (default PT15M)
 			  --keep-tables             do not drop the run's tables
 			Sizes accept 200k, 1m, 1_000_000. --scenario=chaos takes the fault harness's options (--scenario=chaos --help).
+			--jfr-summary=FILE.jfr [--jfr-threads=ojs-] summarises a JFR recording (CPU samples by thread, component, method).
 			""".formatted(BenchDatabase.DEFAULT_URL);
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
@@ -32,9 +33,11 @@ final class BacklogScenario implements Scenario {
 		Round large = measure(environment, options.backlogLarge(), sample);
 		double ratio = large.rate() / small.rate();
 		new ResultTable("backlog: " + sample + " jobs processed from a pre-inserted backlog", "backlog", "jobs timed",
-				"preload s", "seconds", "jobs/s", "vs small")
-			.row(options.backlogSmall(), sample, small.preload(), small.seconds(), small.rate(), 1.0)
-			.row(options.backlogLarge(), sample, large.preload(), large.seconds(), large.rate(), ratio)
+				"preload s", "seconds", "jobs/s", "vs small", "java cpu%", "pg cpu%", "machine cpu%")
+			.row(options.backlogSmall(), sample, small.preload(), small.seconds(), small.rate(), 1.0, small.cpu().java(),
+					small.cpu().postgres(), small.cpu().machine())
+			.row(options.backlogLarge(), sample, large.preload(), large.seconds(), large.rate(), ratio, large.cpu().java(),
+					large.cpu().postgres(), large.cpu().machine())
 			.print(environment.out());
 		return new ScenarioResult(name(), sample, large.seconds(), LatencySummary.EMPTY)
 			.with("small_jobs_per_sec", small.rate())
@@ -51,15 +54,17 @@ final class BacklogScenario implements Scenario {
 		environment.stop(producer);
 		ConfigurableApplicationContext worker = environment.start(prefix, true,
 				Map.of("ojs.jdbc.initialize-schema", "never"));
+		CpuUsage cpuStart = CpuUsage.now();
 		JobProbe probe = worker.getBean(JobProbe.class);
 		long end = probe.await(probe::completed, sample, environment.options().timeout(), "completions");
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
+		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		environment.stop(worker);
 		environment.drop(prefix);
-		return new Round(preload, seconds, sample / seconds);
+		return new Round(preload, seconds, sample / seconds, cpu);
 	}
 
-	private record Round(double preload, double seconds, double rate) {
+	private record Round(double preload, double seconds, double rate, CpuUsage.Split cpu) {
 
 	}
 

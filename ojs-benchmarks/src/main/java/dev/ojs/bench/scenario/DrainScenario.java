@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
@@ -48,20 +49,26 @@ final class DrainScenario implements Scenario {
 		ConfigurableApplicationContext worker = environment.start(prefix, true,
 				Map.of("ojs.jdbc.initialize-schema", "never"));
 		double startup = (System.nanoTime() - boot) / 1e9;
+		CpuUsage cpuStart = CpuUsage.now();
 		JobProbe probe = worker.getBean(JobProbe.class);
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
+		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
 		long executions = probe.started();
 		long retries = probe.retrying();
 		environment.stop(worker);
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, LatencySummary.EMPTY)
 			.with("executions_per_sec", executions / seconds)
-			.with("concurrency", options.concurrency());
+			.with("concurrency", options.concurrency())
+			.with("java_cpu_pct", cpu.java())
+			.with("pg_cpu_pct", cpu.postgres())
+			.with("machine_cpu_pct", cpu.machine());
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
-				"preload s", "worker start s", "drain s", "jobs/s", "executions/s")
+				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
+				"machine cpu%")
 			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
-					executions / seconds)
+					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine())
 			.print(environment.out());
 		return result;
 	}

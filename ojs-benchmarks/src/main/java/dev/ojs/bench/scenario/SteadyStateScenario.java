@@ -10,6 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
@@ -54,7 +55,9 @@ final class SteadyStateScenario implements Scenario {
 			long completedBefore = probe.completed();
 			long enqueuedBefore = enqueued.get();
 			long start = System.nanoTime();
+			CpuUsage cpuStart = CpuUsage.now();
 			sleep(options.steadyDuration().toNanos(), failure);
+			CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 			long completed = probe.completed() - completedBefore;
 			long offered = enqueued.get() - enqueuedBefore;
 			double seconds = (System.nanoTime() - start) / 1e9;
@@ -65,12 +68,16 @@ final class SteadyStateScenario implements Scenario {
 				.with("enqueued_per_sec", offered / seconds)
 				.with("backlog_at_end", backlog)
 				.with("offered_rate", options.rate())
-				.with("concurrency", options.concurrency());
+				.with("concurrency", options.concurrency())
+				.with("java_cpu_pct", cpu.java())
+				.with("pg_cpu_pct", cpu.postgres())
+				.with("machine_cpu_pct", cpu.machine());
 			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)", "producers",
-					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms")
+					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms",
+					"java cpu%", "pg cpu%", "machine cpu%")
 				.row(options.producers(), (options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled",
 						offered / seconds, result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(),
-						latency.max())
+						latency.max(), cpu.java(), cpu.postgres(), cpu.machine())
 				.print(environment.out());
 			return result;
 		}
