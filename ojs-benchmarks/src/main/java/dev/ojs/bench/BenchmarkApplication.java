@@ -48,20 +48,11 @@ public final class BenchmarkApplication {
 	 * @return the exit status: 0 when every scenario completed, 1 when one failed, 2 for bad options
 	 */
 	public static int run(String[] args, PrintStream out) throws Exception {
-		BenchmarkOptions options;
-		try {
-			CommandLine line = CommandLine.parse(args);
-			if (line.flag("help", false)) {
-				out.print(BenchmarkOptions.USAGE);
-				return 0;
-			}
-			options = BenchmarkOptions.parse(line);
-			line.rejectUnused();
-		}
-		catch (IllegalArgumentException ex) {
-			out.println(ex.getMessage());
-			out.print(BenchmarkOptions.USAGE);
-			return 2;
+		CommandLine.Parsed<BenchmarkOptions> parsed = CommandLine.read(args, BenchmarkOptions.USAGE, out,
+				BenchmarkOptions::parse);
+		BenchmarkOptions options = parsed.options();
+		if (options == null) {
+			return parsed.status();
 		}
 		if (BenchDatabase.ensureDatabase(options.jdbcUrl())) {
 			out.println("created database " + BenchDatabase.databaseName(options.jdbcUrl()));

@@ -1,5 +1,6 @@
 package dev.ojs.bench;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code --name=value} and {@code --flag} command-line options. Every option a program reads
@@ -45,6 +47,47 @@ public final class CommandLine {
 			}
 		}
 		return new CommandLine(values);
+	}
+
+	/**
+	 * Options read from a command line, or why there are none.
+	 *
+	 * @param options the options, {@code null} when {@code --help} was given or the command
+	 * line was wrong
+	 * @param status exit status to end with when there are no options: 0 after help, 2 for
+	 * wrong options
+	 * @param <T> the options type
+	 */
+	public record Parsed<T>(T options, int status) {
+
+	}
+
+	/**
+	 * Reads a program's options; prints the usage for {@code --help}, and the problem plus
+	 * the usage for wrong or unknown options.
+	 * @param args the arguments
+	 * @param usage the program's usage text
+	 * @param out where to print
+	 * @param reader reads the options (throwing {@link IllegalArgumentException} for bad ones)
+	 * @param <T> the options type
+	 * @return the options or the exit status
+	 */
+	public static <T> Parsed<T> read(String[] args, String usage, PrintStream out, Function<CommandLine, T> reader) {
+		try {
+			CommandLine line = parse(args);
+			if (line.flag("help", false)) {
+				out.print(usage);
+				return new Parsed<>(null, 0);
+			}
+			T options = reader.apply(line);
+			line.rejectUnused();
+			return new Parsed<>(options, 0);
+		}
+		catch (IllegalArgumentException ex) {
+			out.println(ex.getMessage());
+			out.print(usage);
+			return new Parsed<>(null, 2);
+		}
 	}
 
 	public boolean has(String name) {

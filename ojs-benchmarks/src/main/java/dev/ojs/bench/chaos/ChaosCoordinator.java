@@ -90,22 +90,11 @@ public final class ChaosCoordinator {
 	 * @return 0 when every check passed, 1 when one failed, 2 for bad options
 	 */
 	public static int run(String[] args, PrintStream out) throws Exception {
-		ChaosOptions options;
-		try {
-			CommandLine line = CommandLine.parse(args);
-			if (line.flag("help", false)) {
-				out.print(ChaosOptions.USAGE);
-				return 0;
-			}
-			options = ChaosOptions.parse(line);
-			line.rejectUnused();
+		CommandLine.Parsed<ChaosOptions> parsed = CommandLine.read(args, ChaosOptions.USAGE, out, ChaosOptions::parse);
+		if (parsed.options() == null) {
+			return parsed.status();
 		}
-		catch (IllegalArgumentException ex) {
-			out.println(ex.getMessage());
-			out.print(ChaosOptions.USAGE);
-			return 2;
-		}
-		return new ChaosCoordinator(options, out).run() ? 0 : 1;
+		return new ChaosCoordinator(parsed.options(), out).run() ? 0 : 1;
 	}
 
 	private boolean run() throws Exception {

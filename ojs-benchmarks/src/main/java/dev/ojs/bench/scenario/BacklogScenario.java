@@ -2,15 +2,12 @@ package dev.ojs.bench.scenario;
 
 import java.util.Map;
 
-import org.springframework.context.ConfigurableApplicationContext;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
 import dev.ojs.spring.JobOptions;
-import dev.ojs.spring.OjsTemplate;
 
 /**
  * Backlog scaling: the same number of jobs ({@code --backlog-sample}) is processed from a
@@ -48,14 +45,13 @@ final class BacklogScenario implements Scenario {
 
 	private Round measure(BenchEnvironment environment, int backlog, int sample) throws Exception {
 		String prefix = environment.newPrefix();
-		ConfigurableApplicationContext producer = environment.start(prefix, false);
-		double preload = Preloader.enqueue(producer.getBean(OjsTemplate.class), BenchJobs.NOOP, backlog,
-				JobOptions.none(), environment.out());
+		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
+		double preload = Preloader.enqueue(producer.template(), BenchJobs.NOOP, backlog, JobOptions.none(),
+				environment.out());
 		environment.stop(producer);
-		ConfigurableApplicationContext worker = environment.start(prefix, true,
-				Map.of("ojs.jdbc.initialize-schema", "never"));
+		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		CpuUsage cpuStart = CpuUsage.now();
-		JobProbe probe = worker.getBean(JobProbe.class);
+		JobProbe probe = worker.probe();
 		long end = probe.await(probe::completed, sample, environment.options().timeout(), "completions");
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
 		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);

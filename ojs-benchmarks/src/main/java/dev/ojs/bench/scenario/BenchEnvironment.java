@@ -14,6 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchDatabase;
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.spring.OjsTemplate;
 
 /**
  * What one scenario run works with: the options, the output, and Spring applications on a
@@ -51,13 +52,24 @@ public final class BenchEnvironment implements AutoCloseable {
 	}
 
 	/**
+	 * A running benchmark application.
+	 *
+	 * @param context the application
+	 * @param template its {@link OjsTemplate}
+	 * @param probe its handlers' and worker's {@link JobProbe}
+	 */
+	public record Node(ConfigurableApplicationContext context, OjsTemplate template, JobProbe probe) {
+
+	}
+
+	/**
 	 * Starts the benchmark application on a table prefix.
 	 * @param prefix the job table prefix; its schema is created on the first start
 	 * @param worker whether this node runs a worker (false = enqueue-only)
 	 * @param properties further properties, overriding the defaults
 	 * @return the running application
 	 */
-	public ConfigurableApplicationContext start(String prefix, boolean worker, Map<String, Object> properties) {
+	public Node start(String prefix, boolean worker, Map<String, Object> properties) {
 		Map<String, Object> all = new LinkedHashMap<>();
 		all.put("spring.datasource.url", this.options.jdbcUrl());
 		all.put("spring.datasource.hikari.maximum-pool-size", this.options.poolSize());
@@ -77,17 +89,28 @@ public final class BenchEnvironment implements AutoCloseable {
 			.properties(all)
 			.run();
 		this.contexts.add(context);
-		return context;
+		return new Node(context, context.getBean(OjsTemplate.class), context.getBean(JobProbe.class));
 	}
 
-	public ConfigurableApplicationContext start(String prefix, boolean worker) {
-		return start(prefix, worker, Map.of());
+	/** Starts the benchmark application on a fresh table prefix. */
+	public Node start(boolean worker) {
+		return start(newPrefix(), worker, Map.of());
+	}
+
+	/**
+	 * Starts the benchmark application on an existing prefix (whose schema exists).
+	 * @param prefix the job table prefix
+	 * @param worker whether this node runs a worker
+	 * @return the running application
+	 */
+	public Node restart(String prefix, boolean worker) {
+		return start(prefix, worker, Map.of("ojs.jdbc.initialize-schema", "never"));
 	}
 
 	/** Closes an application started here (its worker shuts down gracefully). */
-	public void stop(ConfigurableApplicationContext context) {
-		this.contexts.remove(context);
-		context.close();
+	public void stop(Node node) {
+		this.contexts.remove(node.context());
+		node.context().close();
 	}
 
 	/** Drops a prefix's tables now (large backlogs), unless tables are kept. */
@@ -104,7 +127,8 @@ public final class BenchEnvironment implements AutoCloseable {
 	@Override
 	public void close() throws SQLException {
 		for (ConfigurableApplicationContext context : List.copyOf(this.contexts)) {
-			stop(context);
+			this.contexts.remove(context);
+			context.close();
 		}
 		if (this.options.keepTables()) {
 			this.out.println("kept tables with prefixes " + this.prefixes);

@@ -2,15 +2,12 @@ package dev.ojs.bench.scenario;
 
 import java.util.Map;
 
-import org.springframework.context.ConfigurableApplicationContext;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
 import dev.ojs.spring.JobOptions;
-import dev.ojs.spring.OjsTemplate;
 
 /**
  * Drain: jobs are pre-inserted by an enqueue-only node, then a worker node starts and the
@@ -41,16 +38,14 @@ final class DrainScenario implements Scenario {
 		String type = this.retry ? BenchJobs.FAIL_ONCE : BenchJobs.NOOP;
 		JobOptions jobOptions = this.retry ? JobOptions.builder().retry(RETRY_POLICY).build() : JobOptions.none();
 		String prefix = environment.newPrefix();
-		ConfigurableApplicationContext producer = environment.start(prefix, false);
-		double preload = Preloader.enqueue(producer.getBean(OjsTemplate.class), type, jobs, jobOptions,
-				environment.out());
+		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
+		double preload = Preloader.enqueue(producer.template(), type, jobs, jobOptions, environment.out());
 		environment.stop(producer);
 		long boot = System.nanoTime();
-		ConfigurableApplicationContext worker = environment.start(prefix, true,
-				Map.of("ojs.jdbc.initialize-schema", "never"));
+		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		double startup = (System.nanoTime() - boot) / 1e9;
 		CpuUsage cpuStart = CpuUsage.now();
-		JobProbe probe = worker.getBean(JobProbe.class);
+		JobProbe probe = worker.probe();
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
 		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		double seconds = (end - probe.firstStartNanos()) / 1e9;

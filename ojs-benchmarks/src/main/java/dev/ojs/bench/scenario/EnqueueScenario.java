@@ -1,14 +1,5 @@
 package dev.ojs.bench.scenario;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.springframework.context.ConfigurableApplicationContext;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
@@ -38,8 +29,8 @@ final class EnqueueScenario implements Scenario {
 	@Override
 	public ScenarioResult run(BenchEnvironment environment) throws Exception {
 		BenchmarkOptions options = environment.options();
-		ConfigurableApplicationContext context = environment.start(environment.newPrefix(), false);
-		OjsTemplate template = context.getBean(OjsTemplate.class);
+		BenchEnvironment.Node node = environment.start(false);
+		OjsTemplate template = node.template();
 		int jobs = this.batch ? options.enqueueBatchJobs() : options.enqueueJobs();
 		int perCall = this.batch ? options.batchSize() : 1;
 		// warm-up: JIT, connection pool, statement cache
@@ -56,40 +47,22 @@ final class EnqueueScenario implements Scenario {
 			.row(this.batch ? "enqueueAll" : "enqueue", perCall, options.enqueueThreads(), jobs, seconds,
 					result.jobsPerSecond(), latency.p50(), latency.p95(), latency.p99())
 			.print(environment.out());
-		environment.stop(context);
+		environment.stop(node);
 		return result;
 	}
 
 	private static void enqueue(OjsTemplate template, int jobs, int perCall, int threads, LatencyRecorder calls)
 			throws Exception {
-		AtomicLong next = new AtomicLong();
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				futures.add(executor.submit(() -> {
-					long from;
-					while ((from = next.getAndAdd(perCall)) < jobs) {
-						int size = (int) Math.min(perCall, jobs - from);
-						long start = LatencyRecorder.nowMicros();
-						if (perCall == 1) {
-							template.enqueue(BenchJobs.NOOP, start);
-						}
-						else {
-							template.enqueueAll(BenchJobs.NOOP, Preloader.argsBatch(size, start), JobOptions.none());
-						}
-						calls.recordSince(start);
-					}
-					return null;
-				}));
+		Batches.run(threads, jobs, perCall, (from, size) -> {
+			long start = LatencyRecorder.nowMicros();
+			if (perCall == 1) {
+				template.enqueue(BenchJobs.NOOP, start);
 			}
-			for (Future<?> future : futures) {
-				future.get();
+			else {
+				template.enqueueAll(BenchJobs.NOOP, Preloader.argsBatch(size, start), JobOptions.none());
 			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
+			calls.recordSince(start);
+		});
 	}
 
 }

@@ -2,8 +2,6 @@ package dev.ojs.bench.scenario;
 
 import java.util.concurrent.ThreadLocalRandom;
 
-import org.springframework.context.ConfigurableApplicationContext;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
@@ -28,9 +26,9 @@ final class IdleLatencyScenario implements Scenario {
 	@Override
 	public ScenarioResult run(BenchEnvironment environment) throws Exception {
 		BenchmarkOptions options = environment.options();
-		ConfigurableApplicationContext context = environment.start(environment.newPrefix(), true);
-		OjsTemplate template = context.getBean(OjsTemplate.class);
-		JobProbe probe = context.getBean(JobProbe.class);
+		BenchEnvironment.Node node = environment.start(true);
+		OjsTemplate template = node.template();
+		JobProbe probe = node.probe();
 		oneAtATime(options, template, probe, WARMUP);
 		probe.latencies().clear();
 		probe.recording(true);
@@ -38,7 +36,7 @@ final class IdleLatencyScenario implements Scenario {
 		oneAtATime(options, template, probe, options.idleJobs());
 		double seconds = (System.nanoTime() - start) / 1e9;
 		probe.recording(false);
-		environment.stop(context);
+		environment.stop(node);
 		LatencySummary latency = probe.latencies().summary();
 		ScenarioResult result = new ScenarioResult(name(), options.idleJobs(), seconds, latency)
 			.with("poll_interval_ms", options.pollInterval().toMillis());

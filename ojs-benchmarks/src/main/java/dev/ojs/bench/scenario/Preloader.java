@@ -3,9 +3,6 @@ package dev.ojs.bench.scenario;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ojs.bench.LatencyRecorder;
@@ -32,33 +29,15 @@ final class Preloader {
 	static double enqueue(OjsTemplate template, String type, int count, JobOptions options, PrintStream out)
 			throws Exception {
 		long start = System.nanoTime();
-		AtomicLong next = new AtomicLong();
 		AtomicLong done = new AtomicLong();
 		long reportEvery = Math.max(count / 10, 100_000);
-		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < THREADS; t++) {
-				futures.add(executor.submit(() -> {
-					long from;
-					while ((from = next.getAndAdd(BATCH)) < count) {
-						int size = (int) Math.min(BATCH, count - from);
-						template.enqueueAll(type, argsBatch(size, LatencyRecorder.nowMicros()), options);
-						long total = done.addAndGet(size);
-						if (count >= 200_000 && total / reportEvery != (total - size) / reportEvery) {
-							out.printf("  preloaded %,d of %,d jobs%n", total, count);
-						}
-					}
-					return null;
-				}));
+		Batches.run(THREADS, count, BATCH, (from, size) -> {
+			template.enqueueAll(type, argsBatch(size, LatencyRecorder.nowMicros()), options);
+			long total = done.addAndGet(size);
+			if (count >= 200_000 && total / reportEvery != (total - size) / reportEvery) {
+				out.printf("  preloaded %,d of %,d jobs%n", total, count);
 			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
+		});
 		return (System.nanoTime() - start) / 1e9;
 	}
 

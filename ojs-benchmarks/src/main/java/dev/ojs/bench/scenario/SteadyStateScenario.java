@@ -7,8 +7,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import org.springframework.context.ConfigurableApplicationContext;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
@@ -35,9 +33,9 @@ final class SteadyStateScenario implements Scenario {
 	@Override
 	public ScenarioResult run(BenchEnvironment environment) throws Exception {
 		BenchmarkOptions options = environment.options();
-		ConfigurableApplicationContext context = environment.start(environment.newPrefix(), true);
-		OjsTemplate template = context.getBean(OjsTemplate.class);
-		JobProbe probe = context.getBean(JobProbe.class);
+		BenchEnvironment.Node node = environment.start(true);
+		OjsTemplate template = node.template();
+		JobProbe probe = node.probe();
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong enqueued = new AtomicLong();
 		AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -86,7 +84,7 @@ final class SteadyStateScenario implements Scenario {
 			for (Thread producer : producers) {
 				producer.join();
 			}
-			environment.stop(context);
+			environment.stop(node);
 		}
 	}
 
