@@ -25,20 +25,22 @@ import java.util.List;
  * @param steadyWarmup unmeasured time before it
  * @param producers producer threads of the steady-state scenario
  * @param rate jobs per second all producers offer together (0 = as fast as they can)
+ * @param vacuumInterval run {@code VACUUM (ANALYZE)} on the job table this often during the
+ * steady state ({@link Duration#ZERO} = never; for servers with autovacuum off)
  * @param idleJobs jobs of the idle-latency scenario, one at a time
  * @param idlePause pause between two idle jobs
  * @param retryJobs jobs of the retry-path scenario
  * @param backlogSmall the small backlog
  * @param backlogLarge the large backlog
- * @param backlogSample jobs whose processing is timed over each backlog
+ * @param backlogDuration how long processing is measured at each backlog size
  * @param timeout the longest one scenario run may take
  * @param keepTables keep the job tables after the run (for inspection)
  */
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
-		int producers, int rate, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
-		int backlogSample, Duration timeout, boolean keepTables) {
+		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
+		Duration backlogDuration, Duration timeout, boolean keepTables) {
 
 	/** Every scenario, in the order {@code all} runs them. */
 	public static final List<String> ALL = List.of("enqueue-single", "enqueue-batch", "drain", "steady", "idle",
@@ -56,9 +58,10 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --enqueue-jobs=N (10k) --enqueue-batch-jobs=N (200k) --batch-size=N (100) --enqueue-threads=N (1)
 			  --drain-jobs=N (200k)
 			  --steady-duration=DURATION (PT30S) --steady-warmup=DURATION (PT5S) --producers=N (2) --rate=N (15000/s, 0 = unthrottled)
+			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
-			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-sample=N (10k)
+			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
 			  --timeout=DURATION        per scenario run (default PT15M)
 			  --keep-tables             do not drop the run's tables
 			Sizes accept 200k, 1m, 1_000_000. --scenario=chaos takes the fault harness's options (--scenario=chaos --help).
@@ -84,18 +87,19 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("steady-duration", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(30)),
 				line.duration("steady-warmup", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(5)),
 				positive(line, "producers", 2), line.integer("rate", smoke ? 1_000 : 15_000),
+				line.duration("vacuum-interval", Duration.ZERO),
 				positive(line, "idle-jobs", smoke ? 10 : 200), line.duration("idle-pause", Duration.ofMillis(100)),
 				positive(line, "retry-jobs", smoke ? 1_000 : 200_000),
-				positive(line, "backlog-small", smoke ? 500 : 10_000),
-				positive(line, "backlog-large", smoke ? 5_000 : 1_000_000),
-				positive(line, "backlog-sample", smoke ? 500 : 10_000),
+				positive(line, "backlog-small", smoke ? 2_000 : 10_000),
+				positive(line, "backlog-large", smoke ? 10_000 : 1_000_000),
+				line.duration("backlog-duration", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(10)),
 				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
 				line.flag("keep-tables", false));
 		if (options.rate() < 0) {
 			throw new IllegalArgumentException("--rate must not be negative");
 		}
-		if (options.backlogSample() > options.backlogSmall()) {
-			throw new IllegalArgumentException("--backlog-sample must not exceed --backlog-small");
+		if (options.backlogSmall() < 2_000) {
+			throw new IllegalArgumentException("--backlog-small must be at least 2000 (the backlog is refilled by 1000)");
 		}
 		return options;
 	}

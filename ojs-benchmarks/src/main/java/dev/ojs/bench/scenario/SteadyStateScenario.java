@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
@@ -33,7 +35,8 @@ final class SteadyStateScenario implements Scenario {
 	@Override
 	public ScenarioResult run(BenchEnvironment environment) throws Exception {
 		BenchmarkOptions options = environment.options();
-		BenchEnvironment.Node node = environment.start(true);
+		String prefix = environment.newPrefix();
+		BenchEnvironment.Node node = environment.start(prefix, true, java.util.Map.of());
 		OjsTemplate template = node.template();
 		JobProbe probe = node.probe();
 		AtomicBoolean running = new AtomicBoolean(true);
@@ -45,6 +48,11 @@ final class SteadyStateScenario implements Scenario {
 					"bench-producer-" + p);
 			producer.start();
 			producers.add(producer);
+		}
+		if (!options.vacuumInterval().isZero()) {
+			Thread vacuum = new Thread(() -> vacuum(node, prefix + "jobs", options, running, failure), "bench-vacuum");
+			vacuum.start();
+			producers.add(vacuum);
 		}
 		try {
 			sleep(options.steadyWarmup().toNanos(), failure);
@@ -67,6 +75,7 @@ final class SteadyStateScenario implements Scenario {
 				.with("backlog_at_end", backlog)
 				.with("offered_rate", options.rate())
 				.with("concurrency", options.concurrency())
+				.with("vacuum_interval_s", options.vacuumInterval().toMillis() / 1000.0)
 				.with("java_cpu_pct", cpu.java())
 				.with("pg_cpu_pct", cpu.postgres())
 				.with("machine_cpu_pct", cpu.machine());
@@ -112,12 +121,28 @@ final class SteadyStateScenario implements Scenario {
 		}
 	}
 
-	private static void sleep(long nanos, AtomicReference<Throwable> failure) {
+	/** Vacuums the job table every interval (autovacuum's work, on a server where it is off). */
+	private static void vacuum(BenchEnvironment.Node node, String table, BenchmarkOptions options,
+			AtomicBoolean running, AtomicReference<Throwable> failure) {
+		JdbcTemplate jdbc = node.context().getBean(JdbcTemplate.class);
+		try {
+			while (running.get()) {
+				LockSupport.parkNanos(options.vacuumInterval().toNanos());
+				jdbc.execute("VACUUM (ANALYZE) " + table);
+			}
+		}
+		catch (Throwable ex) {
+			failure.compareAndSet(null, ex);
+		}
+	}
+
+	/** Sleeps, failing early when a background thread reported a failure. */
+	static void sleep(long nanos, AtomicReference<Throwable> failure) {
 		long deadline = System.nanoTime() + nanos;
 		long left;
 		while ((left = deadline - System.nanoTime()) > 0) {
 			if (failure.get() != null) {
-				throw new IllegalStateException("A producer failed", failure.get());
+				throw new IllegalStateException("A producer thread failed", failure.get());
 			}
 			LockSupport.parkNanos(Math.min(left, 50_000_000L));
 		}
