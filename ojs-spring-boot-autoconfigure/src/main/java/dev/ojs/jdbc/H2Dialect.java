@@ -1,12 +1,9 @@
 package dev.ojs.jdbc;
 
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,17 +27,6 @@ final class H2Dialect extends JdbcDialect {
 
 	H2Dialect(String table, DataSource dataSource) {
 		super(JdbcPlatform.H2, table, dataSource);
-	}
-
-	@Override
-	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
-		ps.setObject(index, (value != null) ? value.atOffset(ZoneOffset.UTC) : null);
-	}
-
-	@Override
-	Instant getInstant(ResultSet rs, int index) throws SQLException {
-		OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
-		return (value != null) ? value.toInstant() : null;
 	}
 
 	@Override

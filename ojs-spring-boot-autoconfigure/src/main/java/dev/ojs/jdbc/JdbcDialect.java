@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -95,9 +97,15 @@ abstract class JdbcDialect {
 
 	// ---- values
 
-	abstract void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
+	/** Binds an instant; by default as a UTC {@link OffsetDateTime} (timestamp with time zone). */
+	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+		ps.setObject(index, (value != null) ? value.atOffset(ZoneOffset.UTC) : null);
+	}
 
-	abstract Instant getInstant(ResultSet rs, int index) throws SQLException;
+	Instant getInstant(ResultSet rs, int index) throws SQLException {
+		OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
 
 	/** Bind marker for an id (PostgreSQL casts to uuid). */
 	String idParam() {

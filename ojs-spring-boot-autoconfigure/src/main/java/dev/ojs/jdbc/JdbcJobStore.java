@@ -127,12 +127,17 @@ public class JdbcJobStore implements JobStore {
 			return List.of();
 		}
 		Instant now = now();
-		String[] ids = new String[jobs.size()];
-		List<JdbcDialect.InsertRow> plain = new ArrayList<>(jobs.size());
+		// build (and so validate) every row before writing any
+		List<JdbcDialect.InsertRow> rows = new ArrayList<>(jobs.size());
+		for (NewJob job : jobs) {
+			rows.add(row(job, now));
+		}
+		String[] ids = new String[rows.size()];
+		List<JdbcDialect.InsertRow> plain = new ArrayList<>(rows.size());
 		Map<String, Integer> firstWithKey = new HashMap<>();
 		Set<String> queues = new LinkedHashSet<>();
-		for (int i = 0; i < jobs.size(); i++) {
-			JdbcDialect.InsertRow row = row(jobs.get(i), now);
+		for (int i = 0; i < rows.size(); i++) {
+			JdbcDialect.InsertRow row = rows.get(i);
 			String key = row.uniqueKey();
 			if (key == null) {
 				plain.add(row);

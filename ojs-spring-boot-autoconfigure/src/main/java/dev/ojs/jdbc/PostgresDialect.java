@@ -3,12 +3,9 @@ package dev.ojs.jdbc;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -55,17 +52,6 @@ final class PostgresDialect extends JdbcDialect {
 
 	PostgresDialect(String table, DataSource dataSource) {
 		super(JdbcPlatform.POSTGRESQL, table, dataSource);
-	}
-
-	@Override
-	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
-		ps.setObject(index, (value != null) ? value.atOffset(ZoneOffset.UTC) : null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
-	}
-
-	@Override
-	Instant getInstant(ResultSet rs, int index) throws SQLException {
-		OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
-		return (value != null) ? value.toInstant() : null;
 	}
 
 	@Override

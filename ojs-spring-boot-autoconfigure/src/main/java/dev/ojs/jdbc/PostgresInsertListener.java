@@ -16,7 +16,8 @@ import org.postgresql.PGNotification;
  * PostgreSQL {@code LISTEN} on a dedicated connection taken from the data source for as long
  * as the listener runs. A daemon thread waits in {@link PGConnection#getNotifications(int)}
  * and hands each notification's payload (the queue) to the callback; after every
- * (re)connect the callback gets {@code null} (notifications may have been missed). Failures
+ * (re)connect the callback gets {@code null} (notifications may have been missed); on the way
+ * out it runs {@code UNLISTEN *}, so the pooled connection stops collecting notifications. Failures
  * (e.g. a database restart) close the connection and reconnect with backoff, 100 ms doubling
  * to 5 s.
  */
@@ -64,14 +65,21 @@ final class PostgresInsertListener implements AutoCloseable {
 					con.commit();
 				}
 				backoff = 100;
+				// drop what a pooled connection may have buffered before; wake everyone instead
+				pg.getNotifications();
 				this.onInsert.accept(null);
-				while (this.running) {
-					PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
-					if (notifications != null) {
-						for (PGNotification notification : notifications) {
-							this.onInsert.accept(notification.getParameter());
+				try {
+					while (this.running) {
+						PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
+						if (notifications != null) {
+							for (PGNotification notification : notifications) {
+								this.onInsert.accept(notification.getParameter());
+							}
 						}
 					}
+				}
+				finally {
+					unlisten(con);
 				}
 			}
 			catch (SQLException | RuntimeException ex) {
@@ -83,6 +91,19 @@ final class PostgresInsertListener implements AutoCloseable {
 				sleep(backoff);
 				backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
 			}
+		}
+	}
+
+	/** The connection goes back to the pool: it must not keep collecting notifications. */
+	private static void unlisten(Connection con) {
+		try (Statement statement = con.createStatement()) {
+			statement.execute("UNLISTEN *");
+			if (!con.getAutoCommit()) {
+				con.commit();
+			}
+		}
+		catch (SQLException ex) {
+			logger.debug("UNLISTEN failed", ex);
 		}
 	}
 

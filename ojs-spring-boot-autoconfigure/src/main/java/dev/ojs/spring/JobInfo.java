@@ -3,13 +3,17 @@ package dev.ojs.spring;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import tools.jackson.databind.annotation.JsonSerialize;
+
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
 
 /**
- * What an application sees of a stored job.
+ * What an application sees of a stored job. Serialised with Jackson, the policy, arguments
+ * and metadata are written as JSON values, not strings.
  *
  * @param id lowercase UUIDv7
  * @param type the job type
@@ -32,8 +36,9 @@ import dev.ojs.retry.RetryPolicy;
  * @param discardedAt when it was discarded or dead-lettered, or {@code null}
  */
 public record JobInfo(String id, String type, String queue, int priority, JobState state, int attempt,
-		int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt,
-		String argsJson, String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
+		int maxAttempts, @JsonSerialize(using = RetryPolicyJsonSerializer.class) RetryPolicy retryPolicy,
+		List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt, @JsonRawValue String argsJson,
+		@JsonRawValue String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
 		Instant completedAt, Instant discardedAt) {
 
 	public JobInfo {

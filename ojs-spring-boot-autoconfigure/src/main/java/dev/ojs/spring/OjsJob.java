@@ -12,7 +12,8 @@ import dev.ojs.retry.OnExhaustion;
 /**
  * Marks a bean method as the handler of a job type. The job's JSON {@code args} array binds
  * positionally to the method's parameters (a {@link JobContext} parameter, anywhere, is
- * supplied by the worker and takes no argument). Returning normally completes the job;
+ * supplied by the worker and takes no argument). Returning normally completes the job (a
+ * return value is ignored);
  * throwing fails the attempt, and the exception is translated into an OJS error:
  * <ol>
  * <li>the error type is {@link OjsJobException#getType()}, else the exception class's

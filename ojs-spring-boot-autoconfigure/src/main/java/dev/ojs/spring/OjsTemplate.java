@@ -68,7 +68,9 @@ public class OjsTemplate {
 	}
 
 	/**
-	 * Enqueues a job with default options.
+	 * Enqueues a job with default options. Each argument is one element of the job's
+	 * {@code args} array (so a single {@code List} argument is one element); use
+	 * {@link #enqueue(String, List, JobOptions)} to pass an argument list.
 	 * @param type the job type
 	 * @param args its arguments, serialised to a JSON array
 	 * @return the job id
@@ -90,7 +92,9 @@ public class OjsTemplate {
 	}
 
 	/**
-	 * Enqueues one job per argument list, with the same options, in one round trip.
+	 * Enqueues one job per argument list, with the same options, in one round trip (one
+	 * {@link JobStore#insert} call). A unique key in the options applies to every job, so
+	 * they all resolve to one job.
 	 * @param type the job type
 	 * @param argsList one argument list per job
 	 * @param options queue, priority, schedule, retry policy, metadata, unique key

@@ -36,7 +36,7 @@ import dev.ojs.job.Job;
  * work, doubling up to the poll interval (adaptive polling), woken early by an insert
  * notification (PostgreSQL) or at the earliest known due time of a delayed job or retry in
  * the queue. Due times come from this node's own retry writes at once, and from the database
- * ({@code min(scheduled_at)} of the queue's scheduled and retryable jobs) at most once per
+ * ({@code min(scheduled_at)} of the queue's scheduled and retryable jobs) at most twice per
  * poll interval while idle and after each notification, so a retry is picked up within
  * milliseconds of coming due. Database errors never end the poller: it logs them and backs
  * off, 100 ms doubling to 5 s.
@@ -320,7 +320,8 @@ final class QueuePoller {
 
 	private void refreshDueTime() {
 		long now = System.nanoTime();
-		if (this.refreshDue || now - this.dueRefreshedNanos >= TimeUnit.MILLISECONDS.toNanos(this.pollIntervalMillis)) {
+		// half the poll interval: an idle cycle (wait + claim) is never shorter than that
+		if (this.refreshDue || now - this.dueRefreshedNanos >= TimeUnit.MILLISECONDS.toNanos(this.pollIntervalMillis / 2)) {
 			this.refreshDue = false;
 			this.dueRefreshedNanos = now;
 			Instant due = this.store.nextDueAt(this.queue);

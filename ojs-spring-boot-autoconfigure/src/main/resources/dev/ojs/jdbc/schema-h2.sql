@@ -4,6 +4,8 @@
 -- Without partial indexes, generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
 --   live_unique_key = unique_key while the job is live, else NULL (unique index)
+-- They use the simple "CASE state WHEN ..." form: H2 2.4 fails with "The database has been closed" on
+-- "CASE WHEN state IN (...)" generated columns once the session that created the table is closed.
 CREATE TABLE IF NOT EXISTS ojs_jobs (
 	id              VARCHAR(36)  NOT NULL PRIMARY KEY,
 	type            VARCHAR(255) NOT NULL,
@@ -27,10 +29,11 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	locked_by       VARCHAR(255),
 	locked_until    TIMESTAMP(6) WITH TIME ZONE,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
-		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END),
+		(CASE state WHEN 'available' THEN queue WHEN 'scheduled' THEN queue WHEN 'retryable' THEN queue END),
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
 	live_unique_key VARCHAR(255) GENERATED ALWAYS AS
-		(CASE WHEN state IN ('scheduled', 'available', 'active', 'retryable') THEN unique_key END)
+		(CASE state WHEN 'scheduled' THEN unique_key WHEN 'available' THEN unique_key WHEN 'active' THEN unique_key
+			WHEN 'retryable' THEN unique_key END)
 );
 CREATE INDEX IF NOT EXISTS ojs_jobs_claim_idx ON ojs_jobs (claim_queue, claim_rank, scheduled_at, id);
 CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (state, queue, scheduled_at);

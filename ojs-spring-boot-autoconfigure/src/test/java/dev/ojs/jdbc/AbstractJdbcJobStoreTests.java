@@ -16,11 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -34,7 +31,7 @@ import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.MutableClock;
-import dev.ojs.testsupport.TestDatabases;
+import dev.ojs.testsupport.DatabaseTests;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,32 +40,15 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * The JDBC store's SQL, run against each database by a subclass.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractJdbcJobStoreTests {
+abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	private static final String NODE = "node-a";
 
 	private static final Map<String, Duration> EMAIL = Map.of("email.send", Duration.ofSeconds(30));
 
-	private TestDatabases.Schema schema;
-
 	private MutableClock clock;
 
 	private JdbcJobStore store;
-
-	abstract TestDatabases.Kind kind();
-
-	@BeforeAll
-	void createSchema() {
-		this.schema = TestDatabases.schema(kind());
-	}
-
-	@AfterAll
-	void dropSchema() {
-		if (this.schema != null) {
-			this.schema.close();
-		}
-	}
 
 	@BeforeEach
 	void setUp() {

@@ -8,7 +8,7 @@ import dev.ojs.testsupport.TestDatabases;
 class H2JdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 
 	@Override
-	TestDatabases.Kind kind() {
+	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.H2;
 	}
 

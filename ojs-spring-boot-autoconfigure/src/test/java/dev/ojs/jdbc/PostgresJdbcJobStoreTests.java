@@ -8,7 +8,7 @@ import dev.ojs.testsupport.TestDatabases;
 class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 
 	@Override
-	TestDatabases.Kind kind() {
+	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.POSTGRESQL;
 	}
 

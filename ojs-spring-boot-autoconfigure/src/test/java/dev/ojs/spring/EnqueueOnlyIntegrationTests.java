@@ -176,6 +176,9 @@ abstract class EnqueueOnlyIntegrationTests {
 		String first = this.template.enqueue("it.ok", List.of("a"), options);
 		String second = this.template.enqueue("it.ok", List.of("b"), options);
 		assertThat(second).isEqualTo(first);
+		List<String> batch = this.template.enqueueAll("it.ok", List.of(List.of("c"), List.of("d")),
+				JobOptions.builder().uniqueKey("report-2024-06").build());
+		assertThat(batch).hasSize(2).containsOnly(batch.get(0));
 	}
 
 	@Test

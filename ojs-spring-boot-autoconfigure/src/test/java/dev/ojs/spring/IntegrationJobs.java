@@ -10,6 +10,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
@@ -20,8 +21,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.ojs.job.Job;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
+import dev.ojs.worker.JobEventListener;
 
 /**
  * The handlers of the full-run tests. Each records what it saw in {@link #calls}, keyed by
@@ -220,6 +223,23 @@ public class IntegrationJobs {
 		@Bean
 		EventRecorder eventRecorder() {
 			return new EventRecorder();
+		}
+
+		@Bean
+		CountingListener countingListener() {
+			return new CountingListener();
+		}
+
+	}
+
+	/** A plain {@link JobEventListener} bean: composed with the event publisher. */
+	public static class CountingListener implements JobEventListener {
+
+		final Set<String> completed = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void completed(Job job, Duration handlerDuration) {
+			this.completed.add(job.id());
 		}
 
 	}

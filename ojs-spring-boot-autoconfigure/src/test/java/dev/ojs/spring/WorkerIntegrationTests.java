@@ -49,6 +49,9 @@ abstract class WorkerIntegrationTests {
 	private EventRecorder events;
 
 	@Autowired
+	private IntegrationJobs.CountingListener countingListener;
+
+	@Autowired
 	private Worker worker;
 
 	@Autowired
@@ -222,6 +225,7 @@ abstract class WorkerIntegrationTests {
 		assertThat(completed.getJob().argsJson()).contains("evented");
 		assertThat(completed.getAttempt()).isEqualTo(1);
 		assertThat(completed.getHandlerDuration()).isLessThan(TIMEOUT);
+		assertThat(this.countingListener.completed).contains(id);
 	}
 
 	private int followUps(String id) {

@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.core.annotation.AnnotationUtils;
 
 import dev.ojs.job.Job;
@@ -21,9 +24,12 @@ import dev.ojs.worker.ErrorClassifier;
 
 /**
  * Translates the exceptions of one {@link OjsJob @OjsJob} method into OJS errors, in the
- * order documented on {@link OjsJob}, then lets {@link JobErrorClassifier} beans override.
+ * order documented on {@link OjsJob}, then lets {@link JobErrorClassifier} beans override
+ * (one that throws is logged and ignored).
  */
 final class MethodErrorClassifier implements ErrorClassifier {
+
+	private static final Log logger = LogFactory.getLog(MethodErrorClassifier.class);
 
 	private final ExceptionCodes codes;
 
@@ -42,13 +48,25 @@ final class MethodErrorClassifier implements ErrorClassifier {
 		if (!classifiers.isEmpty()) {
 			JobInfo info = JobInfo.of(job);
 			for (JobErrorClassifier classifier : classifiers) {
-				Optional<JobError> override = classifier.classify(info, exception, error);
-				if (override != null && override.isPresent()) {
+				Optional<JobError> override = override(classifier, info, exception, error);
+				if (override.isPresent()) {
 					return override.get();
 				}
 			}
 		}
 		return error;
+	}
+
+	private static Optional<JobError> override(JobErrorClassifier classifier, JobInfo job, Throwable exception,
+			JobError error) {
+		try {
+			Optional<JobError> override = classifier.classify(job, exception, error);
+			return (override != null) ? override : Optional.empty();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("JobErrorClassifier " + classifier + " failed on job " + job.id() + "; keeping " + error, ex);
+			return Optional.empty();
+		}
 	}
 
 	JobError classify(Throwable exception) {

@@ -230,9 +230,10 @@ public class OjsProperties implements Validator {
 		private boolean enabled = true;
 
 		/**
-		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 or
-		 * empty = 'ojs.worker.concurrency'). When empty, the queue 'default' and every queue
-		 * named by an '@OjsJob' handler are used.
+		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 =
+		 * 'ojs.worker.concurrency'); 'default' when none is configured. The queues of this
+		 * node's '@OjsJob' handlers are always claimed from, with 'ojs.worker.concurrency'
+		 * unless configured here.
 		 */
 		private Map<String, Integer> queues = new LinkedHashMap<>();
 

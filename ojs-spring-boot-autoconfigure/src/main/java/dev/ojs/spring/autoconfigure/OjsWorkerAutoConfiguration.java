@@ -55,14 +55,11 @@ public final class OjsWorkerAutoConfiguration {
 	}
 
 	/**
-	 * The configured settings; without configured queues, the {@code default} queue and every
-	 * handler's queue, each with {@code ojs.worker.concurrency}.
+	 * The configured settings, plus every handler's queue that is not configured, with
+	 * {@code ojs.worker.concurrency}.
 	 */
 	private static WorkerSettings workerSettings(OjsProperties properties, OjsJobHandlerRegistry registry) {
 		WorkerSettings settings = properties.workerSettings();
-		if (!properties.getWorker().getQueues().isEmpty()) {
-			return settings;
-		}
 		Map<String, Integer> queues = new LinkedHashMap<>(settings.queues());
 		registry.queues().forEach((queue) -> queues.putIfAbsent(queue, properties.getWorker().getConcurrency()));
 		return new WorkerSettings(settings.nodeId(), queues, settings.pollInterval(), settings.visibilityTimeout(),

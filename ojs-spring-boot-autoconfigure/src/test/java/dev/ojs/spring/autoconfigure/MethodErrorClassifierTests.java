@@ -124,8 +124,11 @@ class MethodErrorClassifierTests {
 				? Optional.of(new JobError("net.timeout", classified.message(), ErrorCode.RETRY, Map.of("attempt", job.attempt())))
 				: Optional.empty();
 		JobErrorClassifier never = (job, failure, classified) -> Optional.of(JobError.of("never", "never"));
+		JobErrorClassifier broken = (job, failure, classified) -> {
+			throw new IllegalStateException("broken classifier");
+		};
 		MethodErrorClassifier classifier = new MethodErrorClassifier(ExceptionCodes.NONE,
-				() -> List.of(keep, timeouts, never));
+				() -> List.of(broken, keep, timeouts, never));
 		JobError error = classifier.classify(TestJobs.job("t", "[]", 2), new java.util.concurrent.TimeoutException("slow"));
 		assertThat(error).isEqualTo(new JobError("net.timeout", "slow", ErrorCode.RETRY, Map.of("attempt", 2)));
 		MethodErrorClassifier keeping = new MethodErrorClassifier(ExceptionCodes.NONE, () -> List.of(keep));

@@ -5,11 +5,13 @@ import java.util.Arrays;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.DataSourceBuilder;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,9 +20,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,11 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OjsAutoConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withPropertyValues("spring.datasource.generate-unique-name=true")
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				DataSourceTransactionManagerAutoConfiguration.class, OjsAutoConfiguration.class,
-				OjsWorkerAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = OjsContexts.onEmbeddedDatabase();
 
 	@Test
 	void singleDataSourceConfiguresEverything() {
@@ -46,6 +46,38 @@ class OjsAutoConfigurationTests {
 			.hasSingleBean(Worker.class)
 			.hasSingleBean(OjsWorkerLifecycle.class)
 			.hasSingleBean(ApplicationEventJobEventListener.class));
+	}
+
+	@Test
+	void workerRunsWhileTheContextIsOpenAndStopsWithIt() {
+		this.contextRunner.withPropertyValues("ojs.worker.shutdown-grace-period=1s").run((context) -> {
+			Worker worker = context.getBean(Worker.class);
+			assertThat(worker.isRunning()).isTrue();
+			assertThat(context.getBean(OjsWorkerLifecycle.class).getPhase()).isEqualTo(Integer.MAX_VALUE);
+			context.close();
+			assertThat(worker.isRunning()).isFalse();
+		});
+	}
+
+	@Test
+	void workerClaimsFromConfiguredAndHandlerQueues() {
+		this.contextRunner.withBean(QueuedJobs.class)
+			.withPropertyValues("ojs.worker.concurrency=3", "ojs.worker.queues.emails=2", "ojs.worker.queues.bulk=0",
+					"ojs.worker.node-id=node-1")
+			.run((context) -> {
+				WorkerStatus status = context.getBean(Worker.class).status();
+				assertThat(status.nodeId()).isEqualTo("node-1");
+				assertThat(status.queues()).containsExactlyInAnyOrderEntriesOf(
+						java.util.Map.of("emails", 2, "bulk", 3, "reports", 3));
+				assertThat(status.types()).containsExactly("report.build");
+			});
+	}
+
+	@Test
+	void workerClaimsFromDefaultWithoutConfiguredQueues() {
+		this.contextRunner.withBean(QueuedJobs.class)
+			.run((context) -> assertThat(context.getBean(Worker.class).status().queues())
+				.containsExactlyInAnyOrderEntriesOf(java.util.Map.of("default", 10, "reports", 10)));
 	}
 
 	@Test
@@ -66,6 +98,46 @@ class OjsAutoConfigurationTests {
 				.doesNotHaveBean(JobStore.class)
 				.doesNotHaveBean(OjsTemplate.class)
 				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void withoutSpringJdbcBacksOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(JdbcTemplate.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(DataSource.class)
+				.doesNotHaveBean(JobStore.class)
+				.doesNotHaveBean(Worker.class));
+	}
+
+	@Test
+	void withoutScriptInitializationSupportThereIsNoInitializer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
+				.hasSingleBean(JobStore.class));
+	}
+
+	@Test
+	void theApplicationsJsonMapperSerialisesArguments() {
+		this.contextRunner.withPropertyValues("ojs.worker.enabled=false")
+			.withBean(JsonMapper.class,
+					() -> JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build())
+			.run((context) -> {
+				OjsTemplate template = context.getBean(OjsTemplate.class);
+				String id = template.enqueue("elsewhere", new Person("Ada"));
+				assertThat(template.getJob(id).orElseThrow().argsJson()).isEqualTo("[{\"first_name\":\"Ada\"}]");
+			});
+	}
+
+	@Test
+	void tablePrefixNamesTheCreatedTable() {
+		this.contextRunner.withPropertyValues("ojs.jdbc.table-prefix=custom_").run((context) -> {
+			Integer count = new JdbcTemplate(context.getBean(DataSource.class)).queryForObject(
+					"SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE LOWER(TABLE_NAME) = 'custom_jobs'",
+					Integer.class);
+			assertThat(count).isEqualTo(1);
+			assertThat(hasJobTable(context.getBean(DataSource.class))).isFalse();
+		});
 	}
 
 	@Test
@@ -163,6 +235,17 @@ class OjsAutoConfigurationTests {
 			.build();
 	}
 
+	record Person(String firstName) {
+	}
+
+	static class QueuedJobs {
+
+		@OjsJob(type = "report.build", queue = "reports")
+		void build() {
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class TwoDataSources {
 
@@ -210,7 +293,7 @@ class OjsAutoConfigurationTests {
 
 		@Bean
 		OjsTemplate myTemplate(JobStore store, OjsJobRegistry registry) {
-			return new OjsTemplate(store, registry, dev.ojs.retry.RetryPolicy.DEFAULT, new tools.jackson.databind.json.JsonMapper());
+			return new OjsTemplate(store, registry, dev.ojs.retry.RetryPolicy.DEFAULT, new JsonMapper());
 		}
 
 		@Bean

@@ -11,9 +11,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,7 +29,7 @@ import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.RegisteredJob;
 import dev.ojs.worker.HandlerRegistration;
 
-import static dev.ojs.spring.autoconfigure.OjsPropertiesTests.failureMessages;
+import static dev.ojs.spring.autoconfigure.OjsContexts.failureMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
@@ -42,11 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
  */
 class OjsJobHandlerRegistryTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withPropertyValues("spring.datasource.generate-unique-name=true")
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				DataSourceTransactionManagerAutoConfiguration.class, OjsAutoConfiguration.class,
-				OjsWorkerAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = OjsContexts.onEmbeddedDatabase();
 
 	@Test
 	void registersHandlersWithTheirAttributesAndEffectivePolicies() {

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,6 +19,7 @@ import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.worker.WorkerSettings;
 
+import static dev.ojs.spring.autoconfigure.OjsContexts.failureMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -158,16 +158,6 @@ class OjsPropertiesTests {
 			assertThat(context).hasNotFailed();
 			assertions.accept(context.getBean(OjsProperties.class));
 		});
-	}
-
-	/** Every message of the start-up failure's cause chain. */
-	static String failureMessages(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		StringBuilder messages = new StringBuilder();
-		for (Throwable failure = context.getStartupFailure(); failure != null; failure = failure.getCause()) {
-			messages.append(failure.getMessage()).append('\n');
-		}
-		return messages.toString();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,0 +1,161 @@
+package dev.ojs.spring.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.util.Assert;
+
+/**
+ * Gauges {@value #DEPTH} (tags {@code queue}, {@code state}): the number of jobs in each
+ * state of each queue.
+ * <p>
+ * The counts come from one {@link JobStore#countByQueueAndState()} query that is cached
+ * for the refresh interval: however often and by however many registries the gauges are
+ * read, the store is queried at most once per interval, and only while someone reads them.
+ * A failed query keeps the previous counts until the next interval.
+ * <p>
+ * Queues get gauges as they become known: from each query's result (the first when the
+ * gauges are bound) and from {@link #track(String)}, called for every job event.
+ */
+public class QueueDepthMetrics implements MeterBinder {
+
+	/** Name of the queue depth gauges. */
+	public static final String DEPTH = "ojs.jobs.depth";
+
+	private static final Log logger = LogFactory.getLog(QueueDepthMetrics.class);
+
+	private final JobStore jobStore;
+
+	private final long refreshIntervalNanos;
+
+	private final LongSupplier nanoTime;
+
+	private final Set<String> queues = ConcurrentHashMap.newKeySet();
+
+	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
+
+	private final ReentrantLock refreshLock = new ReentrantLock();
+
+	private volatile Map<String, Map<JobState, Long>> counts = Map.of();
+
+	private volatile boolean refreshed;
+
+	private volatile long refreshedAt;
+
+	private volatile boolean failing;
+
+	/**
+	 * Creates the gauges' source.
+	 * @param jobStore the job store to count
+	 * @param refreshInterval how long one query's counts are served
+	 */
+	public QueueDepthMetrics(JobStore jobStore, Duration refreshInterval) {
+		this(jobStore, refreshInterval, System::nanoTime);
+	}
+
+	QueueDepthMetrics(JobStore jobStore, Duration refreshInterval, LongSupplier nanoTime) {
+		Assert.notNull(jobStore, "'jobStore' must not be null");
+		Assert.isTrue(refreshInterval != null && !refreshInterval.isNegative(),
+				"'refreshInterval' must not be null or negative");
+		this.jobStore = jobStore;
+		this.refreshIntervalNanos = refreshInterval.toNanos();
+		this.nanoTime = nanoTime;
+	}
+
+	/**
+	 * Registers the gauges of every known queue, then tries one query to learn the queues
+	 * that have jobs (a failure is logged; the gauges read the store again later).
+	 */
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registries.add(registry);
+		this.queues.forEach((queue) -> register(registry, queue));
+		currentCounts();
+	}
+
+	/**
+	 * Makes sure the queue has gauges.
+	 * @param queue a queue name
+	 */
+	public void track(String queue) {
+		if (this.queues.add(queue)) {
+			this.registries.forEach((registry) -> register(registry, queue));
+		}
+	}
+
+	/**
+	 * The number of jobs in a state of a queue, from counts at most one refresh interval
+	 * old.
+	 * @param queue the queue
+	 * @param state the state
+	 * @return the number of jobs
+	 */
+	public long depth(String queue, JobState state) {
+		Map<JobState, Long> byState = currentCounts().get(queue);
+		return (byState != null) ? byState.getOrDefault(state, 0L) : 0L;
+	}
+
+	private Map<String, Map<JobState, Long>> currentCounts() {
+		if (isStale() && this.refreshLock.tryLock()) {
+			try {
+				if (isStale()) {
+					refresh();
+				}
+			}
+			finally {
+				this.refreshLock.unlock();
+			}
+		}
+		return this.counts;
+	}
+
+	private boolean isStale() {
+		return !this.refreshed || this.nanoTime.getAsLong() - this.refreshedAt >= this.refreshIntervalNanos;
+	}
+
+	private void refresh() {
+		try {
+			Map<String, Map<JobState, Long>> fresh = Map.copyOf(this.jobStore.countByQueueAndState());
+			this.counts = fresh;
+			fresh.keySet().forEach(this::track);
+			if (this.failing) {
+				logger.info("Counting OJS jobs for " + DEPTH + " works again");
+				this.failing = false;
+			}
+		}
+		catch (RuntimeException ex) {
+			if (!this.failing) {
+				logger.warn("Counting OJS jobs for " + DEPTH + " failed; serving the previous counts", ex);
+				this.failing = true;
+			}
+		}
+		finally {
+			this.refreshedAt = this.nanoTime.getAsLong();
+			this.refreshed = true;
+		}
+	}
+
+	private void register(MeterRegistry registry, String queue) {
+		for (JobState state : JobState.values()) {
+			Gauge.builder(DEPTH, () -> depth(queue, state))
+				.description("Number of OJS jobs in a state of a queue")
+				.tags("queue", queue, "state", state.value())
+				.register(registry);
+		}
+	}
+
+}

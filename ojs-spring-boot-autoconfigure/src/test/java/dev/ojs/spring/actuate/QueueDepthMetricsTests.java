@@ -1,0 +1,110 @@
+package dev.ojs.spring.actuate;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+/**
+ * Tests for {@link QueueDepthMetrics}.
+ */
+class QueueDepthMetricsTests {
+
+	private final JobStore store = mock(JobStore.class);
+
+	private final AtomicLong nanoTime = new AtomicLong();
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final QueueDepthMetrics metrics = new QueueDepthMetrics(this.store, Duration.ofSeconds(5),
+			this.nanoTime::get);
+
+	@Test
+	void bindingRegistersAGaugePerStateOfEveryQueueThatHasJobs() {
+		given(this.store.countByQueueAndState())
+			.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 3L, JobState.RETRYABLE, 2L), "mail",
+					Map.of(JobState.COMPLETED, 7L)));
+		this.metrics.bindTo(this.registry);
+		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(2 * JobState.values().length);
+		assertThat(gauge("default", JobState.AVAILABLE)).isEqualTo(3);
+		assertThat(gauge("default", JobState.RETRYABLE)).isEqualTo(2);
+		assertThat(gauge("default", JobState.ACTIVE)).isZero();
+		assertThat(gauge("mail", JobState.COMPLETED)).isEqualTo(7);
+	}
+
+	@Test
+	void readsWithinTheRefreshIntervalDoNotQueryTheStore() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 1L)));
+		this.metrics.bindTo(this.registry);
+		for (int i = 0; i < 100; i++) {
+			this.registry.find(QueueDepthMetrics.DEPTH).gauges().forEach(Gauge::value);
+		}
+		verify(this.store, times(1)).countByQueueAndState();
+		this.nanoTime.addAndGet(Duration.ofSeconds(4).toNanos());
+		gauge("default", JobState.AVAILABLE);
+		verify(this.store, times(1)).countByQueueAndState();
+		this.nanoTime.addAndGet(Duration.ofSeconds(1).toNanos());
+		given(this.store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 9L)));
+		assertThat(gauge("default", JobState.AVAILABLE)).isEqualTo(9);
+		assertThat(gauge("default", JobState.SCHEDULED)).isZero();
+		verify(this.store, times(2)).countByQueueAndState();
+	}
+
+	@Test
+	void aQueueFoundByALaterQueryGetsGauges() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of());
+		this.metrics.bindTo(this.registry);
+		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).isEmpty();
+		this.nanoTime.addAndGet(Duration.ofSeconds(5).toNanos());
+		given(this.store.countByQueueAndState()).willReturn(Map.of("late", Map.of(JobState.SCHEDULED, 4L)));
+		assertThat(this.metrics.depth("late", JobState.SCHEDULED)).isEqualTo(4);
+		assertThat(gauge("late", JobState.SCHEDULED)).isEqualTo(4);
+	}
+
+	@Test
+	void aFailedQueryKeepsThePreviousCountsUntilTheNextInterval() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 5L)));
+		this.metrics.bindTo(this.registry);
+		this.nanoTime.addAndGet(Duration.ofSeconds(5).toNanos());
+		given(this.store.countByQueueAndState()).willThrow(new IllegalStateException("table missing"));
+		assertThat(gauge("default", JobState.AVAILABLE)).isEqualTo(5);
+		assertThat(gauge("default", JobState.AVAILABLE)).isEqualTo(5);
+		verify(this.store, times(2)).countByQueueAndState();
+	}
+
+	@Test
+	void aFailedFirstQueryDoesNotFailBinding() {
+		given(this.store.countByQueueAndState()).willThrow(new IllegalStateException("database down"));
+		this.metrics.bindTo(this.registry);
+		this.metrics.track("default");
+		assertThat(gauge("default", JobState.AVAILABLE)).isZero();
+	}
+
+	@Test
+	void trackedQueuesGetGaugesOnEveryBoundRegistry() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of());
+		SimpleMeterRegistry other = new SimpleMeterRegistry();
+		this.metrics.bindTo(this.registry);
+		this.metrics.bindTo(other);
+		this.metrics.track("mail");
+		this.metrics.track("mail");
+		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
+		assertThat(other.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
+	}
+
+	private double gauge(String queue, JobState state) {
+		return this.registry.get(QueueDepthMetrics.DEPTH).tags("queue", queue, "state", state.value()).gauge().value();
+	}
+
+}

@@ -1,0 +1,579 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.ErrorCode;
+import dev.ojs.retry.JobError;
+import dev.ojs.retry.OnExhaustion;
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.FlakyDataSource;
+import dev.ojs.testsupport.Jobs;
+import dev.ojs.testsupport.DatabaseTests;
+
+import static dev.ojs.testsupport.Jobs.job;
+import static dev.ojs.testsupport.Jobs.quickRetries;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The worker engine end to end, run against each database by a subclass.
+ */
+abstract class AbstractWorkerTests extends DatabaseTests {
+
+	static final String TYPE = "test.job";
+
+	static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	JdbcJobStore store;
+
+	final RecordingListener listener = new RecordingListener();
+
+	private final List<Worker> workers = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void setUp() {
+		this.schema.clear();
+		this.store = this.schema.newStore();
+		this.listener.events.clear();
+	}
+
+	@AfterEach
+	void stopWorkers() {
+		this.workers.forEach(Worker::stop);
+		this.workers.clear();
+	}
+
+	// ---- retry policy end to end
+
+	@ParameterizedTest(name = "max_attempts {0}")
+	@ValueSource(ints = { 0, 1, 3, 25 })
+	void attemptsAreExactlyMaxAttempts(int maxAttempts) {
+		Map<Integer, AtomicInteger> runs = new ConcurrentHashMap<>();
+		start(handler(TYPE, (execution) -> {
+			runs.computeIfAbsent(execution.job().attempt(), (attempt) -> new AtomicInteger()).incrementAndGet();
+			throw new IllegalStateException("boom " + execution.job().attempt());
+		}));
+		String id = enqueue(job(TYPE).policy(quickRetries(maxAttempts)));
+		Job job = awaitState(id, JobState.DISCARDED);
+		int expected = Math.max(1, maxAttempts);
+		assertThat(job.attempt()).isEqualTo(expected);
+		assertThat(runs).hasSize(expected).allSatisfy((attempt, count) -> assertThat(count).hasValue(1));
+		// RET-15: the newest entries, at least 10 (here the default 20)
+		assertThat(job.errors()).hasSize(Math.min(expected, 20));
+		assertThat(job.errors()).extracting(ErrorEntry::attempt)
+			.containsExactlyElementsOf(IntStream.rangeClosed(Math.max(1, expected - 19), expected).boxed().toList());
+		assertThat(job.lastError().type()).isEqualTo(IllegalStateException.class.getName());
+		assertThat(job.lastError().message()).isEqualTo("boom " + expected);
+		assertThat(job.deadLetter()).isFalse();
+		awaitEvents(id, expected);
+		List<String> kinds = new ArrayList<>(Collections.nCopies(expected - 1, "retrying"));
+		kinds.add("discarded");
+		assertThat(this.listener.kinds(id)).isEqualTo(kinds);
+	}
+
+	@Test
+	void errorHistoryKeepsTheConfiguredNewestEntries() {
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(10));
+		start(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("boom");
+		}));
+		String id = enqueue(job(TYPE).policy(quickRetries(13)));
+		Job job = awaitState(id, JobState.DISCARDED);
+		assertThat(job.attempt()).isEqualTo(13);
+		assertThat(job.errors()).extracting(ErrorEntry::attempt).containsExactly(4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+	}
+
+	@Test
+	void retryDelaysFollowThePolicyAndRetriesArePickedUpPromptly() {
+		RetryPolicy policy = RetryPolicy.builder()
+			.maxAttempts(3)
+			.initialInterval(Duration.ofMillis(200))
+			.backoffCoefficient(2.0)
+			.maxInterval(Duration.ofSeconds(10))
+			.jitter(false)
+			.build()
+			.effective();
+		List<Job> attempts = new CopyOnWriteArrayList<>();
+		// a 5 s poll interval: only the known due time can wake the poller in time
+		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> {
+					attempts.add(execution.job());
+					throw new IllegalStateException("boom");
+				}));
+		String id = enqueue(job(TYPE).policy(policy));
+		Job job = awaitState(id, JobState.DISCARDED);
+		assertThat(attempts).hasSize(3);
+		List<RecordingListener.Event> retries = this.listener.of(id).stream()
+			.filter((event) -> event.kind().equals("retrying"))
+			.toList();
+		assertThat(retries).extracting(RecordingListener.Event::delay)
+			.containsExactly(Duration.ofMillis(200), Duration.ofMillis(400));
+		for (int retry = 1; retry <= 2; retry++) {
+			ErrorEntry failed = job.errors().get(retry - 1);
+			Instant due = retries.get(retry - 1).nextRetryAt();
+			Instant started = attempts.get(retry).startedAt();
+			// §3.3: delay(n) = initial_interval * coefficient^(n-1); RET-11: never before it
+			assertThat(due).isEqualTo(failed.timestamp().plus(policy.delayBeforeRetry(retry)));
+			assertThat(started).isAfterOrEqualTo(due);
+			// picked up promptly once due (~100 ms under normal load; generous for a busy machine)
+			assertThat(Duration.between(due, started)).isLessThan(Duration.ofMillis(500));
+		}
+	}
+
+	@Test
+	void jitteredDelaysStayWithinSpecBounds() {
+		RetryPolicy policy = RetryPolicy.builder()
+			.maxAttempts(4)
+			.initialInterval(Duration.ofMillis(40))
+			.backoffCoefficient(2.0)
+			.maxInterval(Duration.ofMillis(120))
+			.jitter(true)
+			.build()
+			.effective();
+		start(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("boom");
+		}));
+		List<String> ids = this.store.insert(IntStream.range(0, 5).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
+		ids.forEach((id) -> awaitState(id, JobState.DISCARDED));
+		for (String id : ids) {
+			List<RecordingListener.Event> retries = this.listener.of(id).stream()
+				.filter((event) -> event.kind().equals("retrying"))
+				.toList();
+			assertThat(retries).hasSize(3);
+			for (int retry = 1; retry <= 3; retry++) {
+				Duration raw = policy.delayBeforeRetry(retry);
+				Duration delay = retries.get(retry - 1).delay();
+				// §5: raw * [0.5, 1.5), then capped at max_interval (RET-05, RET-06)
+				assertThat(delay).isGreaterThanOrEqualTo(raw.dividedBy(2))
+					.isLessThanOrEqualTo(min(raw.multipliedBy(3).dividedBy(2), Duration.ofMillis(120)));
+			}
+		}
+	}
+
+	@Test
+	void handlerCodesAndNonRetryableErrorsEndInTheRightState() {
+		RetryPolicy deadLetterPolicy = RetryPolicy.builder()
+			.maxAttempts(5)
+			.nonRetryableErrors("payment.declined")
+			.onExhaustion(OnExhaustion.DEAD_LETTER)
+			.build()
+			.effective();
+		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			throw new IllegalStateException(execution.job().argsJson());
+		}, (job, failure) -> {
+			String[] parts = failure.getMessage().replaceAll("[\\[\\]\" ]", "").split(",");
+			return new JobError(parts[0], "failed with " + parts[1], ErrorCode.valueOf(parts[1]), Map.of("why", parts[1]));
+		}));
+		String discard = enqueue(job(TYPE).args("[\"x.discard\",\"DISCARD\"]").policy(deadLetterPolicy));
+		String fail = enqueue(job(TYPE).args("[\"x.fail\",\"FAIL\"]").policy(deadLetterPolicy));
+		String deadLetter = enqueue(job(TYPE).args("[\"x.dead\",\"DEAD_LETTER\"]"));
+		String nonRetryable = enqueue(job(TYPE).args("[\"payment.declined\",\"RETRY\"]").policy(deadLetterPolicy));
+		String nonRetryableDiscard = enqueue(job(TYPE).args("[\"payment.declined\",\"RETRY\"]")
+			.policy(RetryPolicy.builder().maxAttempts(5).nonRetryableErrors("payment.*").build()));
+
+		assertTerminal(discard, false, "x.discard", ErrorCode.DISCARD, "discarded");
+		assertTerminal(fail, false, "x.fail", ErrorCode.FAIL, "discarded");
+		assertTerminal(deadLetter, true, "x.dead", ErrorCode.DEAD_LETTER, "deadLettered");
+		assertTerminal(nonRetryable, true, "payment.declined", ErrorCode.RETRY, "deadLettered");
+		assertTerminal(nonRetryableDiscard, false, "payment.declined", ErrorCode.RETRY, "discarded");
+		assertThat(this.store.find(discard).orElseThrow().lastError().details()).isEqualTo(Map.of("why", "DISCARD"));
+	}
+
+	private void assertTerminal(String id, boolean deadLetter, String errorType, ErrorCode code, String event) {
+		Job job = awaitState(id, JobState.DISCARDED);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.deadLetter()).isEqualTo(deadLetter);
+		assertThat(job.discardedAt()).isNotNull();
+		assertThat(job.errors()).singleElement().satisfies((error) -> {
+			assertThat(error.type()).isEqualTo(errorType);
+			assertThat(error.code()).isEqualTo(code);
+			assertThat(error.attempt()).isEqualTo(1);
+		});
+		awaitEvents(id, 1);
+		assertThat(this.listener.kinds(id)).containsExactly(event);
+	}
+
+	@Test
+	void retryDelayOverrideIsCappedAtMaxInterval() {
+		RetryPolicy policy = RetryPolicy.builder()
+			.maxAttempts(2)
+			.initialInterval(Duration.ofMillis(100))
+			.maxInterval(Duration.ofMillis(150))
+			.build()
+			.effective();
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("boom");
+		})), settings("node-1"), this.listener, (job, error) -> java.util.Optional.of(Duration.ofHours(1)));
+		startWorker(worker);
+		String id = enqueue(job(TYPE).policy(policy));
+		awaitState(id, JobState.DISCARDED);
+		assertThat(this.listener.of(id).get(0).delay()).isEqualTo(Duration.ofMillis(150));
+	}
+
+	// ---- ordering, scheduling, concurrency
+
+	@Test
+	void priorityThenFifo() {
+		List<String> ids = this.store.insert(List.of(job(TYPE).priority(1).build(), job(TYPE).priority(5).build(),
+				job(TYPE).priority(1).build(), job(TYPE).priority(5).build(), job(TYPE).priority(3).build()));
+		List<String> order = new CopyOnWriteArrayList<>();
+		start(settings("node-1", 1), handler(TYPE, (execution) -> order.add(execution.job().id())));
+		await().atMost(TIMEOUT).until(() -> order.size() == 5);
+		assertThat(order).containsExactly(ids.get(1), ids.get(3), ids.get(4), ids.get(0), ids.get(2));
+	}
+
+	@Test
+	void delayedJobStartsAtItsRunAt() {
+		List<Job> started = new CopyOnWriteArrayList<>();
+		start(handler(TYPE, (execution) -> started.add(execution.job())));
+		Instant runAt = this.store.now().plusMillis(400);
+		String id = enqueue(job(TYPE).runAt(runAt));
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+		awaitState(id, JobState.COMPLETED);
+		assertThat(started).singleElement().satisfies((job) -> {
+			assertThat(job.startedAt()).isAfterOrEqualTo(runAt);
+			assertThat(Duration.between(runAt, job.startedAt())).isLessThan(Duration.ofMillis(500));
+		});
+	}
+
+	@Test
+	void concurrencyLimitsPerQueueAndPerTypeAreNeverExceeded() {
+		AtomicInteger queueRunning = new AtomicInteger();
+		AtomicInteger queueMax = new AtomicInteger();
+		AtomicInteger typeRunning = new AtomicInteger();
+		AtomicInteger typeMax = new AtomicInteger();
+		JobHandler slow = (execution) -> {
+			queueMax.accumulateAndGet(queueRunning.incrementAndGet(), Math::max);
+			boolean limited = execution.job().type().equals("limited.job");
+			if (limited) {
+				typeMax.accumulateAndGet(typeRunning.incrementAndGet(), Math::max);
+			}
+			Thread.sleep(20);
+			if (limited) {
+				typeRunning.decrementAndGet();
+			}
+			queueRunning.decrementAndGet();
+		};
+		start(settings("node-1", 4), handler(TYPE, slow),
+				new HandlerRegistration("limited.job", "default", 2, null, slow, null));
+		List<NewJob> jobs = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			jobs.add(job((i % 2 == 0) ? TYPE : "limited.job").build());
+		}
+		List<String> ids = this.store.insert(jobs);
+		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(queueMax.get()).isBetween(2, 4);
+		assertThat(typeMax.get()).isBetween(1, 2);
+	}
+
+	@Test
+	void fourWorkersRunTwoThousandJobsOnceEachAtATime() {
+		Set<String> running = ConcurrentHashMap.newKeySet();
+		List<String> overlaps = new CopyOnWriteArrayList<>();
+		Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+		JobHandler handler = (execution) -> {
+			String id = execution.job().id();
+			if (!running.add(id)) {
+				overlaps.add(id);
+			}
+			try {
+				executions.computeIfAbsent(id, (key) -> new AtomicInteger()).incrementAndGet();
+				if (execution.job().attempt() == 1 && ThreadLocalRandom.current().nextInt(100) < 30) {
+					throw new IllegalStateException("transient");
+				}
+			}
+			finally {
+				running.remove(id);
+			}
+		};
+		for (int n = 1; n <= 4; n++) {
+			start(settings("node-" + n, 8), handler(TYPE, handler));
+		}
+		List<String> ids = this.store.insert(IntStream.range(0, 2000).mapToObj((i) -> job(TYPE).policy(quickRetries(3)).build()).toList());
+		await().atMost(Duration.ofSeconds(90))
+			.until(() -> this.store.countByQueueAndState().get("default").getOrDefault(JobState.COMPLETED, 0L) == 2000);
+		assertThat(overlaps).isEmpty();
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		List<Map<String, Object>> rows = jdbc.queryForList("SELECT id, attempt, locked_by FROM " + this.schema.tableName());
+		assertThat(rows).hasSize(2000);
+		for (Map<String, Object> row : rows) {
+			String id = String.valueOf(row.get("id")).toLowerCase();
+			int attempt = ((Number) row.get("attempt")).intValue();
+			assertThat(attempt).isBetween(1, 2);
+			assertThat(executions.get(id)).as("executions of " + id).hasValue(attempt);
+		}
+		// The work is shared (which node wins each claim depends on scheduling, so not all four
+		// need to have won one on a loaded machine); the properties above are what must hold.
+		assertThat(rows.stream().map((row) -> row.get("locked_by")).distinct().toList()).as("nodes that worked")
+			.hasSizeGreaterThanOrEqualTo(2)
+			.isSubsetOf("node-1", "node-2", "node-3", "node-4");
+		assertThat(ids).allSatisfy((id) -> assertThat(executions).containsKey(id));
+	}
+
+	// ---- reservations
+
+	@Test
+	void abandonedReservationIsRecoveredAsACountedAttempt() {
+		RetryPolicy deadLetterAfterOne = RetryPolicy.builder()
+			.maxAttempts(1)
+			.onExhaustion(OnExhaustion.DEAD_LETTER)
+			.build()
+			.effective();
+		String retried = enqueue(job(TYPE).policy(quickRetries(3)));
+		String exhausted = enqueue(job(TYPE).policy(deadLetterAfterOne));
+		// a node claims both and dies (kill -9): nothing ever completes them
+		assertThat(this.store.claim("dead-node", "default", Map.of(TYPE, Duration.ofMillis(300)), 10)).hasSize(2);
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (execution) -> ran.add(execution.job()),
+				null));
+		Job recovered = awaitState(retried, JobState.COMPLETED);
+		assertThat(recovered.attempt()).isEqualTo(2);
+		assertThat(recovered.errors()).singleElement().satisfies((error) -> {
+			assertThat(error.type()).isEqualTo("visibility_timeout");
+			assertThat(error.attempt()).isEqualTo(1);
+			assertThat(error.code()).isEqualTo(ErrorCode.RETRY);
+		});
+		assertThat(ran).extracting(Job::id).containsExactly(retried);
+		Job dead = awaitState(exhausted, JobState.DISCARDED);
+		assertThat(dead.deadLetter()).isTrue();
+		assertThat(dead.attempt()).isEqualTo(1);
+		assertThat(dead.lastError().type()).isEqualTo("visibility_timeout");
+		awaitEvents(exhausted, 1);
+		assertThat(this.listener.kinds(exhausted)).containsExactly("deadLettered");
+		assertThat(this.listener.kinds(retried)).containsExactly("retrying", "completed");
+	}
+
+	@Test
+	void longHandlerKeepsItsReservationByHeartbeat() {
+		AtomicInteger runs = new AtomicInteger();
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(400), (execution) -> {
+			runs.incrementAndGet();
+			Thread.sleep(1500);
+		}, null));
+		String id = enqueue(job(TYPE));
+		Job job = awaitState(id, JobState.COMPLETED);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.errors()).isEmpty();
+		assertThat(runs).hasValue(1);
+	}
+
+	@Test
+	void explicitHeartbeatExtendsTheReservation() {
+		CountDownLatch release = new CountDownLatch(1);
+		List<Instant> extended = new CopyOnWriteArrayList<>();
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMinutes(10), (execution) -> {
+			execution.heartbeat();
+			extended.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+			release.await(10, TimeUnit.SECONDS);
+		}, null));
+		Instant before = this.store.now();
+		String id = enqueue(job(TYPE));
+		await().atMost(TIMEOUT).until(() -> extended.size() == 1);
+		assertThat(extended.get(0)).isAfterOrEqualTo(before.plus(Duration.ofMinutes(10)));
+		release.countDown();
+		awaitState(id, JobState.COMPLETED);
+	}
+
+	@Test
+	void staleCompletionAfterReapingIsRejected() throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		start(settings("node-a", 1), handler(TYPE, (execution) -> {
+			started.countDown();
+			release.await(20, TimeUnit.SECONDS);
+		}));
+		String id = enqueue(job(TYPE).policy(quickRetries(3)));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		// node-a stalls past its reservation and the reaper (any node) fails the attempt
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		await().atMost(TIMEOUT).until(() -> {
+			jdbc.update("UPDATE " + this.schema.tableName() + " SET locked_until = ? WHERE state = 'active'",
+					java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(2))));
+			this.store.reapExpired(10, (job) -> new dev.ojs.jdbc.AttemptFailure(job, JobState.RETRYABLE,
+					this.store.now(), List.of(new ErrorEntry(job.attempt(), "visibility_timeout", "expired",
+							ErrorCode.RETRY, this.store.now(), Map.of())), false, this.store.now()));
+			return this.store.find(id).orElseThrow().state() == JobState.RETRYABLE;
+		});
+		// node-b takes the retry
+		List<Job> retry = this.store.claim("node-b", "default", Map.of(TYPE, Duration.ofMinutes(5)), 1);
+		assertThat(retry).singleElement().satisfies((job) -> assertThat(job.attempt()).isEqualTo(2));
+		release.countDown();
+		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
+		stopWorkers();
+		Job job = this.store.find(id).orElseThrow();
+		assertThat(job.state()).isEqualTo(JobState.ACTIVE);
+		assertThat(job.attempt()).isEqualTo(2);
+		assertThat(job.lockedBy()).isEqualTo("node-b");
+		assertThat(this.listener.kinds(id)).doesNotContain("completed");
+	}
+
+	// ---- shutdown, retention, outages
+
+	@Test
+	void shutdownLetsShortJobsFinishAndFailsTheRest() {
+		CountDownLatch allStarted = new CountDownLatch(3);
+		start(new WorkerSettings("node-1", Map.of("default", 3), Duration.ofMillis(100), Duration.ofSeconds(30),
+				Duration.ofMillis(500), retention()), handler(TYPE, (execution) -> {
+					allStarted.countDown();
+					if (execution.job().argsJson().contains("short")) {
+						Thread.sleep(100);
+					}
+					else {
+						Thread.sleep(60_000);
+					}
+				}));
+		String shortJob = enqueue(job(TYPE).args("[\"short\"]"));
+		String retried = enqueue(job(TYPE).args("[\"long\"]").policy(quickRetries(3)));
+		String exhausted = enqueue(job(TYPE).args("[\"long\"]").policy(quickRetries(1)));
+		await().atMost(TIMEOUT).until(() -> allStarted.getCount() == 0);
+		long start = System.nanoTime();
+		this.workers.get(0).stop();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		assertThat(this.workers.get(0).isRunning()).isFalse();
+		assertThat(this.store.find(shortJob).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+		Job retry = this.store.find(retried).orElseThrow();
+		assertThat(retry.state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(retry.lastError().type()).isEqualTo("shutdown");
+		assertThat(retry.attempt()).isEqualTo(1);
+		Job discarded = this.store.find(exhausted).orElseThrow();
+		assertThat(discarded.state()).isEqualTo(JobState.DISCARDED);
+		assertThat(discarded.lastError().type()).isEqualTo("shutdown");
+		assertThat(this.listener.kinds(retried)).containsExactly("retrying");
+		assertThat(this.listener.kinds(shortJob)).containsExactly("completed");
+		// another node picks the retry up
+		start(settings("node-2"), handler(TYPE, (execution) -> {
+		}));
+		assertThat(awaitState(retried, JobState.COMPLETED).attempt()).isEqualTo(2);
+	}
+
+	@Test
+	void completedJobsAreDeletedWithZeroRetentionAndPrunedOtherwise() {
+		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), new RetentionSettings(Duration.ZERO, Duration.ofDays(1), Duration.ofDays(1), 100,
+						Duration.ofHours(1))),
+				handler(TYPE, (execution) -> {
+				}));
+		List<String> ids = this.store.insert(IntStream.range(0, 20).mapToObj((i) -> job(TYPE).build()).toList());
+		await().atMost(TIMEOUT).until(() -> this.listener.events.size() == 20);
+		assertThat(ids).allSatisfy((id) -> assertThat(this.store.find(id)).isEmpty());
+		stopWorkers();
+
+		start(new WorkerSettings("node-2", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), new RetentionSettings(Duration.ofMillis(200), Duration.ofDays(1), Duration.ofDays(1),
+						100, Duration.ofMillis(100))),
+				handler(TYPE, (execution) -> {
+				}));
+		String kept = enqueue(job(TYPE));
+		awaitState(kept, JobState.COMPLETED);
+		await().atMost(TIMEOUT).until(() -> this.store.find(kept).isEmpty());
+	}
+
+	@Test
+	void databaseOutageDoesNotStopTheWorker() {
+		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
+		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings(20));
+		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
+		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		startWorker(worker);
+		String before = enqueue(job(TYPE));
+		awaitState(before, JobState.COMPLETED);
+		flaky.breakDown();
+		int refused = flaky.refused();
+		await().atMost(TIMEOUT).until(() -> flaky.refused() > refused + 3);
+		List<String> during = this.store.insert(IntStream.range(0, 10).mapToObj((i) -> job(TYPE).build()).toList());
+		flaky.recover();
+		during.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(worker.isRunning()).isTrue();
+	}
+
+	@Test
+	void statusReportsQueuesTypesAndRunningJobs() {
+		CountDownLatch release = new CountDownLatch(1);
+		Worker worker = start(settings("node-s", 3), handler(TYPE, (execution) -> release.await(10, TimeUnit.SECONDS)));
+		enqueue(job(TYPE));
+		await().atMost(TIMEOUT).until(() -> worker.status().activeByQueue().get("default") == 1);
+		WorkerStatus status = worker.status();
+		assertThat(status.nodeId()).isEqualTo("node-s");
+		assertThat(status.running()).isTrue();
+		assertThat(status.queues()).isEqualTo(Map.of("default", 3));
+		assertThat(status.types()).containsExactly(TYPE);
+		release.countDown();
+	}
+
+	// ---- helpers
+
+	Worker start(HandlerRegistration... handlers) {
+		return start(settings("node-1"), handlers);
+	}
+
+	Worker start(WorkerSettings settings, HandlerRegistration... handlers) {
+		return startWorker(new Worker(this.store, List.of(handlers), settings, this.listener, RetryDelayOverride.NONE));
+	}
+
+	Worker startWorker(Worker worker) {
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	static HandlerRegistration handler(String type, JobHandler handler) {
+		return new HandlerRegistration(type, "default", 0, null, handler, null);
+	}
+
+	static WorkerSettings settings(String nodeId) {
+		return settings(nodeId, 10);
+	}
+
+	static WorkerSettings settings(String nodeId, int concurrency) {
+		return new WorkerSettings(nodeId, Map.of("default", concurrency), Duration.ofMillis(200), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), retention());
+	}
+
+	static RetentionSettings retention() {
+		return new RetentionSettings(Duration.ofHours(1), Duration.ofDays(7), Duration.ofDays(180), 10_000,
+				Duration.ofHours(1));
+	}
+
+	String enqueue(Jobs job) {
+		return this.store.insert(List.of(job.build())).get(0);
+	}
+
+	Job awaitState(String id, JobState state) {
+		await().atMost(TIMEOUT).until(() -> this.store.find(id).map(Job::state).orElse(null) == state);
+		return this.store.find(id).orElseThrow();
+	}
+
+	void awaitEvents(String id, int count) {
+		await().atMost(TIMEOUT).until(() -> this.listener.of(id).size() >= count);
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+}
