@@ -49,9 +49,9 @@ public record AttemptFailure(Job job, JobState state, Instant nextRetryAt, List<
 		return (this.state == JobState.DISCARDED) ? this.failedAt : null;
 	}
 
-	/** The stored {@code last_error_type}. */
+	/** The stored {@code last_error_type}, cut to the column's length. */
 	String lastErrorType() {
-		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1).type();
+		return this.errors.isEmpty() ? null : ErrorHistoryJson.errorType(this.errors.get(this.errors.size() - 1).type());
 	}
 
 }

@@ -31,16 +31,18 @@ final class H2Dialect extends JdbcDialect {
 
 	@Override
 	String liveUniqueKeyPredicate() {
-		return "live_unique_key = ?";
+		return "type = ? AND live_unique_key = ?";
 	}
 
 	/**
 	 * Look up the live holder, else insert; a concurrent insert of the same key makes the
 	 * unique index reject ours (H2 rolls back only that statement), and the caller retries.
+	 * H2 reads never see a holder committed after a REPEATABLE READ transaction's snapshot
+	 * (not even {@code FOR UPDATE}), so there the retries end in a concurrency failure.
 	 */
 	@Override
 	String insertUnique(InsertRow row) {
-		String existing = findLiveIdByUniqueKey(row.uniqueKey());
+		String existing = findLiveIdByUniqueKey(row.type(), row.uniqueKey());
 		if (existing != null) {
 			return existing;
 		}

@@ -12,14 +12,21 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -67,6 +74,8 @@ abstract class JdbcDialect {
 
 	private static final int POLICY_CACHE_SIZE = 1024;
 
+	private static final Log logger = LogFactory.getLog(JdbcDialect.class);
+
 	final JdbcPlatform platform;
 
 	final String table;
@@ -75,6 +84,15 @@ abstract class JdbcDialect {
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
 	final TransactionTemplate workerTx;
+
+	/**
+	 * Guarded batch writes: a transaction of their own, or a savepoint in the caller's (the
+	 * reaper's, which holds the rows locked); the connection's isolation (they only lock and write).
+	 */
+	private final TransactionTemplate batchTx;
+
+	/** Set once the driver reported {@link Statement#SUCCESS_NO_INFO} for a guarded batch. */
+	private volatile boolean lockBeforeBatch;
 
 	private final Map<String, RetryPolicy> policies = new ConcurrentHashMap<>();
 
@@ -85,6 +103,8 @@ abstract class JdbcDialect {
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.workerTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.batchTx = new TransactionTemplate(this.workerTx.getTransactionManager());
+		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 	}
 
 	static JdbcDialect create(JdbcPlatform platform, String table, DataSource dataSource) {
@@ -117,7 +137,10 @@ abstract class JdbcDialect {
 		return "?";
 	}
 
-	/** Predicate selecting the live job with unique key {@code ?}. */
+	/**
+	 * Predicate selecting the live job of type {@code ?} with unique key {@code ?}: a key is
+	 * unique per type among live jobs.
+	 */
 	abstract String liveUniqueKeyPredicate();
 
 	/** DELETE at most {@code ?} rows matching {@code where} (whose parameters come first), in {@code order}. */
@@ -215,16 +238,26 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Inserts a row with a unique key unless a live job holds that key.
+	 * Inserts a row with a unique key unless a live job of the same type holds that key.
 	 * @return the id of the live job holding the key after the call: {@code row.id()} when
 	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
 	 * meanwhile (the caller tries again)
 	 */
 	abstract String insertUnique(InsertRow row);
 
-	String findLiveIdByUniqueKey(String uniqueKey) {
+	/** The id of the live job of {@code type} holding {@code uniqueKey}, or {@code null}. */
+	String findLiveIdByUniqueKey(String type, String uniqueKey) {
+		return findLiveIdByUniqueKey(type, uniqueKey, "");
+	}
+
+	/**
+	 * {@link #findLiveIdByUniqueKey(String, String)} with a locking clause appended
+	 * ({@code ""} for a plain read).
+	 */
+	String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
 		List<String> ids = this.jdbc.queryForList(
-				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate(), String.class, uniqueKey);
+				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + lock, String.class, type,
+				uniqueKey);
 		return ids.isEmpty() ? null : ids.get(0);
 	}
 
@@ -264,12 +297,12 @@ abstract class JdbcDialect {
 	int bindLockedUntil(PreparedStatement ps, int index, Map<String, Duration> visibilityByType, Instant now)
 			throws SQLException {
 		if (new HashSet<>(visibilityByType.values()).size() == 1) {
-			setInstant(ps, index++, now.plus(visibilityByType.values().iterator().next()));
+			setInstant(ps, index++, Timestamps.plus(now, visibilityByType.values().iterator().next()));
 			return index;
 		}
 		for (Map.Entry<String, Duration> entry : visibilityByType.entrySet()) {
 			ps.setString(index++, entry.getKey());
-			setInstant(ps, index++, now.plus(entry.getValue()));
+			setInstant(ps, index++, Timestamps.plus(now, entry.getValue()));
 		}
 		return index;
 	}
@@ -295,7 +328,7 @@ abstract class JdbcDialect {
 	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
 		String sql = delete ? "DELETE FROM " + this.table + guard()
 				: "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
-		return batch(jobs, sql, (ps, job) -> {
+		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> {
 			int index = 1;
 			if (!delete) {
 				setInstant(ps, index++, now);
@@ -313,41 +346,25 @@ abstract class JdbcDialect {
 		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, errors = " + jsonParam()
 				+ ", last_error_type = ?, dead_letter = ?, discarded_at = ?, locked_until = NULL" + guard()
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
-		Set<String> written = new HashSet<>();
-		for (List<AttemptFailure> chunk : chunks(failures, CHUNK)) {
-			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
-
-				@Override
-				public void setValues(PreparedStatement ps, int i) throws SQLException {
-					AttemptFailure failure = chunk.get(i);
-					ps.setString(1, failure.state().value());
-					setInstant(ps, 2, failure.scheduledAt());
-					ps.setString(3, ErrorHistoryJson.write(failure.errors()));
-					ps.setString(4, failure.lastErrorType());
-					ps.setBoolean(5, failure.deadLetter());
-					setInstant(ps, 6, failure.discardedAt());
-					int index = bindGuard(ps, 7, failure.job());
-					if (expiredBefore != null) {
-						setInstant(ps, index, expiredBefore);
-					}
-				}
-
-				@Override
-				public int getBatchSize() {
-					return chunk.size();
-				}
-
-			});
-			collectWritten(counts, chunk.stream().map((failure) -> failure.job().id()).toList(), written);
-		}
-		return written;
+		return guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
+			ps.setString(1, failure.state().value());
+			setInstant(ps, 2, failure.scheduledAt());
+			ps.setString(3, ErrorHistoryJson.write(failure.errors()));
+			ps.setString(4, failure.lastErrorType());
+			ps.setBoolean(5, failure.deadLetter());
+			setInstant(ps, 6, failure.discardedAt());
+			int index = bindGuard(ps, 7, failure.job());
+			if (expiredBefore != null) {
+				setInstant(ps, index, expiredBefore);
+			}
+		});
 	}
 
 	/** Returns claimed jobs that never started to {@code available}, without the attempt. */
 	Set<String> release(List<Job> jobs) {
 		String sql = "UPDATE " + this.table + " SET state = 'available', attempt = attempt - 1, locked_by = NULL, "
 				+ "locked_until = NULL, started_at = NULL" + guard();
-		return batch(jobs, sql, (ps, job) -> bindGuard(ps, 1, job));
+		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> bindGuard(ps, 1, job));
 	}
 
 	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
@@ -368,6 +385,15 @@ abstract class JdbcDialect {
 		return extended;
 	}
 
+	/** Those of these claimed jobs whose reservation is still theirs: active, same attempt and owner. */
+	List<Job> reservationsHeld(List<Job> jobs) {
+		List<Job> held = new ArrayList<>();
+		for (List<Job> chunk : chunks(jobs, CHUNK)) {
+			held.addAll(guarded(chunk, null, ""));
+		}
+		return held;
+	}
+
 	@FunctionalInterface
 	interface RowBinder<T> {
 
@@ -375,70 +401,140 @@ abstract class JdbcDialect {
 
 	}
 
-	private Set<String> batch(List<Job> jobs, String sql, RowBinder<Job> binder) {
-		Set<String> written = new HashSet<>();
-		for (List<Job> chunk : chunks(jobs, CHUNK)) {
-			int[] counts = this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
-
-				@Override
-				public void setValues(PreparedStatement ps, int i) throws SQLException {
-					binder.bind(ps, chunk.get(i));
+	/**
+	 * Runs a guarded per-row statement for every item as JDBC batches in one transaction, or
+	 * under a savepoint of the caller's (so a failed batch writes nothing and can be retried
+	 * row by row), in id order (one lock
+	 * order for every writer); returns the ids the guard let through, read from the update
+	 * counts. A driver that reports {@link Statement#SUCCESS_NO_INFO} instead (MariaDB with
+	 * {@code useBulkStmts=true}) cannot tell a written row from one the guard rejected: the
+	 * batch is rolled back (to the savepoint), and from then on every guarded batch first locks its rows with
+	 * {@code SELECT ... FOR UPDATE}, checks the guard on what it read, and writes only the
+	 * rows that pass.
+	 */
+	private <T> Set<String> guardedBatch(List<T> items, Function<T, Job> jobOf, String sql, Instant expiredBefore,
+			RowBinder<T> binder) {
+		List<T> sorted = new ArrayList<>(items);
+		sorted.sort(Comparator.comparing((T item) -> jobOf.apply(item).id()));
+		if (!this.lockBeforeBatch) {
+			Set<String> written = this.batchTx.execute((status) -> {
+				Set<String> ids = new HashSet<>();
+				for (List<T> chunk : chunks(sorted, CHUNK)) {
+					int[] counts = executeBatch(sql, chunk, binder);
+					for (int i = 0; i < chunk.size(); i++) {
+						if (counts[i] == Statement.SUCCESS_NO_INFO) {
+							status.setRollbackOnly();
+							return null;
+						}
+						if (counts[i] > 0) {
+							ids.add(jobOf.apply(chunk.get(i)).id());
+						}
+					}
 				}
-
-				@Override
-				public int getBatchSize() {
-					return chunk.size();
-				}
-
+				return ids;
 			});
-			collectWritten(counts, chunk.stream().map(Job::id).toList(), written);
+			if (written != null) {
+				return written;
+			}
+			this.lockBeforeBatch = true;
+			logger.info("OJS: the JDBC driver reports no per-row update counts (e.g. MariaDB useBulkStmts=true);"
+					+ " guarded writes now lock and check their rows first");
 		}
-		return written;
+		return this.batchTx.execute((status) -> {
+			Set<String> ids = new HashSet<>();
+			for (List<T> chunk : chunks(sorted, CHUNK)) {
+				Set<String> held = new HashSet<>();
+				guarded(chunk.stream().map(jobOf).toList(), expiredBefore, " FOR UPDATE").forEach((job) -> held.add(job.id()));
+				List<T> writable = chunk.stream().filter((item) -> held.contains(jobOf.apply(item).id())).toList();
+				if (!writable.isEmpty()) {
+					executeBatch(sql, writable, binder);
+				}
+				ids.addAll(held);
+			}
+			return ids;
+		});
+	}
+
+	private <T> int[] executeBatch(String sql, List<T> chunk, RowBinder<T> binder) {
+		return this.jdbc.batchUpdate(sql, new BatchPreparedStatementSetter() {
+
+			@Override
+			public void setValues(PreparedStatement ps, int i) throws SQLException {
+				binder.bind(ps, chunk.get(i));
+			}
+
+			@Override
+			public int getBatchSize() {
+				return chunk.size();
+			}
+
+		});
 	}
 
 	/**
-	 * Per-row update counts of a batch. {@link Statement#SUCCESS_NO_INFO} (drivers batching
-	 * in bulk, e.g. MariaDB with {@code useBulkStmts=true}) counts as written.
+	 * Those of {@code jobs} whose row passes the write guard (active, same attempt and owner,
+	 * and with {@code expiredBefore} a reservation expired before it), read with
+	 * {@code suffix} (e.g. {@code FOR UPDATE}).
 	 */
-	private static void collectWritten(int[] counts, List<String> ids, Set<String> written) {
-		for (int i = 0; i < ids.size(); i++) {
-			if (counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO) {
-				written.add(ids.get(i));
-			}
-		}
+	private List<Job> guarded(List<Job> jobs, Instant expiredBefore, String suffix) {
+		Map<String, List<Job>> byId = new HashMap<>();
+		jobs.forEach((job) -> byId.computeIfAbsent(job.id(), (id) -> new ArrayList<>()).add(job));
+		List<Job> held = new ArrayList<>();
+		this.jdbc.query("SELECT id, attempt, locked_by, locked_until FROM " + this.table + " WHERE id IN ("
+				+ String.join(", ", Collections.nCopies(byId.size(), idParam())) + ") AND state = 'active' ORDER BY id"
+				+ suffix, (ps) -> {
+					int index = 1;
+					for (String id : byId.keySet()) {
+						ps.setString(index++, id);
+					}
+				}, (rs) -> {
+					int attempt = rs.getInt(2);
+					String owner = rs.getString(3);
+					Instant lockedUntil = getInstant(rs, 4);
+					for (Job job : byId.getOrDefault(rs.getString(1).toLowerCase(Locale.ROOT), List.of())) {
+						if (job.attempt() == attempt && Objects.equals(owner, job.lockedBy()) && (expiredBefore == null
+								|| (lockedUntil != null && lockedUntil.isBefore(expiredBefore)))) {
+							held.add(job);
+						}
+					}
+				});
+		return held;
 	}
 
 	// ---- reaper, polling, pruning
 
-	/** Active jobs whose reservation expired before {@code now}, oldest expiry first. */
+	/**
+	 * Active jobs whose reservation expired before {@code now}, oldest expiry first, locked
+	 * for the caller's transaction; rows another reaper (or a heartbeat) holds are skipped,
+	 * so concurrent reapers never wait for each other nor deadlock.
+	 */
 	List<Job> findExpired(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table
-				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until LIMIT ?", ps -> {
+				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until, id LIMIT ? FOR UPDATE SKIP LOCKED",
+				ps -> {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::mapJob);
 	}
 
-	/** The earliest {@code scheduled_at} after {@code now} of a scheduled or retryable job in the queue. */
-	Instant nextDueAt(String queue, Instant now) {
-		String min = " FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?";
-		List<Instant> due = this.jdbc.query("SELECT (SELECT min(scheduled_at)" + min + "), (SELECT min(scheduled_at)"
-				+ min + ")", ps -> {
-					ps.setString(1, JobState.SCHEDULED.value());
-					ps.setString(2, queue);
-					setInstant(ps, 3, now);
-					ps.setString(4, JobState.RETRYABLE.value());
-					ps.setString(5, queue);
-					setInstant(ps, 6, now);
-				}, (rs, rowNum) -> earliest(getInstant(rs, 1), getInstant(rs, 2)));
-		return due.isEmpty() ? null : due.get(0);
-	}
-
-	private static Instant earliest(Instant a, Instant b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.isBefore(b)) ? a : b;
+	/**
+	 * The earliest {@code limit} distinct {@code scheduled_at} after {@code now} of the
+	 * queue's scheduled and retryable jobs, earliest first: one index range per state, each
+	 * stopping after {@code limit} rows.
+	 */
+	List<Instant> nextDueTimes(String queue, Instant now, int limit) {
+		String due = "SELECT scheduled_at FROM " + this.table + " WHERE state = ? AND queue = ? AND scheduled_at > ?"
+				+ " ORDER BY scheduled_at LIMIT ?";
+		List<Instant> times = this.jdbc.query("(" + due + ") UNION ALL (" + due + ")", ps -> {
+			int index = 1;
+			for (JobState state : List.of(JobState.SCHEDULED, JobState.RETRYABLE)) {
+				ps.setString(index++, state.value());
+				ps.setString(index++, queue);
+				setInstant(ps, index++, now);
+				ps.setInt(index++, limit);
+			}
+		}, (rs, rowNum) -> getInstant(rs, 1));
+		return times.stream().sorted().distinct().limit(limit).toList();
 	}
 
 	/** Deletes up to {@code limit} rows matching {@code where} with one instant parameter, oldest first. */
@@ -449,10 +545,27 @@ abstract class JdbcDialect {
 		});
 	}
 
-	/** Deletes up to {@code limit} of the oldest dead letters. */
-	int deleteOldestDeadLetters(int limit) {
-		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE", "discarded_at, id"),
-				limit);
+	/** Where a dead letter stands in age order: its {@code discarded_at}, then its id. */
+	record DeadLetterPosition(Instant discardedAt, String id) {
+	}
+
+	/** The {@code n}-th newest dead letter (1-based), or {@code null} when there are fewer. */
+	DeadLetterPosition newestDeadLetter(int n) {
+		List<DeadLetterPosition> rows = this.jdbc.query("SELECT discarded_at, id FROM " + this.table
+				+ " WHERE state = 'discarded' AND dead_letter = TRUE ORDER BY discarded_at DESC, id DESC LIMIT 1 OFFSET ?",
+				(ps) -> ps.setInt(1, n - 1), (rs, rowNum) -> new DeadLetterPosition(getInstant(rs, 1), rs.getString(2)));
+		return rows.isEmpty() ? null : rows.get(0);
+	}
+
+	/** Deletes up to {@code limit} of the dead letters ordered strictly before {@code position}, oldest first. */
+	int deleteDeadLettersBefore(DeadLetterPosition position, int limit) {
+		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE AND (discarded_at < ?"
+				+ " OR (discarded_at = ? AND id < " + idParam() + "))", "discarded_at, id"), ps -> {
+					setInstant(ps, 1, position.discardedAt());
+					setInstant(ps, 2, position.discardedAt());
+					ps.setString(3, position.id());
+					ps.setInt(4, limit);
+				});
 	}
 
 	// ---- helpers

@@ -20,11 +20,17 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 import javax.sql.DataSource;
 
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
@@ -53,20 +59,26 @@ import dev.ojs.retry.RetryPolicy;
  * expired, by the size of the skew.
  * <p>
  * Insert notifications (PostgreSQL): each insert call sends one {@code pg_notify} per queue,
- * in the insert's own statement and so delivered only when the transaction commits, and at
- * most one per queue every {@value #NOTIFY_DEBOUNCE_MILLIS} ms from this JVM; listening
- * workers ({@link #listenForInserts}) wake their idle pollers. A job whose notification was
- * debounced is found by the pollers' adaptive polling.
+ * in the insert's own statement and so delivered only when the transaction commits;
+ * listening workers ({@link #listenForInserts}) wake their idle pollers. There is no
+ * debounce in this JVM: one that records when it notified would suppress the notification of
+ * a committed insert because of another one still uncommitted (or rolled back). PostgreSQL
+ * itself folds identical notifications (channel and payload) of one transaction into one, so
+ * many inserts in one transaction still notify once per queue.
  */
 public class JdbcJobStore implements JobStore {
 
-	static final long NOTIFY_DEBOUNCE_MILLIS = 5;
+	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
+	static final int MAX_NAME_LENGTH = 255;
 
 	private static final int UNIQUE_INSERT_TRIES = 10;
 
 	private static final int PRUNE_CHUNK = 5000;
 
 	private static final int PRUNE_MAX_CHUNKS = 200;
+
+	/** How long one {@link #prune} call of the worker's pruner may delete before it stops. */
+	public static final Duration PRUNE_BUDGET = Duration.ofSeconds(1);
 
 	private final DataSource dataSource;
 
@@ -80,9 +92,10 @@ public class JdbcJobStore implements JobStore {
 
 	private final String table;
 
-	private final Map<String, Long> lastNotifyNanos = new ConcurrentHashMap<>();
-
 	private final Map<RetryPolicy, String> policyJson = new ConcurrentHashMap<>();
+
+	/** Makes an insert without a caller's transaction atomic. */
+	private final TransactionTemplate insertTx;
 
 	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings) {
 		this(dataSource, settings, Clock.systemUTC());
@@ -99,6 +112,15 @@ public class JdbcJobStore implements JobStore {
 		this.table = settings.tableName();
 		this.dialect = JdbcDialect.create(platform, this.table, dataSource);
 		this.jdbc = this.dialect.jdbc;
+		this.insertTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		// a unique key's live holder is read after waiting for a concurrent insert: it must see
+		// what committed meanwhile (MariaDB's default REPEATABLE READ would not)
+		this.insertTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+	}
+
+	/** The data source the store writes to. */
+	public DataSource dataSource() {
+		return this.dataSource;
 	}
 
 	public JdbcStoreSettings settings() {
@@ -121,6 +143,15 @@ public class JdbcJobStore implements JobStore {
 
 	// ---- JobStore
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * All or nothing: the jobs are written in the caller's transaction when one is bound to
+	 * this store's data source, otherwise in a transaction of their own.
+	 * @throws IllegalArgumentException when a job's type is blank, its type, queue or unique
+	 * key is longer than {@value #MAX_NAME_LENGTH} characters, or its {@code runAt} is after
+	 * {@link Timestamps#MAX}; nothing is written then
+	 */
 	@Override
 	public List<String> insert(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
@@ -132,13 +163,21 @@ public class JdbcJobStore implements JobStore {
 		for (NewJob job : jobs) {
 			rows.add(row(job, now));
 		}
+		if (TransactionSynchronizationManager.hasResource(this.dataSource)) {
+			return write(rows);
+		}
+		return this.insertTx.execute((status) -> write(rows));
+	}
+
+	private List<String> write(List<JdbcDialect.InsertRow> rows) {
 		String[] ids = new String[rows.size()];
 		List<JdbcDialect.InsertRow> plain = new ArrayList<>(rows.size());
-		Map<String, Integer> firstWithKey = new HashMap<>();
+		Map<List<String>, Integer> firstWithKey = new HashMap<>();
 		Set<String> queues = new LinkedHashSet<>();
 		for (int i = 0; i < rows.size(); i++) {
 			JdbcDialect.InsertRow row = rows.get(i);
-			String key = row.uniqueKey();
+			// unique per type among live jobs
+			List<String> key = (row.uniqueKey() != null) ? List.of(row.type(), row.uniqueKey()) : null;
 			if (key == null) {
 				plain.add(row);
 				ids[i] = row.id();
@@ -153,7 +192,7 @@ public class JdbcJobStore implements JobStore {
 			}
 			queues.add(row.queue());
 		}
-		Collection<String> notify = queuesToNotify(queues);
+		Collection<String> notify = (this.dialect.notifyChannel() != null) ? queues : List.of();
 		if (!plain.isEmpty()) {
 			this.dialect.insert(plain, notify);
 		}
@@ -167,13 +206,28 @@ public class JdbcJobStore implements JobStore {
 		if (job.type() == null || job.type().isBlank()) {
 			throw new IllegalArgumentException("Job type must not be blank");
 		}
+		String queue = (job.queue() != null) ? job.queue() : "default";
+		checkLength("type", job.type());
+		checkLength("queue", queue);
+		checkLength("unique key", job.uniqueKey());
+		if (job.runAt() != null && job.runAt().isAfter(Timestamps.MAX)) {
+			throw new IllegalArgumentException(
+					"Job runAt must not be after " + Timestamps.MAX + ", got " + job.runAt() + " (job type " + job.type() + ")");
+		}
 		RetryPolicy policy = (job.retryPolicy() != null) ? job.retryPolicy().effective() : RetryPolicy.DEFAULT;
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
 		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
-		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), (job.queue() != null) ? job.queue() : "default",
+		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
 				job.priority(), state, policy.maxAttempts(), this.policyJson.computeIfAbsent(policy, this::toJson),
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
+	}
+
+	private static void checkLength(String what, String value) {
+		if (value != null && value.length() > MAX_NAME_LENGTH) {
+			throw new IllegalArgumentException("Job " + what + " must have at most " + MAX_NAME_LENGTH
+					+ " characters, got " + value.length() + ": " + value.substring(0, 40) + "...");
+		}
 	}
 
 	private String toJson(RetryPolicy policy) {
@@ -190,23 +244,9 @@ public class JdbcJobStore implements JobStore {
 				return id;
 			}
 		}
-		throw new IllegalStateException("Could not insert or find a live job with unique key " + row.uniqueKey());
-	}
-
-	private Collection<String> queuesToNotify(Set<String> queues) {
-		if (this.dialect.notifyChannel() == null) {
-			return List.of();
-		}
-		long now = System.nanoTime();
-		List<String> notify = new ArrayList<>(queues.size());
-		for (String queue : queues) {
-			Long last = this.lastNotifyNanos.get(queue);
-			if (last == null || now - last >= NOTIFY_DEBOUNCE_MILLIS * 1_000_000) {
-				this.lastNotifyNanos.put(queue, now);
-				notify.add(queue);
-			}
-		}
-		return notify;
+		// the holder keeps vanishing, or (H2) a REPEATABLE READ snapshot cannot see it
+		throw new ConcurrencyFailureException("Could not insert or find a live " + row.type()
+				+ " job with unique key " + row.uniqueKey() + "; retry the transaction");
 	}
 
 	@Override
@@ -284,8 +324,8 @@ public class JdbcJobStore implements JobStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A dead letter whose unique key is now held by another live job stays where it is
-	 * ({@code false}).
+	 * A dead letter whose unique key is now held by another live job of its type stays where
+	 * it is ({@code false}).
 	 */
 	@Override
 	public boolean retryDeadLetter(String id) {
@@ -294,7 +334,7 @@ public class JdbcJobStore implements JobStore {
 			return false;
 		}
 		String key = job.get().uniqueKey();
-		if (key != null && this.dialect.findLiveIdByUniqueKey(key) != null) {
+		if (key != null && this.dialect.findLiveIdByUniqueKey(job.get().type(), key) != null) {
 			return false;
 		}
 		try {
@@ -465,64 +505,114 @@ public class JdbcJobStore implements JobStore {
 	}
 
 	/**
+	 * Those of these claimed jobs whose reservation is still theirs: {@code active} with the
+	 * same attempt and owner. A claimed job missing here lost its reservation (reaped), and no
+	 * write of that attempt can succeed any more.
+	 */
+	public List<Job> reservationsHeld(List<Job> jobs) {
+		return jobs.isEmpty() ? List.of() : this.dialect.reservationsHeld(jobs);
+	}
+
+	/**
 	 * Turns up to {@code limit} expired reservations into failed attempts (spec §9.2,
-	 * RET-12): {@code decide} says where each goes. Safe on every node at once: each write is
-	 * guarded by the attempt, the owner and the still-expired reservation, so one node wins.
+	 * RET-12): {@code decide} says where each goes. Safe on every node at once: one
+	 * transaction locks the expired rows, skipping those another reaper holds, and each write
+	 * is guarded by the attempt, the owner and the still-expired reservation, so each expired
+	 * attempt is counted once.
 	 * @return the failures written by this call
 	 */
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
 		Instant now = now();
-		List<Job> expired = this.dialect.findExpired(now, limit);
-		if (expired.isEmpty()) {
-			return List.of();
-		}
-		List<AttemptFailure> failures = expired.stream().map(decide).toList();
-		Set<String> written = this.dialect.fail(failures, now);
-		return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+		return this.dialect.workerTx.execute((status) -> {
+			List<Job> expired = this.dialect.findExpired(now, limit);
+			if (expired.isEmpty()) {
+				return List.<AttemptFailure>of();
+			}
+			List<AttemptFailure> failures = expired.stream().map(decide).toList();
+			Set<String> written = this.dialect.fail(failures, now);
+			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+		});
 	}
 
 	/** The earliest time after now at which a scheduled or retryable job of {@code queue} is due, or {@code null}. */
 	public Instant nextDueAt(String queue) {
-		return this.dialect.nextDueAt(queue, now());
+		List<Instant> due = nextDueTimes(queue, 1);
+		return due.isEmpty() ? null : due.get(0);
+	}
+
+	/**
+	 * The earliest {@code limit} distinct times after now at which scheduled or retryable
+	 * jobs of {@code queue} are due, earliest first.
+	 */
+	public List<Instant> nextDueTimes(String queue, int limit) {
+		return this.dialect.nextDueTimes(queue, now(), limit);
 	}
 
 	/**
 	 * Deletes finished jobs past their retention: completed jobs older than
 	 * {@code completed}, plain discarded and cancelled jobs older than {@code discarded}, dead
 	 * letters older than {@code deadLetterMaxAge}, then the oldest dead letters beyond
-	 * {@code deadLetterMaxCount}. Works in chunks, so a large backlog is pruned over several
-	 * runs.
+	 * {@code deadLetterMaxCount}. Works in chunks of {@value #PRUNE_CHUNK} rows, at most
+	 * {@value #PRUNE_MAX_CHUNKS} per rule, so a large backlog is pruned over several runs.
 	 * @return the number of jobs deleted
 	 */
 	public long prune(Duration completed, Duration discarded, Duration deadLetterMaxAge, int deadLetterMaxCount) {
+		return prune(completed, discarded, deadLetterMaxAge, deadLetterMaxCount, Duration.ofDays(1));
+	}
+
+	/**
+	 * Like {@link #prune(Duration, Duration, Duration, int)}, but starts no further chunk once
+	 * {@code budget} has passed (see {@link #PRUNE_BUDGET}); the next run continues.
+	 * <p>
+	 * The count rule is idempotent, so nodes pruning at the same time never keep fewer than
+	 * {@code deadLetterMaxCount}: it finds the {@code deadLetterMaxCount}-th newest dead letter
+	 * (by {@code discarded_at}, then id) and deletes only dead letters ordered strictly before
+	 * that row.
+	 * @return the number of jobs deleted
+	 */
+	public long prune(Duration completed, Duration discarded, Duration deadLetterMaxAge, int deadLetterMaxCount,
+			Duration budget) {
+		long deadline = System.nanoTime() + Math.min(budget.toNanos(), Duration.ofDays(1).toNanos());
 		Instant now = now();
 		long deleted = deleteOlderThan("state = 'completed' AND completed_at < ?", "completed_at",
-				now.minus(completed));
+				Timestamps.minus(now, completed), deadline);
 		deleted += deleteOlderThan("state IN ('discarded', 'cancelled') AND dead_letter = FALSE AND discarded_at < ?",
-				"discarded_at", now.minus(discarded));
-		deleted += deleteOlderThan(DEAD_LETTER + " AND discarded_at < ?", "discarded_at", now.minus(deadLetterMaxAge));
-		Long deadLetters = this.jdbc.queryForObject("SELECT count(*) FROM " + this.table + " WHERE " + DEAD_LETTER,
-				Long.class);
-		long excess = ((deadLetters != null) ? deadLetters : 0) - deadLetterMaxCount;
-		while (excess > 0) {
-			int count = this.dialect.deleteOldestDeadLetters((int) Math.min(excess, PRUNE_CHUNK));
-			if (count == 0) {
-				break;
-			}
-			deleted += count;
-			excess -= count;
+				"discarded_at", Timestamps.minus(now, discarded), deadline);
+		deleted += deleteOlderThan(DEAD_LETTER + " AND discarded_at < ?", "discarded_at",
+				Timestamps.minus(now, deadLetterMaxAge), deadline);
+		if (deadLetterMaxCount <= 0) {
+			return deleted + deleteOlderThan(DEAD_LETTER + " AND discarded_at <= ?", "discarded_at, id", Timestamps.MAX,
+					deadline);
+		}
+		JdbcDialect.DeadLetterPosition oldestKept = this.dialect.newestDeadLetter(deadLetterMaxCount);
+		if (oldestKept != null) {
+			deleted += deleteInChunks(() -> this.dialect.deleteDeadLettersBefore(oldestKept, PRUNE_CHUNK), deadline);
 		}
 		return deleted;
 	}
 
-	private long deleteOlderThan(String where, String order, Instant cutoff) {
+	private long deleteOlderThan(String where, String order, Instant cutoff, long deadline) {
+		return deleteInChunks(() -> this.dialect.deleteOlderThan(where, order, cutoff, PRUNE_CHUNK), deadline);
+	}
+
+	/**
+	 * Runs a chunked delete until it deletes less than a chunk, the budget is spent or
+	 * {@value #PRUNE_MAX_CHUNKS} chunks. A lock conflict (another node pruning the same rows;
+	 * InnoDB may report a deadlock) ends this rule for this run: the other node does the work.
+	 */
+	private static long deleteInChunks(IntSupplier chunk, long deadline) {
 		long deleted = 0;
-		for (int i = 0; i < PRUNE_MAX_CHUNKS; i++) {
-			int count = this.dialect.deleteOlderThan(where, order, cutoff, PRUNE_CHUNK);
-			deleted += count;
-			if (count < PRUNE_CHUNK) {
-				break;
+		try {
+			for (int i = 0; i < PRUNE_MAX_CHUNKS && System.nanoTime() < deadline; i++) {
+				int count = chunk.getAsInt();
+				deleted += count;
+				if (count < PRUNE_CHUNK) {
+					break;
+				}
 			}
+		}
+		catch (ConcurrencyFailureException ex) {
+			// pruned concurrently: the rest is the other node's or the next run's
 		}
 		return deleted;
 	}

@@ -44,7 +44,7 @@ final class MariaDbDialect extends JdbcDialect {
 
 	@Override
 	String liveUniqueKeyPredicate() {
-		return "live_unique_key = ?";
+		return "type = ? AND live_unique_key = ?";
 	}
 
 	@Override
@@ -53,14 +53,16 @@ final class MariaDbDialect extends JdbcDialect {
 	}
 
 	/**
-	 * {@code ON DUPLICATE KEY UPDATE id = id} turns a clash on {@code live_unique_key} into a
-	 * no-op (ids are fresh UUIDv7s, so the primary key never clashes); the live holder is then
-	 * read back.
+	 * {@code ON DUPLICATE KEY UPDATE id = id} turns a clash on {@code (type, live_unique_key)}
+	 * into a no-op (ids are fresh UUIDv7s, so the primary key never clashes); the live holder
+	 * is then read back with a locking read ({@code LOCK IN SHARE MODE}, which MariaDB and
+	 * MySQL 8 both accept): a plain read in a REPEATABLE READ transaction (the InnoDB default)
+	 * would see the transaction's snapshot, which misses a holder committed since.
 	 */
 	@Override
 	String insertUnique(InsertRow row) {
 		this.jdbc.update(insertSql(1) + " ON DUPLICATE KEY UPDATE id = id", (ps) -> bindInsert(ps, 1, row));
-		return findLiveIdByUniqueKey(row.uniqueKey());
+		return findLiveIdByUniqueKey(row.type(), row.uniqueKey(), " LOCK IN SHARE MODE");
 	}
 
 	@Override
@@ -94,7 +96,7 @@ final class MariaDbDialect extends JdbcDialect {
 					});
 			List<Job> jobs = new ArrayList<>(rows.size());
 			for (Job row : rows) {
-				jobs.add(claimed(row, nodeId, now, now.plus(visibilityByType.get(row.type()))));
+				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibilityByType.get(row.type()))));
 			}
 			return jobs;
 		});

@@ -6,11 +6,16 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.SignStyle;
+import java.time.temporal.ChronoField;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -33,8 +38,10 @@ import dev.ojs.job.Job;
  * <li>Insert: multi-row {@code VALUES}; the {@code NOTIFY} for the batch rides in the same
  * statement ({@code WITH ins AS (INSERT ...) SELECT pg_notify(...)}), and is delivered on
  * commit only.</li>
- * <li>Unique keys: {@code INSERT ... ON CONFLICT (unique_key) WHERE <live> DO NOTHING} against
- * the partial unique index.</li>
+ * <li>Unique keys: {@code INSERT ... ON CONFLICT (type, unique_key) WHERE <live> DO NOTHING}
+ * against the partial unique index. In a REPEATABLE READ or SERIALIZABLE transaction whose
+ * snapshot predates a conflicting holder, PostgreSQL raises a serialization failure instead
+ * (the caller retries its transaction, as for any such conflict).</li>
  * </ul>
  */
 final class PostgresDialect extends JdbcDialect {
@@ -45,6 +52,14 @@ final class PostgresDialect extends JdbcDialect {
 	/** Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}. */
 	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt AND j.state = 'active'"
 			+ " AND j.locked_by = c.owner";
+
+	private static final DateTimeFormatter TIMESTAMPTZ = new DateTimeFormatterBuilder()
+		.appendValue(ChronoField.YEAR, 4, 10, SignStyle.NORMAL)
+		.appendPattern("-MM-dd HH:mm:ss")
+		.appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+		.appendLiteral("+00")
+		.toFormatter(Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
 
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
@@ -66,7 +81,7 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	String liveUniqueKeyPredicate() {
-		return "unique_key = ? AND state IN (" + LIVE + ")";
+		return "type = ? AND unique_key = ? AND state IN (" + LIVE + ")";
 	}
 
 	@Override
@@ -115,10 +130,10 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	String insertUnique(InsertRow row) {
-		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL"
-				+ " AND state IN (" + LIVE + ") DO NOTHING RETURNING id", (ps) -> bindInsert(ps, 1, row),
-				(rs, rowNum) -> rs.getString(1));
-		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.uniqueKey()) : inserted.get(0);
+		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (type, unique_key)"
+				+ " WHERE unique_key IS NOT NULL AND state IN (" + LIVE + ") DO NOTHING RETURNING id",
+				(ps) -> bindInsert(ps, 1, row), (rs, rowNum) -> rs.getString(1));
+		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.type(), row.uniqueKey()) : inserted.get(0);
 	}
 
 	@Override
@@ -174,12 +189,11 @@ final class PostgresDialect extends JdbcDialect {
 			PreparedStatement ps = con.prepareStatement(sql);
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
-			ps.setArray(index++, texts(con, failures, (failure) -> failure.scheduledAt().toString()));
+			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
 			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
-			ps.setArray(index++, texts(con, failures,
-					(failure) -> Objects.toString(failure.discardedAt(), null)));
+			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -216,6 +230,15 @@ final class PostgresDialect extends JdbcDialect {
 		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
 		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
 		return index;
+	}
+
+	/**
+	 * An instant as {@code timestamptz} text for an array parameter: {@code 2026-02-12
+	 * 10:31:05.123456+00}. Unlike {@link Instant#toString()}, a year after 9999 has no sign,
+	 * which PostgreSQL would reject.
+	 */
+	static String timestamptz(Instant instant) {
+		return (instant != null) ? TIMESTAMPTZ.format(instant) : null;
 	}
 
 	private static <T> Array texts(Connection con, List<T> items, Function<T, String> value) throws SQLException {

@@ -14,12 +14,15 @@ import org.postgresql.PGNotification;
 
 /**
  * PostgreSQL {@code LISTEN} on a dedicated connection taken from the data source for as long
- * as the listener runs. A daemon thread waits in {@link PGConnection#getNotifications(int)}
- * and hands each notification's payload (the queue) to the callback; after every
- * (re)connect the callback gets {@code null} (notifications may have been missed); on the way
- * out it runs {@code UNLISTEN *}, so the pooled connection stops collecting notifications. Failures
- * (e.g. a database restart) close the connection and reconnect with backoff, 100 ms doubling
- * to 5 s.
+ * as the listener runs. A (non-daemon) thread waits in
+ * {@link PGConnection#getNotifications(int)} and hands each notification's payload (the
+ * queue) to the callback; after every (re)connect the callback gets {@code null}
+ * (notifications may have been missed); on the way out it runs {@code UNLISTEN *}, so the
+ * pooled connection stops collecting notifications. Every {@value #VALIDATE_MILLIS} ms
+ * without a notification it validates the connection ({@link Connection#isValid(int)}, so a
+ * connection silently dropped by the network is noticed). Failures (e.g. a database restart)
+ * close the connection and reconnect with backoff, 100 ms doubling to 5 s. A callback that
+ * throws is logged and the listener goes on.
  */
 final class PostgresInsertListener implements AutoCloseable {
 
@@ -28,6 +31,12 @@ final class PostgresInsertListener implements AutoCloseable {
 	private static final int WAIT_MILLIS = 500;
 
 	private static final long MAX_BACKOFF_MILLIS = 5000;
+
+	static final long VALIDATE_MILLIS = 30_000;
+
+	private static final int VALIDATE_TIMEOUT_SECONDS = 5;
+
+	private final long validateMillis;
 
 	private final DataSource dataSource;
 
@@ -39,16 +48,22 @@ final class PostgresInsertListener implements AutoCloseable {
 
 	private volatile boolean running = true;
 
-	private PostgresInsertListener(DataSource dataSource, String channel, Consumer<String> onInsert) {
+	private PostgresInsertListener(DataSource dataSource, String channel, Consumer<String> onInsert,
+			long validateMillis) {
 		this.dataSource = dataSource;
 		this.channel = channel;
 		this.onInsert = onInsert;
+		this.validateMillis = validateMillis;
 		this.thread = new Thread(this::run, "ojs-listen-" + channel);
-		this.thread.setDaemon(true);
 	}
 
 	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<String> onInsert) {
-		PostgresInsertListener listener = new PostgresInsertListener(dataSource, channel, onInsert);
+		return start(dataSource, channel, onInsert, VALIDATE_MILLIS);
+	}
+
+	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<String> onInsert,
+			long validateMillis) {
+		PostgresInsertListener listener = new PostgresInsertListener(dataSource, channel, onInsert, validateMillis);
 		listener.thread.start();
 		return listener;
 	}
@@ -67,22 +82,38 @@ final class PostgresInsertListener implements AutoCloseable {
 				backoff = 100;
 				// drop what a pooled connection may have buffered before; wake everyone instead
 				pg.getNotifications();
-				this.onInsert.accept(null);
+				deliver(null);
+				long validated = System.nanoTime();
+				boolean valid = true;
 				try {
 					while (this.running) {
 						PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
-						if (notifications != null) {
+						if (notifications != null && notifications.length > 0) {
+							validated = System.nanoTime();
 							for (PGNotification notification : notifications) {
-								this.onInsert.accept(notification.getParameter());
+								deliver(notification.getParameter());
 							}
+						}
+						else if (System.nanoTime() - validated >= this.validateMillis * 1_000_000) {
+							valid = con.isValid(VALIDATE_TIMEOUT_SECONDS);
+							if (!valid) {
+								throw new SQLException("the LISTEN connection is no longer valid");
+							}
+							validated = System.nanoTime();
 						}
 					}
 				}
 				finally {
-					unlisten(con);
+					// an invalid connection may not even answer: the pool validates it before reuse
+					if (valid) {
+						unlisten(con);
+					}
 				}
 			}
-			catch (SQLException | RuntimeException ex) {
+			catch (Throwable ex) {
+				if (ex instanceof VirtualMachineError error) {
+					throw error;
+				}
 				if (!this.running) {
 					break;
 				}
@@ -91,6 +122,18 @@ final class PostgresInsertListener implements AutoCloseable {
 				sleep(backoff);
 				backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
 			}
+		}
+	}
+
+	private void deliver(String queue) {
+		try {
+			this.onInsert.accept(queue);
+		}
+		catch (Throwable ex) {
+			if (ex instanceof VirtualMachineError error) {
+				throw error;
+			}
+			logger.warn("OJS insert listener callback failed", ex);
 		}
 	}
 

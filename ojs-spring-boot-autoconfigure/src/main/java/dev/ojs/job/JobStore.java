@@ -13,8 +13,8 @@ public interface JobStore {
 
 	/**
 	 * Inserts jobs in one round trip, joining the caller's transaction when one is active.
-	 * A job whose unique key matches a live (non-terminal) job is not inserted; that job's id
-	 * is returned in its place.
+	 * Unique keys are unique per type among live jobs: a job whose type and unique key match
+	 * a live (non-terminal) job is not inserted; that job's id is returned in its place.
 	 * @return the ids, in the order of {@code jobs}
 	 */
 	List<String> insert(List<NewJob> jobs);

@@ -16,7 +16,8 @@ import dev.ojs.retry.RetryPolicy;
  * @param metaJson JSON object of metadata
  * @param retryPolicy effective retry policy
  * @param runAt when the job becomes due; {@code null} means now
- * @param uniqueKey optional unique key; a live job with the same key is returned instead
+ * @param uniqueKey optional unique key, unique per type among live jobs: a live job of the
+ * same type with the same key is returned instead
  */
 public record NewJob(String type, String queue, int priority, String argsJson, String metaJson,
 		RetryPolicy retryPolicy, Instant runAt, String uniqueKey) {

@@ -23,6 +23,21 @@ public record JobError(String type, String message, ErrorCode code, Map<String, 
 		details = (details != null) ? Map.copyOf(details) : Map.of();
 	}
 
+	/**
+	 * The error type of an exception class: its fully-qualified name with nested classes
+	 * joined by {@code '.'} (not {@code '$'}), so that a dot-namespaced
+	 * {@code non_retryable_errors} prefix such as {@code "com.acme.Outer.*"} matches it (spec
+	 * §6.1, §6.2).
+	 */
+	public static String typeOf(Class<? extends Throwable> exceptionClass) {
+		return exceptionClass.getName().replace('$', '.');
+	}
+
+	/** A plain failure of {@code exception}: its {@link #typeOf type}, message, code RETRY. */
+	public static JobError of(Throwable exception) {
+		return of(typeOf(exception.getClass()), String.valueOf(exception.getMessage()));
+	}
+
 	/** A plain failure: code {@link ErrorCode#RETRY}, no details. */
 	public static JobError of(String type, String message) {
 		return new JobError(type, message, ErrorCode.RETRY, Map.of());

@@ -12,8 +12,9 @@ import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
 
 /**
- * What an application sees of a stored job. Serialised with Jackson, the policy, arguments
- * and metadata are written as JSON values, not strings.
+ * What an application sees of a stored job. Serialised with Jackson, the state is its
+ * lowercase spec value ({@code "completed"}, as the actuator shows it) and the policy,
+ * arguments and metadata are written as JSON values, not strings.
  *
  * @param id lowercase UUIDv7
  * @param type the job type
@@ -35,8 +36,9 @@ import dev.ojs.retry.RetryPolicy;
  * @param completedAt when it completed, or {@code null}
  * @param discardedAt when it was discarded or dead-lettered, or {@code null}
  */
-public record JobInfo(String id, String type, String queue, int priority, JobState state, int attempt,
-		int maxAttempts, @JsonSerialize(using = RetryPolicyJsonSerializer.class) RetryPolicy retryPolicy,
+public record JobInfo(String id, String type, String queue, int priority,
+		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,
+		@JsonSerialize(using = JobInfoSerializers.RetryPolicyValue.class) RetryPolicy retryPolicy,
 		List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt, @JsonRawValue String argsJson,
 		@JsonRawValue String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
 		Instant completedAt, Instant discardedAt) {

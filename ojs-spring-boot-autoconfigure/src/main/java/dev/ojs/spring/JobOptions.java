@@ -186,7 +186,12 @@ public final class JobOptions {
 			return this;
 		}
 
-		/** A live job (not yet finished) with the same key is returned instead of a new one. */
+		/**
+		 * A live job (not yet finished) of the same type with the same key is returned
+		 * instead of a new one. Inside a REPEATABLE READ or SERIALIZABLE transaction on
+		 * PostgreSQL or H2, a key committed concurrently by another transaction surfaces as a
+		 * {@link org.springframework.dao.ConcurrencyFailureException}: retry the transaction.
+		 */
 		public Builder uniqueKey(String uniqueKey) {
 			this.uniqueKey = uniqueKey;
 			return this;

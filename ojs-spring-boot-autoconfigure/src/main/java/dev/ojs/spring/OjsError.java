@@ -23,7 +23,7 @@ public @interface OjsError {
 
 	/**
 	 * Dot-namespaced error type, e.g. {@code "external.stripe.card_declined"}; empty = the
-	 * exception's fully-qualified class name.
+	 * exception's fully-qualified class name, nested classes joined by {@code '.'}.
 	 */
 	String type() default "";
 

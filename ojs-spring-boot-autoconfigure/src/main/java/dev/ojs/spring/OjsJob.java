@@ -18,7 +18,8 @@ import dev.ojs.retry.OnExhaustion;
  * <ol>
  * <li>the error type is {@link OjsJobException#getType()}, else the exception class's
  * {@link OjsError#type() @OjsError type}, else the exception's fully-qualified class
- * name;</li>
+ * name, nested classes joined by {@code '.'} ({@code com.acme.Billing.CardDeclined}, so
+ * {@code "com.acme.Billing.*"} matches it in {@code non_retryable_errors});</li>
  * <li>the code is {@link OjsJobException#getCode()}, else the code of the list below whose
  * listed class is the <em>closest</em> superclass of the exception (an exact match beats a
  * superclass match), else the exception class's {@link OjsError#code() @OjsError code},
@@ -34,8 +35,11 @@ import dev.ojs.retry.OnExhaustion;
  * <p>
  * Methods are found on the target class of each singleton bean, so beans behind proxies
  * (for example {@code @Transactional} ones) work, and the handler is invoked through the
- * proxy. A duplicate job type, an unparseable attribute or a parameter that cannot be bound
- * fails application start-up.
+ * proxy. A duplicate job type, an unparseable attribute, a parameter that cannot be bound,
+ * an {@code @OjsJob} method on a bean that is not a singleton (prototype, request, session
+ * or any other scope), and one on a singleton whose class its bean definition does not
+ * reveal (for example a {@code @Bean} method declared with an interface return type) fail
+ * application start-up.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -47,6 +51,12 @@ public @interface OjsJob {
 
 	/** Value of numeric attributes meaning "inherit". */
 	int INHERIT = -1;
+
+	/**
+	 * The sole entry of {@link #nonRetryableErrors()} meaning "inherit" (its default):
+	 * {@value}. It is not a valid error type pattern, so it cannot clash with one.
+	 */
+	String INHERIT_LIST = "<inherit>";
 
 	/** The dot-namespaced job type this method handles, e.g. {@code "email.send_welcome"}. */
 	String type();
@@ -85,10 +95,12 @@ public @interface OjsJob {
 	Jitter jitter() default Jitter.INHERIT;
 
 	/**
-	 * {@code non_retryable_errors} patterns (spec §6), e.g. {@code "java.net.*"}; empty =
-	 * inherit.
+	 * {@code non_retryable_errors} patterns (spec §6), e.g. {@code "java.net.*"}. The default,
+	 * {@code {INHERIT_LIST}} (the single entry {@value #INHERIT_LIST}), inherits {@code ojs.retry.non-retryable-errors}
+	 * (then the spec's empty list); an explicit empty array, {@code nonRetryableErrors = {}},
+	 * means "none", overriding the application's list for this job type.
 	 */
-	String[] nonRetryableErrors() default {};
+	String[] nonRetryableErrors() default { INHERIT_LIST };
 
 	/** {@code on_exhaustion}; {@link Exhaustion#INHERIT} by default. */
 	Exhaustion onExhaustion() default Exhaustion.INHERIT;

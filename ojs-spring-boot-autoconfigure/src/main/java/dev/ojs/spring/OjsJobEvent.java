@@ -7,7 +7,17 @@ import org.springframework.context.ApplicationEvent;
 /**
  * Base class of the events published after an attempt's outcome is stored. The source is
  * the {@link JobInfo} of the job as it was claimed (its {@link JobInfo#attempt()} is the
- * attempt that ran). Published on the worker's thread.
+ * attempt that ran).
+ * <p>
+ * Events are published synchronously, after the outcome's write, on the thread that wrote
+ * it: for attempts whose handler returned or threw, that is the node's single completer
+ * thread ({@code ojs-completer-<node id>}), which writes the outcomes of every job of the
+ * node in batches; for attempts failed by the reaper or by shutdown, the worker's
+ * maintenance or stopping thread. Every listener therefore delays the node's later outcome
+ * writes: listeners must be fast and should not block. Put slow work (e-mails, HTTP calls,
+ * further database work) in an {@code @Async} listener (with {@code @EnableAsync}) or hand
+ * it to an executor of your own. An exception thrown by a listener is logged and does not
+ * affect the job.
  */
 public abstract class OjsJobEvent extends ApplicationEvent {
 

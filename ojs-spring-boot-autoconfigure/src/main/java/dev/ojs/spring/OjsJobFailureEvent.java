@@ -5,7 +5,8 @@ import java.time.Duration;
 import dev.ojs.retry.JobError;
 
 /**
- * Base class of the events published when an attempt failed.
+ * Base class of the events published when an attempt failed; published like every
+ * {@link OjsJobEvent} (synchronously, after the write, on the writing worker thread).
  */
 public abstract class OjsJobFailureEvent extends OjsJobEvent {
 

@@ -84,7 +84,8 @@ public class OjsTemplate {
 	 * @param type the job type
 	 * @param args its arguments, serialised to a JSON array
 	 * @param options queue, priority, schedule, retry policy, metadata, unique key
-	 * @return the job id (an existing live job's id when its unique key matches)
+	 * @return the job id (an existing live job's id when one of the same type has the same
+	 * unique key)
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
 	 */
 	public String enqueue(String type, List<?> args, JobOptions options) {

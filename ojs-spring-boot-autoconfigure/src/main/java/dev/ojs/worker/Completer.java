@@ -1,15 +1,25 @@
 package dev.ojs.worker;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
@@ -18,10 +28,17 @@ import dev.ojs.job.Job;
  * Writes attempt outcomes in batches on its own thread, so handlers and the next claim never
  * wait for them: whatever has queued up while one batch was being written becomes the next
  * batch (up to {@value #MAX_BATCH}), i.e. one statement for all completions and one for all
- * failures. A batch that cannot be written (database down) is retried with backoff, never
- * dropped; if it stays unwritten past the reservation, the reaper turns the attempt into a
- * failure, as spec §9.2 says for an unacknowledged job. Writes rejected by their guard
- * (the reservation was reaped meanwhile) are logged and not reported to the listener.
+ * failures. Writes rejected by their guard (the reservation was reaped meanwhile) are logged
+ * and not reported to the listener.
+ * <p>
+ * Errors: a batch that fails with a transient error (connection lost, database down, lock
+ * timeout or deadlock: see {@link #isTransient}) is retried with backoff, never dropped,
+ * taking in the outcomes that arrive meanwhile; if it stays unwritten past the reservation,
+ * the reaper turns the attempt into a failure, as spec §9.2 says for an unacknowledged job.
+ * A batch that fails otherwise is written again row by row, so one bad row cannot hold up
+ * the others: a row that fails on its own with a non-transient error is logged with its job
+ * id and dropped; its reservation then expires and the reaper records the attempt as failed
+ * (§9.2), like any attempt whose outcome was never acknowledged.
  */
 final class Completer {
 
@@ -32,6 +49,9 @@ final class Completer {
 	private static final long MIN_BACKOFF_MILLIS = 50;
 
 	private static final long MAX_BACKOFF_MILLIS = 2000;
+
+	/** SQLState classes of errors that pass: connection, transaction rollback, resources, operator intervention. */
+	private static final Set<String> TRANSIENT_SQL_STATES = Set.of("08", "40", "53", "57");
 
 	/** A finished attempt waiting to be written. */
 	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan failure) {
@@ -67,7 +87,6 @@ final class Completer {
 		this.listeners = listeners;
 		this.written = written;
 		this.thread = new Thread(this::run, "ojs-completer-" + nodeId);
-		this.thread.setDaemon(true);
 	}
 
 	void start() {
@@ -99,7 +118,6 @@ final class Completer {
 	}
 
 	private void run() {
-		List<Outcome> drained = new ArrayList<>();
 		// what is not yet written; after an error only the part still unwritten is retried
 		List<Outcome> completions = new ArrayList<>();
 		List<Outcome> failures = new ArrayList<>();
@@ -111,47 +129,127 @@ final class Completer {
 					if (first == null) {
 						continue;
 					}
-					drained.add(first);
-					this.queue.drainTo(drained, MAX_BATCH - 1);
-					for (Outcome outcome : drained) {
-						((outcome.failure() != null) ? failures : completions).add(outcome);
-					}
-					drained.clear();
+					add(first, completions, failures);
 				}
-				if (!completions.isEmpty()) {
-					report(completions,
-							this.store.complete(completions.stream().map(Outcome::job).toList(), this.deleteCompleted));
-					completions.clear();
+				// also while a batch is being retried: what arrived meanwhile joins it
+				take(completions, failures);
+				boolean written = write(completions,
+						(outcomes) -> this.store.complete(outcomes.stream().map(Outcome::job).toList(), this.deleteCompleted));
+				written &= write(failures,
+						(outcomes) -> this.store.fail(outcomes.stream().map((outcome) -> outcome.failure().failure()).toList()));
+				if (written) {
+					backoff = MIN_BACKOFF_MILLIS;
+					continue;
 				}
-				if (!failures.isEmpty()) {
-					report(failures, this.store.fail(failures.stream().map((outcome) -> outcome.failure().failure()).toList()));
-					failures.clear();
-				}
-				backoff = MIN_BACKOFF_MILLIS;
+				Thread.sleep(backoff);
+				backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return;
 			}
-			catch (RuntimeException ex) {
-				logger.warn("OJS could not write " + (completions.size() + failures.size())
-						+ " attempt outcomes, retrying in " + backoff + " ms: " + ex);
-				try {
-					Thread.sleep(backoff);
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-				backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
+				logger.error("OJS completer failed, continuing", ex);
 			}
 		}
 	}
 
+	private void take(List<Outcome> completions, List<Outcome> failures) {
+		List<Outcome> drained = new ArrayList<>();
+		this.queue.drainTo(drained, Math.max(0, MAX_BATCH - completions.size() - failures.size()));
+		drained.forEach((outcome) -> add(outcome, completions, failures));
+	}
+
+	private static void add(Outcome outcome, List<Outcome> completions, List<Outcome> failures) {
+		((outcome.failure() != null) ? failures : completions).add(outcome);
+	}
+
+	/**
+	 * Writes {@code outcomes}, removing each once written or dropped.
+	 * @return {@code false} when a transient error left some unwritten (retry after a backoff)
+	 */
+	private boolean write(List<Outcome> outcomes, Function<List<Outcome>, Set<String>> writer) {
+		if (outcomes.isEmpty()) {
+			return true;
+		}
+		try {
+			Set<String> written = writer.apply(outcomes);
+			report(outcomes, written);
+			outcomes.clear();
+			return true;
+		}
+		catch (Throwable ex) {
+			Listeners.rethrowIfFatal(ex);
+			if (isTransient(ex)) {
+				logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
+				return false;
+			}
+			if (outcomes.size() > 1) {
+				logger.warn("OJS could not write a batch of " + outcomes.size()
+						+ " attempt outcomes, writing them one by one: " + ex);
+			}
+		}
+		for (Iterator<Outcome> iterator = outcomes.iterator(); iterator.hasNext();) {
+			Outcome outcome = iterator.next();
+			Set<String> written;
+			try {
+				written = writer.apply(List.of(outcome));
+			}
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
+				if (isTransient(ex)) {
+					logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
+					return false;
+				}
+				logger.error("OJS dropped the outcome of job " + outcome.job().id() + " attempt "
+						+ outcome.job().attempt() + ", which cannot be written; its reservation expires and the"
+						+ " reaper records the attempt as failed", ex);
+				written = null;
+			}
+			iterator.remove();
+			if (written != null) {
+				report(List.of(outcome), written);
+			}
+			else {
+				notifyWritten(outcome, false);
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Whether a write failed for a reason that passes (so retrying the same rows will work):
+	 * connection and resource failures, timeouts, deadlocks and serialization failures, as
+	 * Spring translates them ({@link TransientDataAccessException},
+	 * {@link RecoverableDataAccessException}, {@link DataAccessResourceFailureException},
+	 * {@link CannotCreateTransactionException}) or as the driver reports them
+	 * ({@link SQLTransientException}, {@link SQLRecoverableException},
+	 * {@link SQLNonTransientConnectionException}, SQLState classes 08 connection, 40
+	 * transaction rollback, 53 insufficient resources, 57 operator intervention). Anything else
+	 * (data too long, constraint violation, bad SQL) fails again for the same rows.
+	 */
+	static boolean isTransient(Throwable failure) {
+		for (Throwable ex = failure; ex != null; ex = (ex.getCause() != ex) ? ex.getCause() : null) {
+			if (ex instanceof TransientDataAccessException || ex instanceof RecoverableDataAccessException
+					|| ex instanceof DataAccessResourceFailureException || ex instanceof CannotCreateTransactionException
+					|| ex instanceof SQLTransientException || ex instanceof SQLRecoverableException
+					|| ex instanceof SQLNonTransientConnectionException) {
+				return true;
+			}
+			if (ex instanceof SQLException sql && sql.getSQLState() != null
+					&& TRANSIENT_SQL_STATES.contains(sql.getSQLState().substring(0, Math.min(2, sql.getSQLState().length())))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Tells the worker and the listener; neither may stop the completer. */
 	private void report(List<Outcome> outcomes, Set<String> written) {
 		for (Outcome outcome : outcomes) {
 			boolean accepted = written.contains(outcome.job().id());
-			this.written.accept(outcome, accepted);
+			notifyWritten(outcome, accepted);
 			if (!accepted) {
 				logger.info("OJS rejected the late outcome of job " + outcome.job().id() + " attempt "
 						+ outcome.job().attempt() + ": its reservation was reaped");
@@ -163,6 +261,16 @@ final class Completer {
 			else {
 				this.listeners.failed(outcome.failure(), outcome.handlerDuration());
 			}
+		}
+	}
+
+	private void notifyWritten(Outcome outcome, boolean accepted) {
+		try {
+			this.written.accept(outcome, accepted);
+		}
+		catch (Throwable ex) {
+			Listeners.rethrowIfFatal(ex);
+			logger.error("OJS could not finish the outcome of job " + outcome.job().id(), ex);
 		}
 	}
 

@@ -3,9 +3,14 @@ package dev.ojs.worker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.Job;
 
 /**
@@ -34,9 +39,13 @@ final class Execution implements JobExecution {
 
 	private final Duration visibilityTimeout;
 
+	private static final Log logger = LogFactory.getLog(Execution.class);
+
 	private final JdbcJobStore store;
 
 	private final AtomicInteger state = new AtomicInteger(CLAIMED);
+
+	private final AtomicBoolean reservationLost = new AtomicBoolean();
 
 	private volatile Instant lockedUntil;
 
@@ -59,6 +68,11 @@ final class Execution implements JobExecution {
 		return this.job.id();
 	}
 
+	/** Id and attempt: a stale attempt still running here and the job's next attempt are two executions. */
+	String key() {
+		return this.job.id() + "#" + this.job.attempt();
+	}
+
 	HandlerRegistration registration() {
 		return this.registration;
 	}
@@ -75,13 +89,39 @@ final class Execution implements JobExecution {
 		this.lockedUntil = lockedUntil;
 	}
 
-	/** Spec §9.3: extends the reservation now by the visibility timeout. */
+	/**
+	 * Spec §9.3: extends the reservation now by the visibility timeout. When the reservation
+	 * is gone (reaped), logs that once.
+	 */
 	@Override
 	public void heartbeat() {
-		Instant until = this.store.now().plus(this.visibilityTimeout);
+		Instant until = Timestamps.plus(this.store.now(), this.visibilityTimeout);
 		if (this.store.heartbeat(this.job.lockedBy(), List.of(this.job.id()), until) > 0) {
 			this.lockedUntil = until;
 		}
+		else {
+			reservationLost();
+		}
+	}
+
+	/**
+	 * The reservation of this attempt is gone: the reaper recorded it as failed after its
+	 * visibility timeout expired. The handler cannot be stopped, but every write of this
+	 * attempt's outcome will be rejected. Logs a warning the first time.
+	 */
+	void reservationLost() {
+		int state = this.state.get();
+		if ((state == CLAIMED || state == RUNNING) && this.reservationLost.compareAndSet(false, true)) {
+			logger.warn("OJS lost the reservation of job " + this.job.id() + " attempt " + this.job.attempt() + " ("
+					+ this.job.type() + "): its visibility timeout of " + this.visibilityTimeout
+					+ " expired and the attempt was recorded as failed (visibility_timeout). The handler is still"
+					+ " running; its outcome will be rejected");
+		}
+	}
+
+	/** Whether {@link #reservationLost()} was called: no more heartbeats, the outcome is stale. */
+	boolean isReservationLost() {
+		return this.reservationLost.get();
 	}
 
 	boolean transition(int from, int to) {

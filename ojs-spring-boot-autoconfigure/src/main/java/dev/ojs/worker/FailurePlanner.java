@@ -11,6 +11,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -24,7 +25,9 @@ import dev.ojs.retry.RetryPolicy;
  * (spec §7.2 precedence, §6 non-retryable errors, §2.2 exact {@code max_attempts}); for a
  * retry, the {@link RetryDelayOverride}'s delay when it has one, capped by
  * {@link RetryPolicy#capDelay} (RET-04); the error appended to the history, which keeps the
- * newest {@code errorHistoryLimit} entries (spec §10.1, RET-15).
+ * newest {@code errorHistoryLimit} entries (spec §10.1, RET-15). A retry time beyond
+ * {@link Timestamps#MAX} (a huge {@code max_interval}) is stored as {@link Timestamps#MAX},
+ * and the delay reported is the one up to it.
  */
 final class FailurePlanner {
 
@@ -80,8 +83,10 @@ final class FailurePlanner {
 		return switch (decision.action()) {
 			case RETRY -> {
 				Duration delay = overriddenDelay(job, error, policy).orElse(decision.delay());
-				yield new Plan(new AttemptFailure(job, JobState.RETRYABLE, now.plus(delay), errors, false, now), error,
-						delay);
+				// spec §10 next_retry_at = now + delay, saturating at the latest storable instant
+				Instant nextRetryAt = Timestamps.plus(now, delay);
+				yield new Plan(new AttemptFailure(job, JobState.RETRYABLE, nextRetryAt, errors, false, now), error,
+						Duration.between(now, nextRetryAt));
 			}
 			case DISCARD -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, false, now), error, null);
 			case DEAD_LETTER -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, true, now), error,
@@ -93,7 +98,8 @@ final class FailurePlanner {
 		try {
 			return this.delayOverride.delay(job, error).map(policy::capDelay);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			Listeners.rethrowIfFatal(ex);
 			logger.warn("Retry delay override failed for job " + job.id() + ", using the policy's delay", ex);
 			return Optional.empty();
 		}

@@ -6,7 +6,8 @@ import java.time.Duration;
  * A job type this node can run.
  *
  * @param type the job type
- * @param queue the queue its jobs are claimed from
+ * @param queue the type's default queue, always served by a node that registers it; a job
+ * enqueued into another queue runs on the nodes serving that queue
  * @param concurrency at most this many of this type run at once on this node; 0 = only the
  * queue's limit applies
  * @param visibilityTimeout reservation length; {@code null} = the worker default

@@ -9,7 +9,8 @@ import dev.ojs.job.Job;
 
 /**
  * Tells the {@link JobEventListener} about stored outcomes, never letting it throw into the
- * worker.
+ * worker: whatever it throws, {@link Error}s included, is logged, except a
+ * {@link VirtualMachineError} (the JVM is failing).
  */
 final class Listeners {
 
@@ -25,7 +26,8 @@ final class Listeners {
 		try {
 			this.listener.completed(job, handlerDuration);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			rethrowIfFatal(ex);
 			logger.warn("OJS job event listener failed on completed " + job.id(), ex);
 		}
 	}
@@ -43,8 +45,19 @@ final class Listeners {
 				this.listener.discarded(job, plan.error(), handlerDuration);
 			}
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			rethrowIfFatal(ex);
 			logger.warn("OJS job event listener failed on the failure of " + job.id(), ex);
+		}
+	}
+
+	/**
+	 * Worker threads catch everything to keep running, but not a {@link VirtualMachineError}
+	 * (out of memory, stack overflow, internal error): that one is rethrown.
+	 */
+	static void rethrowIfFatal(Throwable ex) {
+		if (ex instanceof VirtualMachineError error) {
+			throw error;
 		}
 	}
 

@@ -2,15 +2,14 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,24 +21,30 @@ import dev.ojs.job.Job;
 
 /**
  * Claims and runs one queue's jobs on this node: one poller thread and a bounded pool of
- * {@code concurrency} handler threads.
+ * {@code concurrency} handler threads. It claims every type this node handles: the queue is
+ * a property of the job, and a handler's queue is only its default.
  * <p>
  * Slots: the poller never claims more jobs than it has free slots (the queue's concurrency
  * minus the attempts running), and for a type with its own concurrency limit never more
- * than that type's free slots (such types are claimed in their own statement, so priority
- * order holds within each claim, not across them). A slot is free again when the handler
- * returns; writing the outcome is the completer's business.
+ * than that type's free slots on this node, shared with the other queues' pollers through
+ * its {@link ClaimGroup} (such types are claimed in their own statement, so priority order
+ * holds within each claim, not across them). A slot is free again when the handler returns;
+ * writing the outcome is the completer's business. A poller refused by a type's limit is
+ * woken when that type's slots free up.
  * <p>
  * When to claim: at once while the last claim came back full (a backlog), gathering free
  * slots for up to {@value #GATHER_MILLIS} ms when fewer than a quarter are free so claims
- * stay batched. Otherwise the poller idles: {@value #MIN_IDLE_MILLIS} ms after it last found
+ * stay batched. Otherwise the poller idles: {@value #MIN_IDLE_MILLIS} ms after a claim found
  * work, doubling up to the poll interval (adaptive polling), woken early by an insert
- * notification (PostgreSQL) or at the earliest known due time of a delayed job or retry in
- * the queue. Due times come from this node's own retry writes at once, and from the database
- * ({@code min(scheduled_at)} of the queue's scheduled and retryable jobs) at most twice per
- * poll interval while idle and after each notification, so a retry is picked up within
- * milliseconds of coming due. Database errors never end the poller: it logs them and backs
- * off, 100 ms doubling to 5 s.
+ * notification (PostgreSQL) or at each known due time of a delayed job or retry in the queue.
+ * Due times are kept sorted (at most {@value #MAX_DUE_TIMES}, the earliest; a claim forgets
+ * those it covered). They come from this node's own retry writes at once, and from the
+ * database (the earliest {@value #DUE_TIMES_PER_REFRESH} {@code scheduled_at} of the queue's
+ * scheduled and retryable jobs, which covers other nodes' retries and delayed jobs) after
+ * each notification, and otherwise twice per poll interval but at least every
+ * {@value #MAX_DUE_REFRESH_MILLIS} ms while idle (a refresh does not end the idle wait); so
+ * a retry is picked up within milliseconds of coming due. Database errors
+ * never end the poller: it logs them and backs off, 100 ms doubling to 5 s.
  */
 final class QueuePoller {
 
@@ -47,27 +52,20 @@ final class QueuePoller {
 
 	static final long GATHER_MILLIS = 5;
 
+	/** Known due times kept per queue; later ones are found again by a database refresh. */
+	static final int MAX_DUE_TIMES = 4096;
+
+	/** Due times read per database refresh. */
+	static final int DUE_TIMES_PER_REFRESH = 100;
+
+	/** Longest time between two database refreshes of the due times while idle. */
+	static final long MAX_DUE_REFRESH_MILLIS = 1000;
+
 	private static final long MIN_ERROR_BACKOFF_MILLIS = 100;
 
 	private static final long MAX_ERROR_BACKOFF_MILLIS = 5000;
 
 	private static final Log logger = LogFactory.getLog(QueuePoller.class);
-
-	/** Types claimed together: all types without their own limit, or one limited type. */
-	private static final class ClaimGroup {
-
-		final Map<String, Duration> visibilityByType = new LinkedHashMap<>();
-
-		/** The type's own concurrency; 0 = only the queue's limit. */
-		final int limit;
-
-		final AtomicInteger running = new AtomicInteger();
-
-		ClaimGroup(int limit) {
-			this.limit = limit;
-		}
-
-	}
 
 	private final String queue;
 
@@ -79,9 +77,12 @@ final class QueuePoller {
 
 	private final long pollIntervalMillis;
 
-	private final List<ClaimGroup> groups = new ArrayList<>();
+	private final long dueRefreshNanos;
 
-	private final Map<String, ClaimGroup> groupByType = new LinkedHashMap<>();
+	/** Shared with the other queues' pollers. */
+	private final List<ClaimGroup> groups;
+
+	private final Map<String, ClaimGroup> groupByType = new HashMap<>();
 
 	private final AtomicInteger running = new AtomicInteger();
 
@@ -93,40 +94,38 @@ final class QueuePoller {
 
 	private final Condition wakeUp = this.lock.newCondition();
 
+	/** Look now (guarded by {@link #lock}). */
 	private boolean signalled;
+
+	/** Known due times (epoch ms) of delayed jobs and retries, earliest first (guarded by {@link #lock}). */
+	private final TreeSet<Long> dueTimes = new TreeSet<>();
 
 	private volatile boolean claiming = true;
 
 	private volatile boolean waitingForSlots;
 
-	/** Earliest known due time (epoch ms) of a delayed job or retry; MAX_VALUE when none. */
-	private final AtomicLong nextDueMillis = new AtomicLong(Long.MAX_VALUE);
+	private volatile boolean idling;
 
-	/** When the current idle wait ends (epoch ms); 0 while not idle. */
-	private volatile long idleUntilMillis;
+	/** When the current idle wait ends in a claim ({@link System#nanoTime()}), while {@link #idling}. */
+	private volatile long idleUntilNanos;
 
 	private volatile boolean refreshDue = true;
 
-	private long dueRefreshedNanos;
+	/** When the due times were last read from the database (poller thread only). */
+	private long dueRefreshedNanos = System.nanoTime();
 
-	QueuePoller(String queue, int concurrency, List<HandlerRegistration> registrations, Duration defaultVisibility,
-			JdbcJobStore store, Worker worker, Duration pollInterval) {
+	QueuePoller(String queue, int concurrency, List<ClaimGroup> groups, JdbcJobStore store, Worker worker,
+			Duration pollInterval) {
 		this.queue = queue;
 		this.concurrency = concurrency;
 		this.store = store;
 		this.worker = worker;
 		this.pollIntervalMillis = Math.max(MIN_IDLE_MILLIS, pollInterval.toMillis());
-		ClaimGroup unlimited = new ClaimGroup(0);
-		for (HandlerRegistration registration : registrations) {
-			ClaimGroup group = (registration.concurrency() > 0) ? new ClaimGroup(registration.concurrency()) : unlimited;
-			group.visibilityByType.put(registration.type(), Worker.visibilityTimeout(registration, defaultVisibility));
-			if (group != unlimited) {
-				this.groups.add(group);
-			}
-			this.groupByType.put(registration.type(), group);
-		}
-		if (!unlimited.visibilityByType.isEmpty()) {
-			this.groups.add(unlimited);
+		this.dueRefreshNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_DUE_REFRESH_MILLIS, this.pollIntervalMillis / 2));
+		this.groups = groups;
+		for (ClaimGroup group : groups) {
+			group.visibilityByType.keySet().forEach((type) -> this.groupByType.put(type, group));
+			group.servedBy(this);
 		}
 		String name = "ojs-" + queue;
 		AtomicInteger threads = new AtomicInteger();
@@ -138,7 +137,6 @@ final class QueuePoller {
 				});
 		this.executor.allowCoreThreadTimeOut(true);
 		this.thread = new Thread(this::run, name + "-poller");
-		this.thread.setDaemon(true);
 	}
 
 	String queue() {
@@ -154,6 +152,12 @@ final class QueuePoller {
 		return this.running.get();
 	}
 
+	/** How long the current idle wait still lasts unless woken; zero while not idle. */
+	Duration idleRemaining() {
+		long remaining = this.idleUntilNanos - System.nanoTime();
+		return (this.idling && remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
+	}
+
 	void start() {
 		this.thread.start();
 	}
@@ -161,7 +165,7 @@ final class QueuePoller {
 	/** Stops claiming and waits up to {@code timeout} for a claim in progress to finish. */
 	void stopClaiming(Duration timeout) {
 		this.claiming = false;
-		signal();
+		wake();
 		try {
 			this.thread.join(Math.max(1, timeout.toMillis()));
 		}
@@ -178,18 +182,25 @@ final class QueuePoller {
 	/** Jobs were inserted into this queue (or may have been): look now. */
 	void notifyInserted() {
 		this.refreshDue = true;
-		signal();
+		wake();
 	}
 
-	/** A delayed job or retry of this queue is due at {@code due}. */
+	/** A delayed job or retry of this queue is due at {@code due}: look then. */
 	void offerDue(Instant due) {
-		if (due != null) {
-			long millis = due.toEpochMilli();
-			this.nextDueMillis.accumulateAndGet(millis, Math::min);
-			long idleUntil = this.idleUntilMillis;
-			if (idleUntil != 0 && millis < idleUntil) {
-				signal();
+		if (due == null) {
+			return;
+		}
+		long millis = due.toEpochMilli();
+		this.lock.lock();
+		try {
+			addDueTime(millis);
+			if (this.dueTimes.first() == millis) {
+				// the idle wait ends sooner now: let it recompute
+				this.wakeUp.signalAll();
 			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -197,15 +208,16 @@ final class QueuePoller {
 	void finished(Execution execution) {
 		this.running.decrementAndGet();
 		ClaimGroup group = this.groupByType.get(execution.job().type());
-		if (group != null && group.limit > 0) {
-			group.running.decrementAndGet();
+		if (group != null) {
+			group.release(1);
 		}
 		if (this.waitingForSlots) {
-			signal();
+			wake();
 		}
 	}
 
-	private void signal() {
+	/** Look now. */
+	void wake() {
 		this.lock.lock();
 		try {
 			this.signalled = true;
@@ -216,7 +228,7 @@ final class QueuePoller {
 		}
 	}
 
-	/** Waits until signalled or {@code millis} passed; consumes the signal. */
+	/** Waits until woken or {@code millis} passed; consumes the wake-up. */
 	private void await(long millis) {
 		this.lock.lock();
 		try {
@@ -235,6 +247,48 @@ final class QueuePoller {
 		}
 	}
 
+	/**
+	 * Idles until {@code end} ({@link System#nanoTime()}), the earliest known due time or a
+	 * wake-up, which it consumes; or until the due times should be refreshed from the
+	 * database, which it leaves to the caller.
+	 * @return whether it stopped for a due time refresh (and should go on idling after it)
+	 */
+	private boolean idle(long end) {
+		this.lock.lock();
+		try {
+			while (!this.signalled && this.claiming) {
+				long now = System.nanoTime();
+				long wait = end - now;
+				if (!this.dueTimes.isEmpty()) {
+					// +1 ms: the claim compares scheduled_at with the clock at microsecond precision
+					long untilDue = this.dueTimes.first() + 1 - this.store.now().toEpochMilli();
+					wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(untilDue));
+				}
+				if (wait <= 0) {
+					break;
+				}
+				long untilRefresh = this.dueRefreshedNanos + this.dueRefreshNanos - now;
+				if (untilRefresh <= 0) {
+					return true;
+				}
+				this.idleUntilNanos = now + wait;
+				this.idling = true;
+				this.wakeUp.awaitNanos(Math.min(wait, untilRefresh));
+			}
+			this.signalled = false;
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.claiming = false;
+			return false;
+		}
+		finally {
+			this.idling = false;
+			this.lock.unlock();
+		}
+	}
+
 	private void run() {
 		long idle = MIN_IDLE_MILLIS;
 		long errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
@@ -242,10 +296,10 @@ final class QueuePoller {
 		while (this.claiming) {
 			try {
 				if (!look) {
-					long wait = idleWait(idle);
-					this.idleUntilMillis = this.store.now().toEpochMilli() + wait;
-					await(wait);
-					this.idleUntilMillis = 0;
+					long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle);
+					while (idle(end)) {
+						refreshDueTimes();
+					}
 					idle = Math.min(this.pollIntervalMillis, idle * 2);
 					look = true;
 					continue;
@@ -261,17 +315,19 @@ final class QueuePoller {
 					}
 					free = this.concurrency - this.running.get();
 				}
-				boolean full = claim(free);
+				Claimed claimed = claim(free);
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
-				if (full) {
+				if (claimed.jobs() > 0) {
+					// work found: poll again soon
 					idle = MIN_IDLE_MILLIS;
 				}
-				else {
+				if (!claimed.full()) {
 					look = false;
-					refreshDueTime();
+					refreshDueTimes();
 				}
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
 				logger.warn("OJS poller for queue '" + this.queue + "' failed, retrying in " + errorBackoff + " ms: "
 						+ ex);
 				await(errorBackoff);
@@ -280,54 +336,74 @@ final class QueuePoller {
 		}
 	}
 
-	/** Claims up to {@code free} jobs and hands them to the handler threads; whether any group came back full. */
-	private boolean claim(int free) {
+	/** How many jobs a claim round took, and whether any group came back full. */
+	private record Claimed(int jobs, boolean full) {
+	}
+
+	/** Claims up to {@code free} jobs of every group and hands them to the handler threads. */
+	private Claimed claim(int free) {
+		long started = this.store.now().toEpochMilli();
 		boolean full = false;
 		int left = free;
 		for (ClaimGroup group : this.groups) {
-			int want = (group.limit > 0) ? Math.min(left, group.limit - group.running.get()) : left;
+			int want = group.reserve(left);
 			if (want <= 0) {
 				continue;
 			}
-			List<Job> jobs = this.store.claim(this.worker.nodeId(), this.queue, group.visibilityByType, want);
+			List<Job> jobs = List.of();
+			try {
+				jobs = this.store.claim(this.worker.nodeId(), this.queue, group.visibilityByType, want);
+			}
+			finally {
+				// give back the slots the claim did not fill (all of them when it failed)
+				group.release(want - jobs.size());
+			}
 			full |= jobs.size() == want;
 			left -= jobs.size();
 			this.running.addAndGet(jobs.size());
-			if (group.limit > 0) {
-				group.running.addAndGet(jobs.size());
-			}
 			for (Job job : jobs) {
 				Execution execution = this.worker.track(job, group.visibilityByType.get(job.type()));
 				this.executor.execute(() -> this.worker.execute(execution, this));
 			}
 		}
-		return full;
+		forgetDueTimesBefore(started);
+		return new Claimed(free - left, full);
 	}
 
-	/** How long to idle: the adaptive interval, or less when a known due time comes sooner. */
-	private long idleWait(long idle) {
-		long due = this.nextDueMillis.get();
-		if (due == Long.MAX_VALUE) {
-			return idle;
-		}
-		// +1 ms: the claim compares scheduled_at with the clock at microsecond precision
-		long untilDue = due + 1 - this.store.now().toEpochMilli();
-		if (untilDue <= idle) {
-			this.nextDueMillis.compareAndSet(due, Long.MAX_VALUE);
-		}
-		return Math.max(0, Math.min(idle, untilDue));
-	}
-
-	private void refreshDueTime() {
+	private void refreshDueTimes() {
 		long now = System.nanoTime();
-		// half the poll interval: an idle cycle (wait + claim) is never shorter than that
-		if (this.refreshDue || now - this.dueRefreshedNanos >= TimeUnit.MILLISECONDS.toNanos(this.pollIntervalMillis / 2)) {
+		if (this.refreshDue || now - this.dueRefreshedNanos >= this.dueRefreshNanos) {
 			this.refreshDue = false;
 			this.dueRefreshedNanos = now;
-			Instant due = this.store.nextDueAt(this.queue);
-			if (due != null) {
-				this.nextDueMillis.accumulateAndGet(due.toEpochMilli(), Math::min);
+			List<Instant> due = this.store.nextDueTimes(this.queue, DUE_TIMES_PER_REFRESH);
+			this.lock.lock();
+			try {
+				due.forEach((instant) -> addDueTime(instant.toEpochMilli()));
 			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
+	/** Keeps the earliest {@link #MAX_DUE_TIMES} (caller holds the lock). */
+	private void addDueTime(long millis) {
+		if (this.dueTimes.add(millis) && this.dueTimes.size() > MAX_DUE_TIMES) {
+			this.dueTimes.pollLast();
+		}
+	}
+
+	/**
+	 * Forgets due times a claim that started at {@code millis} covered: it claimed every job
+	 * due by then that this node could take.
+	 */
+	private void forgetDueTimesBefore(long millis) {
+		this.lock.lock();
+		try {
+			this.dueTimes.headSet(millis).clear();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -11,37 +11,47 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
 
 /**
- * The worker engine of one node: claims due jobs of the registered types from the queues
- * they belong to, runs them on bounded per-queue thread pools, and stores each attempt's
- * outcome exactly as the OJS retry policy says.
+ * The worker engine of one node: claims due jobs of the registered types from every queue
+ * it serves, runs them on bounded per-queue thread pools, and stores each attempt's outcome
+ * exactly as the OJS retry policy says.
  * <ul>
- * <li>Claiming: one {@link QueuePoller} per queue, batched claims sized to free slots (per
- * queue, and per type where a registration sets a concurrency), adaptive polling, woken by
- * PostgreSQL {@code LISTEN/NOTIFY} on inserts and at known retry due times.</li>
+ * <li>Claiming: the served queues are the configured ones ({@link WorkerSettings#queues()})
+ * plus each handler's queue (with {@value #DEFAULT_QUEUE_CONCURRENCY} unless configured);
+ * one {@link QueuePoller} per served queue claims every registered type, since a job's queue
+ * is its own ({@link HandlerRegistration#queue()} is only the default). Claims are batched
+ * and sized to free slots (per queue, and per type where a registration sets a concurrency:
+ * that limit holds per node, across all queues), with adaptive polling, woken by PostgreSQL
+ * {@code LISTEN/NOTIFY} on inserts and at each known due time of a delayed job or retry.</li>
  * <li>Outcomes: a {@link Completer} thread writes completions and failures in batches, one
  * statement each, guarded by attempt and owner; then the {@link JobEventListener} is told.
  * Failures go through {@link dev.ojs.retry.RetryPolicy#decide RetryPolicy.decide} with the
  * {@link RetryDelayOverride} applied and the error appended to the history.</li>
- * <li>Reservations (spec §9): a maintenance thread extends the reservations of every attempt
- * it holds whose remaining time has dropped below two thirds of its visibility timeout
- * (checked every third of the shortest timeout), and on every node a reaper turns expired
- * reservations into failed attempts of type {@code visibility_timeout} (RET-12). Retention
- * pruning runs there too, every {@link RetentionSettings#pruneInterval()}.</li>
+ * <li>Reservations (spec §9): a heartbeat thread of its own extends the reservations of
+ * every attempt it holds whose remaining time has dropped below two thirds of its visibility
+ * timeout (checked every third of the shortest timeout), and warns about an attempt whose
+ * reservation is gone (reaped: its outcome will be rejected). On every node a reaper, on
+ * the maintenance thread, turns expired reservations into failed attempts of type
+ * {@code visibility_timeout} (RET-12), at most {@value #MAX_REAP_BATCHES} batches of
+ * {@value #REAP_BATCH} per run. Retention pruning runs there too, every
+ * {@link RetentionSettings#pruneInterval()}, for at most
+ * {@link JdbcJobStore#PRUNE_BUDGET} per run.</li>
  * <li>Shutdown ({@link #stop()}): stop claiming; release claimed attempts that have not
  * started (back to {@code available}, attempt not consumed); let running handlers finish
  * within the grace period; record those still running as failed with error type
@@ -50,6 +60,13 @@ import dev.ojs.retry.JobError;
  * </ul>
  * Completed jobs are kept for {@link RetentionSettings#completed()} and then pruned, or
  * deleted on completion when that retention is zero (the fastest setting).
+ * <p>
+ * Threads: the pollers, the completer, the heartbeat and maintenance threads and the
+ * PostgreSQL listener are not daemon threads, so a worker-only application (no web server)
+ * keeps running until the worker is stopped; {@link #stop()} ends them all. Handler threads
+ * are daemon threads. A worker thread survives anything it catches, {@link Error}s included,
+ * except a {@link VirtualMachineError}. At start the worker warns when the data source is a
+ * HikariCP pool smaller than the connections it may use at once.
  */
 public class Worker {
 
@@ -59,6 +76,10 @@ public class Worker {
 	private static final Log logger = LogFactory.getLog(Worker.class);
 
 	private static final int REAP_BATCH = 100;
+
+	private static final int MAX_REAP_BATCHES = 10;
+
+	private static final Duration STOP_THREADS_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final Duration MIN_MAINTENANCE_INTERVAL = Duration.ofMillis(10);
 
@@ -88,7 +109,14 @@ public class Worker {
 
 	private ScheduledExecutorService maintenance;
 
+	private ScheduledExecutorService heartbeats;
+
+	private final List<Thread> maintenanceThreads = new CopyOnWriteArrayList<>();
+
 	private AutoCloseable insertListener;
+
+	/** Test hook: runs on the handler thread just before an attempt starts. */
+	volatile Consumer<Execution> beforeStart;
 
 	public Worker(JdbcJobStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
 			JobEventListener listener, RetryDelayOverride delayOverride) {
@@ -136,16 +164,18 @@ public class Worker {
 			return;
 		}
 		this.running = true;
+		ConnectionPoolCheck.check(this.store, this.queues, this.registrations.values());
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
 				this::outcomeWritten, this.nodeId);
 		this.completer.start();
-		Map<String, List<HandlerRegistration>> byQueue = new TreeMap<>();
-		for (HandlerRegistration registration : this.registrations.values()) {
-			byQueue.computeIfAbsent(registration.queue(), (queue) -> new ArrayList<>()).add(registration);
-		}
+		// one poller per served queue, each claiming every type: the queue belongs to the job
+		// (a handler's queue is only its default); a type's own limit is shared by all queues
+		List<ClaimGroup> groups = ClaimGroup.of(this.registrations.values(), this.settings.visibilityTimeout());
 		Map<String, QueuePoller> pollers = new HashMap<>();
-		byQueue.forEach((queue, registrations) -> pollers.put(queue, new QueuePoller(queue, this.queues.get(queue),
-				registrations, this.settings.visibilityTimeout(), this.store, this, this.settings.pollInterval())));
+		if (!groups.isEmpty()) {
+			this.queues.forEach((queue, concurrency) -> pollers.put(queue, new QueuePoller(queue, concurrency, groups,
+					this.store, this, this.settings.pollInterval())));
+		}
 		this.pollers = Map.copyOf(pollers);
 		if (this.store.supportsInsertNotifications() && !pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted);
@@ -157,12 +187,8 @@ public class Worker {
 	}
 
 	private void startMaintenance() {
-		AtomicInteger threads = new AtomicInteger();
-		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, (runnable) -> {
-			Thread thread = new Thread(runnable, "ojs-maintenance-" + threads.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.heartbeats = scheduler("ojs-heartbeat-" + this.nodeId);
+		this.maintenance = scheduler("ojs-maintenance-" + this.nodeId);
 		Duration shortest = this.registrations.values()
 			.stream()
 			.map((registration) -> visibilityTimeout(registration, this.settings.visibilityTimeout()))
@@ -170,10 +196,19 @@ public class Worker {
 			.orElse(this.settings.visibilityTimeout());
 		Duration heartbeat = max(MIN_MAINTENANCE_INTERVAL, shortest.dividedBy(3));
 		Duration reap = max(MIN_MAINTENANCE_INTERVAL, min(MAX_REAP_INTERVAL, shortest.dividedBy(4)));
-		schedule(scheduler, "heartbeat", this::heartbeat, heartbeat);
-		schedule(scheduler, "reaper", this::reap, reap);
-		schedule(scheduler, "pruner", this::prune, this.settings.retention().pruneInterval());
-		this.maintenance = scheduler;
+		// heartbeats on a thread of their own: a slow reap or prune never delays them
+		schedule(this.heartbeats, "heartbeat", this::heartbeat, heartbeat);
+		schedule(this.maintenance, "reaper", this::reap, reap);
+		schedule(this.maintenance, "pruner", this::prune, this.settings.retention().pruneInterval());
+	}
+
+	/** One non-daemon thread running periodic tasks. */
+	private ScheduledExecutorService scheduler(String threadName) {
+		return new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, threadName);
+			this.maintenanceThreads.add(thread);
+			return thread;
+		});
 	}
 
 	private static void schedule(ScheduledExecutorService scheduler, String name, Runnable task, Duration interval) {
@@ -183,7 +218,8 @@ public class Worker {
 			try {
 				task.run();
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
 				logger.warn("OJS " + name + " failed, retrying in " + millis + " ms: " + ex);
 			}
 		}, ThreadLocalRandom.current().nextLong(millis), millis, TimeUnit.MILLISECONDS);
@@ -211,7 +247,27 @@ public class Worker {
 		this.completer.stop(max(Duration.ofSeconds(5), remaining(deadline)));
 		this.pollers.values().forEach(QueuePoller::shutdownExecutor);
 		this.maintenance.shutdownNow();
+		this.heartbeats.shutdownNow();
+		joinMaintenanceThreads(System.nanoTime() + STOP_THREADS_TIMEOUT.toNanos());
 		logger.info("OJS worker " + this.nodeId + " stopped");
+	}
+
+	private void joinMaintenanceThreads(long deadline) {
+		for (Thread thread : this.maintenanceThreads) {
+			try {
+				thread.join(Math.max(1, remaining(deadline).toMillis()));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			if (thread.isAlive()) {
+				logger.warn("OJS " + thread.getName() + " still running after " + STOP_THREADS_TIMEOUT);
+			}
+			else {
+				this.maintenanceThreads.remove(thread);
+			}
+		}
 	}
 
 	private void closeInsertListener() {
@@ -227,23 +283,23 @@ public class Worker {
 	}
 
 	private void releaseUnstarted() {
-		List<Job> unstarted = new ArrayList<>();
+		List<Execution> unstarted = new ArrayList<>();
 		for (Execution execution : this.executions.values()) {
 			if (execution.transition(Execution.CLAIMED, Execution.RELEASED)) {
-				unstarted.add(execution.job());
+				unstarted.add(execution);
 			}
 		}
 		if (unstarted.isEmpty()) {
 			return;
 		}
 		try {
-			this.store.release(unstarted);
+			this.store.release(unstarted.stream().map(Execution::job).toList());
 		}
 		catch (RuntimeException ex) {
 			logger.warn("OJS could not release " + unstarted.size()
 					+ " unstarted jobs; they come back after their visibility timeout: " + ex);
 		}
-		unstarted.forEach((job) -> this.executions.remove(job.id()));
+		unstarted.forEach(this::untrack);
 	}
 
 	private void awaitHandlers(long deadline) {
@@ -284,22 +340,35 @@ public class Worker {
 					+ " jobs interrupted by shutdown; they come back after their visibility timeout: " + ex);
 		}
 		abandoned.forEach((execution) -> {
-			this.executions.remove(execution.id());
+			untrack(execution);
 			execution.interrupt();
 		});
+	}
+
+	/** The poller of a served queue once started, else {@code null}. */
+	QueuePoller poller(String queue) {
+		return this.pollers.get(queue);
 	}
 
 	// ---- called by pollers and handler threads
 
 	Execution track(Job job, Duration visibilityTimeout) {
 		Execution execution = new Execution(job, this.registrations.get(job.type()), visibilityTimeout, this.store);
-		this.executions.put(job.id(), execution);
+		this.executions.put(execution.key(), execution);
 		return execution;
+	}
+
+	private void untrack(Execution execution) {
+		this.executions.remove(execution.key(), execution);
 	}
 
 	/** Runs one attempt on a handler thread and queues its outcome. */
 	void execute(Execution execution, QueuePoller poller) {
 		try {
+			Consumer<Execution> hook = this.beforeStart;
+			if (hook != null) {
+				hook.accept(execution);
+			}
 			if (!execution.transition(Execution.CLAIMED, Execution.RUNNING)) {
 				return;
 			}
@@ -321,12 +390,32 @@ public class Worker {
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
 				return;
 			}
-			FailurePlanner.Plan plan = (failure != null)
-					? this.planner.plan(job, classify(execution, failure), this.store.now()) : null;
-			this.completer.submit(new Completer.Outcome(execution, duration, plan));
+			submit(execution, failure, duration);
 		}
 		finally {
 			poller.finished(execution);
+		}
+	}
+
+	/** Queues the outcome; if that fails, stops tracking the attempt (no heartbeats) so the reaper records it. */
+	private void submit(Execution execution, Throwable failure, Duration duration) {
+		boolean submitted = false;
+		try {
+			FailurePlanner.Plan plan = (failure != null)
+					? this.planner.plan(execution.job(), classify(execution, failure), this.store.now()) : null;
+			this.completer.submit(new Completer.Outcome(execution, duration, plan));
+			submitted = true;
+		}
+		catch (Throwable ex) {
+			Listeners.rethrowIfFatal(ex);
+			logger.error("OJS could not record the outcome of job " + execution.id() + " attempt "
+					+ execution.job().attempt() + "; its reservation expires and the reaper records the attempt as failed",
+					ex);
+		}
+		finally {
+			if (!submitted) {
+				untrack(execution);
+			}
 		}
 	}
 
@@ -339,15 +428,16 @@ public class Worker {
 					return error;
 				}
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				Listeners.rethrowIfFatal(ex);
 				logger.warn("OJS error classifier failed for job " + execution.id(), ex);
 			}
 		}
-		return JobError.of(failure.getClass().getName(), String.valueOf(failure.getMessage()));
+		return JobError.of(failure);
 	}
 
 	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {
-		this.executions.remove(outcome.job().id());
+		untrack(outcome.execution());
 		if (accepted && outcome.failure() != null) {
 			QueuePoller poller = this.pollers.get(outcome.job().queue());
 			if (poller != null) {
@@ -369,11 +459,17 @@ public class Worker {
 
 	// ---- maintenance
 
-	/** Spec §9.3: extend reservations that have used a third of their visibility timeout. */
+	/**
+	 * Spec §9.3: extend reservations that have used a third of their visibility timeout. When
+	 * fewer were extended than asked for, finds the attempts whose reservation is gone.
+	 */
 	private void heartbeat() {
 		Instant now = this.store.now();
 		Map<Duration, List<Execution>> due = new HashMap<>();
 		for (Execution execution : this.executions.values()) {
+			if (execution.isReservationLost()) {
+				continue;
+			}
 			Duration timeout = execution.visibilityTimeout();
 			if (execution.lockedUntil() == null
 					|| Duration.between(now, execution.lockedUntil()).compareTo(timeout.multipliedBy(2).dividedBy(3)) <= 0) {
@@ -381,15 +477,22 @@ public class Worker {
 			}
 		}
 		due.forEach((timeout, executions) -> {
-			Instant until = now.plus(timeout);
-			this.store.heartbeat(this.nodeId, executions.stream().map(Execution::id).toList(), until);
+			Instant until = Timestamps.plus(now, timeout);
+			int extended = this.store.heartbeat(this.nodeId, executions.stream().map(Execution::id).toList(), until);
 			executions.forEach((execution) -> execution.extendedTo(until));
+			if (extended < executions.size()) {
+				List<Job> held = this.store.reservationsHeld(executions.stream().map(Execution::job).toList());
+				executions.stream()
+					.filter((execution) -> !held.contains(execution.job()))
+					.forEach(Execution::reservationLost);
+			}
 		});
 	}
 
-	/** Spec §9.2 / RET-12: expired reservations (any node's) become failed attempts. */
+	/** Spec §9.2 / RET-12: expired reservations (any node's) become failed attempts; the next run continues. */
 	private void reap() {
 		List<AttemptFailure> reaped;
+		int batches = 0;
 		do {
 			Map<String, FailurePlanner.Plan> plans = new HashMap<>();
 			reaped = this.store.reapExpired(REAP_BATCH, (job) -> {
@@ -408,13 +511,13 @@ public class Worker {
 				}
 			}
 		}
-		while (reaped.size() == REAP_BATCH && this.running);
+		while (reaped.size() == REAP_BATCH && this.running && ++batches < MAX_REAP_BATCHES);
 	}
 
 	private void prune() {
 		RetentionSettings retention = this.settings.retention();
 		long deleted = this.store.prune(retention.completed(), retention.discarded(), retention.deadLetterMaxAge(),
-				retention.deadLetterMaxCount());
+				retention.deadLetterMaxCount(), JdbcJobStore.PRUNE_BUDGET);
 		if (deleted > 0 && logger.isDebugEnabled()) {
 			logger.debug("OJS pruned " + deleted + " finished jobs");
 		}

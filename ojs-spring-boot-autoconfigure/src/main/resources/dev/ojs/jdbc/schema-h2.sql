@@ -3,7 +3,8 @@
 -- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
 -- Without partial indexes, generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
---   live_unique_key = unique_key while the job is live, else NULL (unique index)
+--   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,
+--                     live_unique_key): a key is unique per type among live jobs)
 -- They use the simple "CASE state WHEN ..." form: H2 2.4 fails with "The database has been closed" on
 -- "CASE WHEN state IN (...)" generated columns once the session that created the table is closed.
 CREATE TABLE IF NOT EXISTS ojs_jobs (
@@ -37,7 +38,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 );
 CREATE INDEX IF NOT EXISTS ojs_jobs_claim_idx ON ojs_jobs (claim_queue, claim_rank, scheduled_at, id);
 CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (state, queue, scheduled_at);
-CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (live_unique_key);
+CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, live_unique_key);
 CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until);
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);

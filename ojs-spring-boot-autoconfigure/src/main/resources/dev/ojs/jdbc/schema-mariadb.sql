@@ -5,7 +5,8 @@
 -- Without partial indexes, two stored generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order;
 --                     claim_rank = -priority keeps that order ascending, which 10.6 needs)
---   live_unique_key = unique_key while the job is live, else NULL (unique index)
+--   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,
+--                     live_unique_key): a key is unique per type among live jobs)
 CREATE TABLE IF NOT EXISTS ojs_jobs (
 	id              CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
 	type            VARCHAR(255) NOT NULL,
@@ -36,7 +37,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	PRIMARY KEY (id),
 	INDEX ojs_jobs_claim_idx (claim_queue, claim_rank, scheduled_at, id),
 	INDEX ojs_jobs_due_idx (state, queue, scheduled_at),
-	UNIQUE INDEX ojs_jobs_unique_idx (live_unique_key),
+	UNIQUE INDEX ojs_jobs_unique_idx (type, live_unique_key),
 	INDEX ojs_jobs_locked_idx (state, locked_until),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
 	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at)

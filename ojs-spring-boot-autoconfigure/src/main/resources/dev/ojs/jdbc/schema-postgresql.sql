@@ -34,8 +34,8 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_claim_idx ON ojs_jobs (queue, priority DESC,
 CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (queue, scheduled_at)
 	WHERE state IN ('scheduled', 'retryable');
 
--- At most one live job per unique key
-CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (unique_key)
+-- At most one live job per type and unique key
+CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, unique_key)
 	WHERE unique_key IS NOT NULL AND state IN ('scheduled', 'available', 'active', 'retryable');
 
 -- Reaper: expired reservations

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.DeadLetterFilter;
@@ -31,10 +35,14 @@ import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.MutableClock;
+import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -109,6 +117,84 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		String next = insertOne(job("email.send").uniqueKey("welcome:u1"));
 		assertThat(next).isNotEqualTo(first);
 		assertThat(total()).isEqualTo(3);
+	}
+
+	@Test
+	void uniqueKeysAreScopedByType() {
+		String email = insertOne(job("email.send").uniqueKey("u1"));
+		String sms = insertOne(job("sms.send").uniqueKey("u1"));
+		assertThat(sms).isNotEqualTo(email);
+		assertThat(insertOne(job("sms.send").uniqueKey("u1"))).isEqualTo(sms);
+		assertThat(insertOne(job("email.send").uniqueKey("u1"))).isEqualTo(email);
+		// within one batch too
+		List<String> batch = this.store.insert(List.of(job("push.send").uniqueKey("u2").build(),
+				job("email.send").uniqueKey("u2").build(), job("push.send").uniqueKey("u2").build()));
+		assertThat(batch.get(0)).isNotEqualTo(batch.get(1)).isEqualTo(batch.get(2));
+		assertThat(total()).isEqualTo(4);
+		// a dead letter comes back unless a live job of its own type holds its key
+		String dead = deadLetter(job("report.build").uniqueKey("u3"), "x.failed");
+		insertOne(job("email.send").uniqueKey("u3"));
+		assertThat(this.store.retryDeadLetter(dead)).isTrue();
+		assertThat(insertOne(job("report.build").uniqueKey("u3"))).isEqualTo(dead);
+	}
+
+	@Test
+	void uniqueEnqueueInARepeatableReadTransactionFindsAHolderCommittedMeanwhile() throws Exception {
+		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+		tx.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+		ExecutorService other = Executors.newSingleThreadExecutor();
+		try {
+			String[] holder = new String[1];
+			TransactionCallback<String> enqueue = (status) -> {
+				// the transaction's snapshot is taken by its first read
+				assertThat(total()).isEqualTo((holder[0] != null) ? 1 : 0);
+				if (holder[0] == null) {
+					holder[0] = get(other.submit(() -> insertOne(job("email.send").uniqueKey("rr"))));
+				}
+				return insertOne(job("email.send").uniqueKey("rr"));
+			};
+			if (kind() != TestDatabases.Kind.MARIADB) {
+				// PostgreSQL and H2 refuse a conflict with a row the snapshot cannot see: the
+				// caller retries its transaction, which then finds the holder
+				assertThatExceptionOfType(ConcurrencyFailureException.class).isThrownBy(() -> tx.execute(enqueue));
+			}
+			String id = tx.execute(enqueue);
+			assertThat(id).isEqualTo(holder[0]);
+			assertThat(total()).isEqualTo(1);
+		}
+		finally {
+			other.shutdownNow();
+		}
+	}
+
+	@Test
+	void concurrentUniqueEnqueuesInsertOneJob() throws Exception {
+		int threads = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			for (int round = 0; round < 5; round++) {
+				String key = "race-" + round;
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<String>> futures = new ArrayList<>();
+				for (int n = 0; n < threads; n++) {
+					futures.add(pool.submit(() -> {
+						start.await();
+						return insertOne(job("email.send").uniqueKey(key));
+					}));
+				}
+				start.countDown();
+				Set<String> ids = new HashSet<>();
+				for (Future<String> future : futures) {
+					ids.add(future.get(60, TimeUnit.SECONDS));
+				}
+				assertThat(ids).as("ids of round " + round).hasSize(1);
+				assertThat(this.store.find(ids.iterator().next()).orElseThrow().uniqueKey()).isEqualTo(key);
+			}
+			assertThat(total()).isEqualTo(5);
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	@Test
@@ -284,6 +370,44 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	@Test
+	void concurrentReapersCountEachExpiredAttemptOnce() throws Exception {
+		this.store.insert(IntStream.range(0, 300).mapToObj((i) -> job("email.send").build()).toList());
+		assertThat(this.store.claim("dead-node", "default", Map.of("email.send", Duration.ofSeconds(10)), 300))
+			.hasSize(300);
+		this.clock.advance(Duration.ofSeconds(11));
+		int reapers = 4;
+		ExecutorService pool = Executors.newFixedThreadPool(reapers);
+		List<String> reaped = Collections.synchronizedList(new ArrayList<>());
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> futures = new ArrayList<>();
+			for (int n = 0; n < reapers; n++) {
+				// each reaper is another node: its own store on the same table
+				JdbcJobStore node = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20), this.clock);
+				futures.add(pool.submit(() -> {
+					start.await();
+					List<AttemptFailure> written;
+					do {
+						written = node.reapExpired(40, this::timeout);
+						written.forEach((failure) -> reaped.add(failure.job().id()));
+					}
+					while (!written.isEmpty());
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(reaped).hasSize(300).doesNotHaveDuplicates();
+		assertThat(this.store.countByQueueAndState()).containsEntry("default", Map.of(JobState.RETRYABLE, 300L));
+	}
+
+	@Test
 	void releaseReturnsTheAttempt() {
 		insertOne(job("email.send"));
 		Job claimed = claim(1).get(0);
@@ -419,6 +543,133 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs_", 9));
 	}
 
+	@Test
+	void insertWithoutACallersTransactionIsAllOrNothing() {
+		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20), this.clock);
+		assertThatException().isThrownBy(() -> rejectingStore.insert(List.of(job("email.send").uniqueKey("k1").build(),
+				job("email.send").args("[\"POISON\"]").build())));
+		assertThat(rejecting.rejected()).isEqualTo(1);
+		assertThat(total()).isZero();
+		String again = insertOne(job("email.send").uniqueKey("k1"));
+		assertThat(this.store.find(again)).isPresent();
+		assertThat(total()).isEqualTo(1);
+	}
+
+	@Test
+	void namesAndRunAtAreValidatedAtEnqueue() {
+		String name = "n".repeat(255);
+		String id = insertOne(job(name).queue(name).uniqueKey(name).runAt(Timestamps.MAX));
+		Job stored = this.store.find(id).orElseThrow();
+		assertThat(stored.type()).isEqualTo(name);
+		assertThat(stored.queue()).isEqualTo(name);
+		assertThat(stored.uniqueKey()).isEqualTo(name);
+		assertThat(stored.scheduledAt()).isEqualTo(Timestamps.MAX);
+		String tooLong = "x".repeat(256);
+		assertThatIllegalArgumentException().isThrownBy(() -> insertOne(job(tooLong)))
+			.withMessageContaining("type must have at most 255 characters");
+		assertThatIllegalArgumentException().isThrownBy(() -> insertOne(job("email.send").queue(tooLong)))
+			.withMessageContaining("queue must have at most 255 characters");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.store.insert(List.of(job("email.send").build(),
+					job("email.send").uniqueKey(tooLong).build())))
+			.withMessageContaining("unique key must have at most 255 characters");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> insertOne(job("email.send").runAt(Timestamps.MAX.plusSeconds(1))))
+			.withMessageContaining("runAt must not be after 9999-12-31T23:59:59Z");
+		assertThat(total()).isEqualTo(1);
+	}
+
+	@Test
+	void failuresAreCutToTheColumnsAndStoredUpToTheLatestTime() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		Instant now = this.store.now();
+		ErrorEntry oversized = new ErrorEntry(1, "t\u0000".repeat(200), "m".repeat(100_000), ErrorCode.RETRY, now,
+				Map.of("blob", "d".repeat(100_000), "nul", "\u0000"));
+		ErrorEntry nul = new ErrorEntry(1, "x.nul", "before\u0000after", ErrorCode.RETRY, now, Map.of("nul", "\u0000"));
+		assertThat(this.store.fail(List.of(
+				new AttemptFailure(claimed.get(0), JobState.RETRYABLE, Timestamps.MAX, List.of(oversized), false, now),
+				new AttemptFailure(claimed.get(1), JobState.DISCARDED, null, List.of(nul), true, now))))
+			.hasSize(2);
+		Job retrying = this.store.find(claimed.get(0).id()).orElseThrow();
+		assertThat(retrying.nextRetryAt()).isEqualTo(Timestamps.MAX);
+		assertThat(retrying.lastError().type()).hasSize(255).startsWith("t\uFFFDt\uFFFD");
+		assertThat(retrying.lastError().message()).hasSizeLessThanOrEqualTo(2000).endsWith("(100000 characters)");
+		assertThat(retrying.lastError().details()).containsOnlyKeys("truncated");
+		assertThat(this.store.findDeadLetters(DeadLetterFilter.ALL, 0, 10)).singleElement().satisfies((job) -> {
+			assertThat(job.lastError().message()).isEqualTo("before\uFFFDafter");
+			assertThat(job.lastError().details()).containsOnlyKeys("truncated");
+		});
+		assertThat(this.store.deadLetterStats().byErrorType()).containsOnlyKeys("x.nul");
+	}
+
+	@Test
+	void concurrentCountPrunesKeepExactlyTheNewestDeadLetters() throws Exception {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			ids.add(deadLetter(job("email.send"), "x.failed"));
+			if (i % 3 == 0) {
+				// several dead letters share a discarded_at: the id breaks the tie
+				this.clock.advance(Duration.ofSeconds(1));
+			}
+		}
+		List<String> newest = this.store.findDeadLetters(DeadLetterFilter.ALL, 0, 10).stream().map(Job::id).toList();
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			for (int round = 0; round < 3; round++) {
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<Long>> prunes = new ArrayList<>();
+				for (int n = 0; n < 4; n++) {
+					prunes.add(pool.submit(() -> {
+						start.await();
+						return this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 10);
+					}));
+				}
+				start.countDown();
+				long deleted = 0;
+				for (Future<Long> prune : prunes) {
+					deleted += prune.get(60, TimeUnit.SECONDS);
+				}
+				assertThat(deleted).isEqualTo((round == 0) ? 30 : 0);
+				assertThat(ids(DeadLetterFilter.ALL)).containsExactlyElementsOf(newest);
+			}
+		}
+		finally {
+			pool.shutdown();
+		}
+		assertThat(this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 0)).isEqualTo(10);
+		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isZero();
+	}
+
+	@Test
+	void pruneStopsWhenItsBudgetIsSpent() {
+		insertOne(job("email.send"));
+		this.store.complete(claim(1), false);
+		this.clock.advance(Duration.ofHours(2));
+		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10, Duration.ZERO))
+			.isZero();
+		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10,
+				JdbcJobStore.PRUNE_BUDGET))
+			.isEqualTo(1);
+		// retentions longer than the stored range prune nothing rather than fail
+		assertThat(this.store.prune(Duration.ofDays(365L * 100_000), Duration.ofDays(365L * 100_000),
+				Duration.ofDays(365L * 100_000), 10))
+			.isZero();
+	}
+
+	@Test
+	void reservationsHeldAreTheUnreapedAttempts() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = this.store.claim(NODE, "default", Map.of("email.send", Duration.ofSeconds(10)), 2);
+		assertThat(this.store.reservationsHeld(claimed)).containsExactlyInAnyOrderElementsOf(claimed);
+		this.clock.advance(Duration.ofSeconds(11));
+		this.store.reapExpired(1, this::timeout);
+		assertThat(this.store.reservationsHeld(claimed)).hasSize(1);
+		assertThat(this.store.reservationsHeld(List.of(withAttempt(claimed.get(0), 2), withOwner(claimed.get(1), "x"))))
+			.isEmpty();
+	}
+
 	// ---- helpers
 
 	private String insertOne(dev.ojs.testsupport.Jobs job) {
@@ -427,6 +678,15 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	private List<Job> claim(int limit) {
 		return this.store.claim(NODE, "default", EMAIL, limit);
+	}
+
+	private static <T> T get(Future<T> future) {
+		try {
+			return future.get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private long total() {

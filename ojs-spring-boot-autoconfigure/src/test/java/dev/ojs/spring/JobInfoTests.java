@@ -23,6 +23,7 @@ class JobInfoTests {
 				null, null, null);
 		JsonMapper mapper = new JsonMapper();
 		JsonNode json = mapper.readTree(mapper.writeValueAsString(JobInfo.of(job)));
+		assertThat(json.get("state").asString()).isEqualTo("retryable");
 		assertThat(json.get("retryPolicy")).isEqualTo(mapper.readTree(RetryPolicy.DEFAULT.toJson()));
 		assertThat(json.get("argsJson")).isEqualTo(mapper.readTree("[1,{\"a\":\"b\"}]"));
 		assertThat(json.get("metaJson")).isEqualTo(mapper.readTree("{\"m\":2}"));

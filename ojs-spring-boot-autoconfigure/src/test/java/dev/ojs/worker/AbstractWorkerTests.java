@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,11 +19,16 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -33,6 +39,7 @@ import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.FlakyDataSource;
 import dev.ojs.testsupport.Jobs;
+import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
 
 import static dev.ojs.testsupport.Jobs.job;
@@ -43,6 +50,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The worker engine end to end, run against each database by a subclass.
  */
+@ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractWorkerTests extends DatabaseTests {
 
 	static final String TYPE = "test.job";
@@ -143,6 +151,63 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			// picked up promptly once due (~100 ms under normal load; generous for a busy machine)
 			assertThat(Duration.between(due, started)).isLessThan(Duration.ofMillis(500));
 		}
+	}
+
+	@Test
+	void manyRetriesAreEachPickedUpWhenDue() {
+		int jobs = 20;
+		Map<String, Instant> retried = new ConcurrentHashMap<>();
+		RetryPolicy policy = RetryPolicy.builder().maxAttempts(2).maxInterval(Duration.ofSeconds(10)).build().effective();
+		List<String> ids = this.store.insert(IntStream.range(0, jobs).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
+		// jittered delays of 0.2 to 1 s, and a 5 s poll interval: only known due times wake the poller in time
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+			if (execution.job().attempt() == 1) {
+				throw new IllegalStateException("boom");
+			}
+			retried.put(execution.job().id(), execution.job().startedAt());
+		})), new WorkerSettings("node-1", Map.of("default", jobs), Duration.ofSeconds(5), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), retention()), this.listener,
+				(job, error) -> Optional.of(Duration.ofMillis(ThreadLocalRandom.current().nextLong(200, 1000))));
+		startWorker(worker);
+		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		List<Long> lateness = new ArrayList<>();
+		for (String id : ids) {
+			Instant due = this.listener.of(id)
+				.stream()
+				.filter((event) -> event.kind().equals("retrying"))
+				.findFirst()
+				.orElseThrow()
+				.nextRetryAt();
+			// RET-11: never before next_retry_at
+			assertThat(retried.get(id)).isAfterOrEqualTo(due);
+			lateness.add(Duration.between(due, retried.get(id)).toMillis());
+		}
+		Collections.sort(lateness);
+		// ~100 ms is the target; 250 ms leaves room for a loaded machine
+		assertThat(lateness).as("lateness (ms)").allSatisfy((late) -> assertThat(late).isLessThan(250));
+		assertThat(lateness.get(jobs / 2)).as("median lateness (ms) of " + lateness).isLessThan(100);
+	}
+
+	@Test
+	void retryWrittenByAnotherNodeIsPickedUpWhenDue() {
+		String id = enqueue(job(TYPE).policy(quickRetries(3)));
+		Job claimed = this.store.claim("node-0", "default", Map.of(TYPE, Duration.ofSeconds(30)), 1).get(0);
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> ran.add(execution.job())));
+		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 0);
+		// node-0 fails the attempt: node-1 hears of the retry from the database only
+		Instant now = this.store.now();
+		Instant due = now.plusMillis(1500);
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, due,
+				List.of(new ErrorEntry(1, "x.failed", "failed", ErrorCode.RETRY, now, Map.of())), false, now))))
+			.containsExactly(id);
+		awaitState(id, JobState.COMPLETED);
+		assertThat(ran).singleElement().satisfies((job) -> {
+			assertThat(job.startedAt()).isAfterOrEqualTo(due);
+			// a 5 s poll interval, but due times are refreshed from the database every second
+			assertThat(Duration.between(due, job.startedAt())).isLessThan(Duration.ofMillis(250));
+		});
 	}
 
 	@Test
@@ -289,6 +354,41 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		assertThat(queueMax.get()).isBetween(2, 4);
 		assertThat(typeMax.get()).isBetween(1, 2);
+	}
+
+	@Test
+	void jobsRunInEveryQueueTheNodeServes() {
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		// the handler's queue is "mail"; "default" and "bulk" are configured and declared by no handler
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 2, "bulk", 3), Duration.ofMillis(200),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				new HandlerRegistration(TYPE, "mail", 0, null, (execution) -> ran.add(execution.job()), null));
+		String unserved = enqueue(job(TYPE).queue("elsewhere"));
+		List<String> served = List.of(enqueue(job(TYPE).queue("mail")), enqueue(job(TYPE)),
+				enqueue(job(TYPE).queue("bulk")));
+		served.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(ran).extracting(Job::queue).containsExactlyInAnyOrder("mail", "default", "bulk");
+		assertThat(worker.status().queues())
+			.isEqualTo(Map.of("default", 2, "bulk", 3, "mail", Worker.DEFAULT_QUEUE_CONCURRENCY));
+		assertThat(this.store.find(unserved).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+	}
+
+	@Test
+	void aTypesConcurrencyLimitIsSharedByEveryQueue() {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger max = new AtomicInteger();
+		start(new WorkerSettings("node-1", Map.of("default", 4, "other", 4), Duration.ofMillis(200),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				new HandlerRegistration("limited.job", "default", 2, null, (execution) -> {
+					max.accumulateAndGet(running.incrementAndGet(), Math::max);
+					Thread.sleep(20);
+					running.decrementAndGet();
+				}, null));
+		List<String> ids = this.store.insert(IntStream.range(0, 30)
+			.mapToObj((i) -> job("limited.job").queue((i % 2 == 0) ? "default" : "other").build())
+			.toList());
+		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		assertThat(max.get()).isBetween(1, 2);
 	}
 
 	@Test
@@ -472,6 +572,34 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	}
 
 	@Test
+	void shutdownReleasesClaimedJobsThatHaveNotStarted() {
+		List<Job> ran = new CopyOnWriteArrayList<>();
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> ran.add(execution.job()))),
+				settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		CountDownLatch claimed = new CountDownLatch(1);
+		// hold the claimed attempt before it starts until stop() has released it
+		worker.beforeStart = (execution) -> {
+			claimed.countDown();
+			await().atMost(TIMEOUT)
+				.until(() -> this.store.find(execution.id()).map(Job::state).orElse(null) == JobState.AVAILABLE);
+		};
+		startWorker(worker);
+		String id = enqueue(job(TYPE));
+		await().atMost(TIMEOUT).until(() -> claimed.getCount() == 0);
+		worker.stop();
+		Job released = this.store.find(id).orElseThrow();
+		assertThat(released.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(released.attempt()).as("attempt not consumed").isZero();
+		assertThat(released.lockedBy()).isNull();
+		assertThat(released.errors()).isEmpty();
+		assertThat(ran).isEmpty();
+		assertThat(this.listener.of(id)).isEmpty();
+		start(settings("node-2"), handler(TYPE, (execution) -> ran.add(execution.job())));
+		assertThat(awaitState(id, JobState.COMPLETED).attempt()).isEqualTo(1);
+		assertThat(ran).singleElement().satisfies((job) -> assertThat(job.lockedBy()).isEqualTo("node-2"));
+	}
+
+	@Test
 	void completedJobsAreDeletedWithZeroRetentionAndPrunedOtherwise() {
 		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), new RetentionSettings(Duration.ZERO, Duration.ofDays(1), Duration.ofDays(1), 100,
@@ -509,6 +637,197 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		flaky.recover();
 		during.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		assertThat(worker.isRunning()).isTrue();
+	}
+
+	// ---- robustness
+
+	@Test
+	void oversizedErrorsAreCutToSizeAndDoNotHoldUpOtherOutcomes() {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			if (execution.job().argsJson().contains("oversized")) {
+				throw new IllegalStateException("x");
+			}
+		}, (job, failure) -> new JobError("a".repeat(300), "m\u0000".repeat(10_000), ErrorCode.RETRY,
+				Map.of("blob", "d".repeat(10_000)))));
+		String oversized = enqueue(job(TYPE).args("[\"oversized\"]").policy(quickRetries(1)));
+		String normal = enqueue(job(TYPE));
+		Job failed = awaitState(oversized, JobState.DISCARDED);
+		awaitState(normal, JobState.COMPLETED);
+		assertThat(failed.lastError().type()).isEqualTo("a".repeat(255));
+		assertThat(failed.lastError().message()).hasSizeLessThanOrEqualTo(2000).startsWith("m\uFFFDm\uFFFD");
+		assertThat(failed.lastError().details()).containsOnlyKeys("truncated");
+		assertThat(new JdbcTemplate(this.schema.dataSource()).queryForObject(
+				"SELECT last_error_type FROM " + this.schema.tableName() + " WHERE state = 'discarded'", String.class))
+			.hasSize(255);
+		awaitEvents(oversized, 1);
+		assertThat(this.listener.kinds(oversized)).containsExactly("discarded");
+	}
+
+	@Test
+	void outcomeTheDatabaseRejectsIsDroppedAndReapedWhileOthersAreWritten() {
+		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20));
+		CountDownLatch poisonFailed = new CountDownLatch(1);
+		Worker worker = new Worker(rejectingStore, List.of(new HandlerRegistration(TYPE, "default", 0,
+				Duration.ofMillis(600), (execution) -> {
+					if (execution.job().argsJson().contains("poison")) {
+						poisonFailed.countDown();
+						throw new IllegalStateException("POISON");
+					}
+				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		startWorker(worker);
+		String poison = enqueue(job(TYPE).args("[\"poison\"]").policy(quickRetries(1)));
+		List<String> normal = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			normal.add(enqueue(job(TYPE)));
+		}
+		normal.forEach((id) -> awaitState(id, JobState.COMPLETED));
+		await().atMost(TIMEOUT).until(() -> rejecting.rejected() >= 1);
+		// dropped, not retried forever: its reservation expires and the reaper records the attempt
+		Job reaped = awaitState(poison, JobState.DISCARDED);
+		assertThat(reaped.attempt()).isEqualTo(1);
+		assertThat(reaped.lastError().type()).isEqualTo("visibility_timeout");
+		awaitEvents(poison, 1);
+		assertThat(this.listener.kinds(poison)).containsExactly("discarded");
+		String later = enqueue(job(TYPE));
+		awaitState(later, JobState.COMPLETED);
+	}
+
+	@Test
+	void outcomesWaitOutAnOutageInsteadOfBeingDropped() throws Exception {
+		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
+		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings(20));
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
+			started.countDown();
+			release.await(20, TimeUnit.SECONDS);
+		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		startWorker(worker);
+		String id = enqueue(job(TYPE));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		flaky.breakDown();
+		int refused = flaky.refused();
+		release.countDown();
+		await().atMost(TIMEOUT).until(() -> flaky.refused() > refused + 3);
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		flaky.recover();
+		Job job = awaitState(id, JobState.COMPLETED);
+		assertThat(job.attempt()).isEqualTo(1);
+		awaitEvents(id, 1);
+		assertThat(this.listener.kinds(id)).containsExactly("completed");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "P1000Y", "P100000Y", "P10000000000Y" })
+	void hugeRetryDelaysSaturateAtTheLatestStorableTime(String interval) {
+		Duration delay = dev.ojs.retry.IsoDurations.parse(interval);
+		RetryPolicy policy = RetryPolicy.builder()
+			.maxAttempts(2)
+			.initialInterval(delay)
+			.backoffCoefficient(1.0)
+			.maxInterval(delay)
+			.jitter(false)
+			.build()
+			.effective();
+		start(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("boom");
+		}));
+		String id = enqueue(job(TYPE).policy(policy));
+		Job job = awaitState(id, JobState.RETRYABLE);
+		Instant failedAt = job.lastError().timestamp();
+		Instant expected = (delay.compareTo(Duration.between(failedAt, Timestamps.MAX)) < 0) ? failedAt.plus(delay)
+				: Timestamps.MAX;
+		assertThat(job.nextRetryAt()).isEqualTo(expected);
+		awaitEvents(id, 1);
+		RecordingListener.Event event = this.listener.of(id).get(0);
+		assertThat(event.nextRetryAt()).isEqualTo(expected);
+		assertThat(event.delay()).isEqualTo(Duration.between(failedAt, expected));
+		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
+	}
+
+	@Test
+	void listenerThatThrowsErrorsNeverStopsTheCompleter() {
+		JobEventListener failing = new JobEventListener() {
+
+			@Override
+			public void completed(Job job, Duration handlerDuration) {
+				AbstractWorkerTests.this.listener.completed(job, handlerDuration);
+				throw new AssertionError("listener bug");
+			}
+
+		};
+		startWorker(new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+		})), settings("node-1"), failing, RetryDelayOverride.NONE));
+		for (int i = 0; i < 3; i++) {
+			String id = enqueue(job(TYPE));
+			awaitState(id, JobState.COMPLETED);
+			awaitEvents(id, 1);
+		}
+	}
+
+	@Test
+	void classifierThatThrowsAnErrorStillRecordsTheFailure() {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			throw new IllegalStateException("boom");
+		}, (job, failure) -> {
+			throw new AssertionError("classifier bug");
+		}));
+		String id = enqueue(job(TYPE).policy(quickRetries(1)));
+		Job job = awaitState(id, JobState.DISCARDED);
+		assertThat(job.lastError().type()).isEqualTo(IllegalStateException.class.getName());
+	}
+
+	@Test
+	void workerThreadsKeepTheJvmAliveUntilStopEndsThem() {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		Worker worker = start(handler(TYPE, (execution) -> {
+		}));
+		awaitState(enqueue(job(TYPE)), JobState.COMPLETED);
+		List<Thread> threads = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> !before.contains(thread) && thread.getName().startsWith("ojs-"))
+			.toList();
+		List<String> engineThreads = threads.stream().filter((thread) -> !thread.isDaemon()).map(Thread::getName).toList();
+		assertThat(engineThreads).contains("ojs-default-poller", "ojs-completer-node-1", "ojs-heartbeat-node-1",
+				"ojs-maintenance-node-1");
+		if (this.store.supportsInsertNotifications()) {
+			assertThat(engineThreads).anyMatch((name) -> name.startsWith("ojs-listen-"));
+		}
+		worker.stop();
+		assertThat(threads.stream().filter((thread) -> !thread.isDaemon() && thread.isAlive()).map(Thread::getName))
+			.as("non-daemon threads alive after stop()")
+			.isEmpty();
+		await().atMost(Duration.ofSeconds(10)).until(() -> threads.stream().noneMatch(Thread::isAlive));
+	}
+
+	@Test
+	void heartbeatWarnsWhenTheReservationIsGone(CapturedOutput output) throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(600), (execution) -> {
+			started.countDown();
+			release.await(20, TimeUnit.SECONDS);
+		}, null));
+		String id = enqueue(job(TYPE));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		// another node's reaper finds the reservation expired (a stalled node) and discards the job
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		await().atMost(TIMEOUT).until(() -> {
+			jdbc.update("UPDATE " + this.schema.tableName() + " SET locked_until = ? WHERE state = 'active'",
+					java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(2))));
+			this.store.reapExpired(10, (job) -> new dev.ojs.jdbc.AttemptFailure(job, JobState.DISCARDED, null,
+					List.of(new ErrorEntry(job.attempt(), "visibility_timeout", "expired", ErrorCode.RETRY,
+							this.store.now(), Map.of())), false, this.store.now()));
+			return this.store.find(id).orElseThrow().state() == JobState.DISCARDED;
+		});
+		await().atMost(TIMEOUT).until(() -> output.getAll().contains("lost the reservation of job " + id + " attempt 1"));
+		release.countDown();
+		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
+		stopWorkers();
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
+		assertThat(this.listener.kinds(id)).isEmpty();
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.Job;
@@ -19,6 +21,7 @@ import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link AbstractWorkerTests} on PostgreSQL, plus its LISTEN/NOTIFY wake-up.
@@ -49,14 +52,44 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	}
 
 	@Test
-	void notificationWakesAnIdleWorkerAtOnce() throws Exception {
+	void anUncommittedInsertDoesNotSuppressTheNotificationOfACommittedOne() throws Exception {
+		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
+		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue)))) {
+			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
+			DataSourceTransactionManager transactions = new DataSourceTransactionManager(this.schema.dataSource());
+			TransactionTemplate tx = new TransactionTemplate(transactions);
+			TransactionTemplate newTx = new TransactionTemplate(transactions);
+			newTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+			for (int round = 0; round < 3; round++) {
+				List<String> received = new ArrayList<>();
+				tx.executeWithoutResult((status) -> {
+					enqueue(job(TYPE).queue("mail"));
+					// committed right after the uncommitted one: its notification must not be suppressed
+					newTx.executeWithoutResult((inner) -> enqueue(job(TYPE).queue("mail")));
+					try {
+						received.add(notified.poll(10, TimeUnit.SECONDS));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					status.setRollbackOnly();
+				});
+				assertThat(received).containsExactly("mail");
+				assertThat(notified.poll(100, TimeUnit.MILLISECONDS)).as("none for the rollback").isNull();
+			}
+		}
+	}
+
+	@Test
+	void notificationWakesAnIdleWorkerAtOnce() {
 		List<Job> started = new CopyOnWriteArrayList<>();
 		// a 30 s poll interval: without a notification the job would wait for the poller's backoff
-		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
-				Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> started.add(execution.job())));
-		// let the poller back off: it polls after 5, 10, 20, ... ms, so the next poll after
-		// 1.5 s of idling is more than a second away
-		Thread.sleep(1500);
+		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30),
+				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
+				handler(TYPE, (execution) -> started.add(execution.job())));
+		// wait until the poller has backed off (it polls after 5, 10, 20, ... ms) into an idle
+		// wait that ends more than a second from now: only a notification can start the job sooner
+		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 1000);
 		Instant enqueued = this.store.now();
 		String id = enqueue(job(TYPE));
 		awaitState(id, JobState.COMPLETED);

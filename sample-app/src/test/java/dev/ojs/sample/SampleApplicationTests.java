@@ -42,9 +42,9 @@ class SampleApplicationTests {
 	void everyScenarioEndsAsDemonstrated() throws Exception {
 		Map<String, String> ids = enqueueAll();
 		JsonNode welcome = awaitTerminal(ids.get("welcome"));
-		assertThat(welcome.get("state").asString()).isEqualTo("COMPLETED");
+		assertThat(welcome.get("state").asString()).isEqualTo("completed");
 		JsonNode flaky = awaitTerminal(ids.get("flaky"));
-		assertThat(flaky.get("state").asString()).isEqualTo("COMPLETED");
+		assertThat(flaky.get("state").asString()).isEqualTo("completed");
 		assertThat(flaky.get("attempt").asInt()).isEqualTo(3);
 		assertThat(flaky.get("errors")).hasSize(2);
 		assertDeadLetter(awaitTerminal(ids.get("charge")), 1, "payments.card_declined", "RETRY");
@@ -80,7 +80,7 @@ class SampleApplicationTests {
 	}
 
 	private void assertDeadLetter(JsonNode job, int attempts, String errorType, String code) {
-		assertThat(job.get("state").asString()).isEqualTo("DISCARDED");
+		assertThat(job.get("state").asString()).isEqualTo("discarded");
 		assertThat(job.get("deadLetter").asBoolean()).isTrue();
 		assertThat(job.get("attempt").asInt()).isEqualTo(attempts);
 		JsonNode lastError = job.get("errors").get(job.get("errors").size() - 1);
@@ -97,7 +97,7 @@ class SampleApplicationTests {
 
 	private JsonNode awaitTerminal(String id) {
 		return await().atMost(TIMEOUT)
-			.until(() -> job(id), (job) -> Set.of("COMPLETED", "DISCARDED").contains(job.get("state").asString()));
+			.until(() -> job(id), (job) -> Set.of("completed", "discarded").contains(job.get("state").asString()));
 	}
 
 	private JsonNode job(String id) throws Exception {

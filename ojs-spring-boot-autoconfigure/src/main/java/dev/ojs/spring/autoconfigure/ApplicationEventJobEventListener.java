@@ -20,8 +20,11 @@ import dev.ojs.worker.JobEventListener;
 
 /**
  * Publishes the worker's outcomes as Spring application events ({@link JobCompletedEvent},
- * {@link JobRetryingEvent}, {@link JobDiscardedEvent}, {@link JobDeadLetteredEvent}).
- * Exceptions thrown by event listeners are logged, never propagated to the worker.
+ * {@link JobRetryingEvent}, {@link JobDiscardedEvent}, {@link JobDeadLetteredEvent}),
+ * synchronously, on the thread that wrote the outcome: for handler outcomes the node's single
+ * completer thread (see {@link OjsJobEvent}). Synchronous event listeners must therefore be
+ * fast; slow work belongs in {@code @Async} listeners. Exceptions thrown by event listeners
+ * are logged, never propagated to the worker.
  */
 public class ApplicationEventJobEventListener implements JobEventListener {
 

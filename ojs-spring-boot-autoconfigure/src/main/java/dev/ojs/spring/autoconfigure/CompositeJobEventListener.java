@@ -14,7 +14,8 @@ import dev.ojs.worker.JobEventListener;
 
 /**
  * Tells every delegate, in order, of each outcome; a delegate that throws is logged and does
- * not stop the others.
+ * not stop the others. Delegates run synchronously on the thread that wrote the outcome (for
+ * handler outcomes the node's single completer thread), so each must be fast.
  */
 final class CompositeJobEventListener implements JobEventListener {
 

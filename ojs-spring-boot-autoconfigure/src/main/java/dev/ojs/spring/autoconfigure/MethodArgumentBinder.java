@@ -5,10 +5,14 @@ import java.lang.reflect.Parameter;
 import java.lang.reflect.Type;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.deser.AbstractDeserializer;
+import tools.jackson.databind.deser.ValueInstantiator;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.spring.JobContext;
@@ -52,10 +56,20 @@ final class MethodArgumentBinder {
 		this.jsonArgumentCount = parameters.length - ((context != -1) ? 1 : 0);
 	}
 
+	/**
+	 * Looks up the parameter's deserializer up front, through public Jackson API only: a
+	 * {@link BindabilityProbe} read gives a {@link DeserializationContext} that finds it. A
+	 * type Jackson rejects, an abstract type without type information, and a class without a
+	 * usable creator (no default constructor, no single or annotated one) fail start-up
+	 * rather than every job of the handler.
+	 */
 	private void checkBindable(int index, Parameter parameter, JavaType type) {
-		ValueDeserializer<Object> deserializer;
+		ValueDeserializer<?> deserializer;
 		try {
-			deserializer = this.jsonMapper._deserializationContext().findRootValueDeserializer(type);
+			BindabilityProbe probe = this.jsonMapper.readerFor(BindabilityProbe.class)
+				.withAttribute(BindabilityProbe.TYPE, type)
+				.readValue("0");
+			deserializer = probe.deserializer();
 		}
 		catch (JacksonException ex) {
 			throw new IllegalArgumentException(describe(index, parameter) + " cannot be bound from JSON: "
@@ -65,6 +79,12 @@ final class MethodArgumentBinder {
 			throw new IllegalArgumentException(describe(index, parameter) + " cannot be bound from JSON: "
 					+ type.getRawClass().getName()
 					+ " is abstract and has no type information; use a concrete type, a record or a collection");
+		}
+		if (deserializer instanceof ValueInstantiator.Gettable gettable && gettable.getValueInstantiator() != null
+				&& !gettable.getValueInstantiator().canInstantiate()) {
+			throw new IllegalArgumentException(describe(index, parameter) + " cannot be bound from JSON: "
+					+ type.getRawClass().getName() + " has no usable creator; give it a default constructor, a "
+					+ "single constructor, or a @JsonCreator one (or use a record)");
 		}
 	}
 
@@ -124,6 +144,26 @@ final class MethodArgumentBinder {
 
 	private static String message(Exception ex) {
 		return (ex instanceof JacksonException jackson) ? jackson.getOriginalMessage() : ex.getMessage();
+	}
+
+	/**
+	 * Read once per parameter at start-up: its deserializer finds the root deserializer of
+	 * the {@link JavaType} passed as the {@link #TYPE} attribute.
+	 */
+	@JsonDeserialize(using = BindabilityProbe.Deserializer.class)
+	record BindabilityProbe(ValueDeserializer<?> deserializer) {
+
+		static final String TYPE = BindabilityProbe.class.getName() + ".type";
+
+		static final class Deserializer extends ValueDeserializer<BindabilityProbe> {
+
+			@Override
+			public BindabilityProbe deserialize(JsonParser parser, DeserializationContext context) {
+				return new BindabilityProbe(context.findRootValueDeserializer((JavaType) context.getAttribute(TYPE)));
+			}
+
+		}
+
 	}
 
 }

@@ -78,14 +78,15 @@ final class MethodErrorClassifier implements ErrorClassifier {
 			return ojs.toJobError();
 		}
 		OjsError declared = AnnotationUtils.findAnnotation(exception.getClass(), OjsError.class);
-		String className = exception.getClass().getName();
+		String className = JobError.typeOf(exception.getClass());
 		String type = (declared != null && !declared.type().isBlank()) ? declared.type() : className;
 		ErrorCode code = this.codes.codeFor(exception.getClass());
 		if (code == null) {
 			code = (declared != null) ? declared.code() : ErrorCode.RETRY;
 		}
 		String message = (exception.getMessage() != null) ? exception.getMessage() : className;
-		Map<String, Object> details = type.equals(className) ? Map.of() : Map.of("exception", className);
+		Map<String, Object> details = type.equals(className) ? Map.of()
+				: Map.of("exception", exception.getClass().getName());
 		return new JobError(type, message, code, details);
 	}
 

@@ -89,8 +89,13 @@ record OjsJobAttributes(String type, String queue, int priority, int concurrency
 		if (annotation.jitter().jitter() != null) {
 			builder.jitter(annotation.jitter().jitter());
 		}
-		if (annotation.nonRetryableErrors().length > 0) {
-			builder.nonRetryableErrors(List.of(annotation.nonRetryableErrors()));
+		List<String> nonRetryableErrors = List.of(annotation.nonRetryableErrors());
+		if (!nonRetryableErrors.equals(List.of(OjsJob.INHERIT_LIST))) {
+			if (nonRetryableErrors.contains(OjsJob.INHERIT_LIST)) {
+				throw invalid("nonRetryableErrors", nonRetryableErrors,
+						"'" + OjsJob.INHERIT_LIST + "' (inherit) must be the only entry");
+			}
+			builder.nonRetryableErrors(nonRetryableErrors);
 		}
 		if (annotation.onExhaustion().onExhaustion() != null) {
 			builder.onExhaustion(annotation.onExhaustion().onExhaustion());

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,8 +52,11 @@ import dev.ojs.worker.HandlerRegistration;
  * creating beans; the bean itself (a proxy, when the bean is proxied) is looked up when its
  * handler first runs, so handler beans may freely depend on {@link OjsTemplate}. Once all
  * singletons exist, every handler is resolved against its bean, so a method that a proxy
- * does not expose fails start-up. So do a duplicate job type, an unparseable attribute and
- * a parameter that cannot be bound.
+ * does not expose fails start-up, and every singleton's ultimate target class is checked
+ * for {@code @OjsJob} methods that were not registered (a bean whose class its definition
+ * does not reveal), which fail start-up too. So do a handler on a bean that is not a
+ * singleton (prototype, request, session or any other scope), a duplicate job type, an
+ * unparseable attribute and a parameter that cannot be bound.
  */
 public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, SmartInitializingSingleton {
 
@@ -115,7 +119,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		checkProxiesHideNoHandlers();
+		checkEverySingletonsHandlersRegistered();
 		for (Handler handler : handlers().values()) {
 			try {
 				handler.handler().resolveTarget();
@@ -130,29 +134,48 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 	}
 
 	/**
-	 * A bean whose type is only known once created (for example a proxy made by hand and
-	 * declared with an interface type) cannot be found from its definition: fail rather than
-	 * silently ignore its handlers.
+	 * Handlers are found from bean definitions; a bean whose class is only known once it is
+	 * created (a {@code @Bean} method declared with an interface return type, a proxy made by
+	 * hand, a singleton registered without a definition) may have been missed. Every
+	 * singleton's ultimate target class is checked: an {@code @OjsJob} method that is not
+	 * registered fails start-up rather than being silently ignored.
 	 */
-	private void checkProxiesHideNoHandlers() {
-		Set<String> handlerBeans = handlers().values().stream()
-			.map((handler) -> handler.job().beanName())
-			.collect(Collectors.toSet());
+	private void checkEverySingletonsHandlersRegistered() {
+		Map<String, Handler> handlers = handlers();
+		Set<Class<?>> withoutHandlers = new HashSet<>();
 		for (String beanName : this.beanFactory.getSingletonNames()) {
-			if (handlerBeans.contains(beanName)) {
-				continue;
-			}
 			Object bean = this.beanFactory.getSingleton(beanName);
-			if (bean == null || !AopUtils.isAopProxy(bean)) {
+			if (bean == null) {
 				continue;
 			}
-			Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-			if (AnnotationUtils.isCandidateClass(targetClass, OjsJob.class) && !findHandlerMethods(targetClass).isEmpty()) {
-				throw new BeanInitializationException("@OjsJob methods of bean '" + beanName + "' ("
-						+ targetClass.getName() + ") are hidden by its proxy " + bean.getClass().getName()
-						+ ": declare the bean with its target type, or use class-based proxies");
+			Class<?> targetClass = ClassUtils.getUserClass(AopProxyUtils.ultimateTargetClass(bean));
+			if (withoutHandlers.contains(targetClass) || !AnnotationUtils.isCandidateClass(targetClass, OjsJob.class)) {
+				continue;
 			}
+			Map<Method, OjsJob> methods = findHandlerMethods(targetClass);
+			if (methods.isEmpty()) {
+				withoutHandlers.add(targetClass);
+			}
+			methods.forEach((method, annotation) -> {
+				Handler handler = handlers.get(annotation.type());
+				if (handler == null || !handler.job().beanName().equals(beanName)) {
+					throw new BeanInitializationException(unregistered(beanName, bean, targetClass, method));
+				}
+			});
 		}
+	}
+
+	private static String unregistered(String beanName, Object bean, Class<?> targetClass, Method method) {
+		String description = "@OjsJob method " + describe(method) + " of bean '" + beanName + "' was not registered: ";
+		if (AopUtils.isAopProxy(bean)) {
+			return description + "@OjsJob methods of bean '" + beanName + "' (" + targetClass.getName()
+					+ ") are hidden by its proxy " + bean.getClass().getName()
+					+ ": declare the bean with its target type, or use class-based proxies";
+		}
+		return description + "its class " + targetClass.getName()
+				+ " was not known from the bean's definition when handlers were discovered (for example a @Bean "
+				+ "method declared with an interface or superclass return type, or a singleton registered without "
+				+ "a definition): declare the bean with its class";
 	}
 
 	private static Map<Method, OjsJob> findHandlerMethods(Class<?> type) {
@@ -178,11 +201,18 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		Assert.state(this.beanFactory != null, "No BeanFactory");
 		Map<String, Handler> handlers = new LinkedHashMap<>();
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
-			Class<?> type = targetClass(beanName);
+			BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
+			if (definition.isAbstract() || definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+				continue;
+			}
+			Class<?> type = targetClass(beanName, definition);
 			if (type == null || !AnnotationUtils.isCandidateClass(type, OjsJob.class)) {
 				continue;
 			}
 			findHandlerMethods(type).forEach((method, annotation) -> {
+				if (!definition.isSingleton()) {
+					throw new BeanInitializationException(notSingleton(beanName, definition, method));
+				}
 				Handler handler = createHandler(beanName, method, annotation);
 				Handler existing = handlers.putIfAbsent(handler.job().type(), handler);
 				if (existing != null) {
@@ -194,15 +224,19 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		return Map.copyOf(handlers);
 	}
 
-	private Class<?> targetClass(String beanName) {
-		if (ScopedProxyUtils.isScopedTarget(beanName)) {
-			return null;
-		}
-		BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
-		if (definition.isAbstract() || !definition.isSingleton()
-				|| definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
-			return null;
-		}
+	/**
+	 * The worker calls one instance of a handler bean for every job, on its own threads,
+	 * outside any request or session: a bean of another scope cannot be a handler.
+	 */
+	private static String notSingleton(String beanName, BeanDefinition definition, Method method) {
+		String name = ScopedProxyUtils.isScopedTarget(beanName) ? ScopedProxyUtils.getOriginalBeanName(beanName)
+				: beanName;
+		return "@OjsJob method " + describe(method) + " of bean '" + name + "' needs a singleton bean, but the bean's "
+				+ "scope is '" + definition.getScope() + "': the worker calls one instance for every job, outside "
+				+ "any request or session; make the bean a singleton or move the method to a singleton bean";
+	}
+
+	private Class<?> targetClass(String beanName, BeanDefinition definition) {
 		try {
 			Class<?> type = (Class<?>) definition.getAttribute(AutoProxyUtils.ORIGINAL_TARGET_CLASS_ATTRIBUTE);
 			if (type == null) {

@@ -233,7 +233,8 @@ public class OjsProperties implements Validator {
 		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 =
 		 * 'ojs.worker.concurrency'); 'default' when none is configured. The queues of this
 		 * node's '@OjsJob' handlers are always claimed from, with 'ojs.worker.concurrency'
-		 * unless configured here.
+		 * unless configured here. Every served queue runs every job type this node handles:
+		 * a job's queue is the one given when it was enqueued, else its handler's queue.
 		 */
 		private Map<String, Integer> queues = new LinkedHashMap<>();
 
@@ -248,8 +249,10 @@ public class OjsProperties implements Validator {
 		private Duration pollInterval = Duration.ofSeconds(1);
 
 		/**
-		 * How long running jobs may finish when the application shuts down; attempts still
-		 * running then are released for another node.
+		 * How long running jobs may finish when the application shuts down. Attempts still
+		 * running then are interrupted and recorded as failed attempts with error type
+		 * 'shutdown': they count against max_attempts and are retried (or discarded or
+		 * dead-lettered) per their retry policy.
 		 */
 		private Duration shutdownGracePeriod = Duration.ofSeconds(30);
 

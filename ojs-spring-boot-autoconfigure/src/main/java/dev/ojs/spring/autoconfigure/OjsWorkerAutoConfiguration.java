@@ -26,6 +26,13 @@ import dev.ojs.worker.WorkerSettings;
  * The worker is told of outcomes through every {@link JobEventListener} bean, in order
  * (including the {@link ApplicationEventJobEventListener} that publishes Spring events),
  * and asks the {@link RetryDelayCustomizer} beans for custom retry delays.
+ * <p>
+ * The worker needs the JDBC store's claim, complete, fail, heartbeat and reap operations,
+ * so it runs only on a {@link JdbcJobStore}. A user-defined {@link dev.ojs.job.JobStore}
+ * bean that is not a {@code JdbcJobStore} therefore leaves the node without a worker, as if
+ * it were enqueue-only; the condition evaluation report ({@code --debug} or the
+ * {@code conditions} actuator endpoint) lists {@code OjsWorkerAutoConfiguration} as not
+ * matched for want of a {@code JdbcJobStore} bean.
  */
 @AutoConfiguration(after = OjsAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "ojs.enabled", matchIfMissing = true)

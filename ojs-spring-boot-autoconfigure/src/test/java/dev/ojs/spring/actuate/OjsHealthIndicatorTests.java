@@ -1,8 +1,5 @@
 package dev.ojs.spring.actuate;
 
-import java.util.Map;
-
-import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +8,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.BDDMockito.willThrow;
 import static org.mockito.Mockito.mock;
 
@@ -23,13 +20,12 @@ class OjsHealthIndicatorTests {
 	private final JobStore store = mock(JobStore.class);
 
 	@Test
-	void upWithTheNumberOfJobsInEachState() {
-		given(this.store.countByQueueAndState()).willReturn(Map.of("a", Map.of(JobState.AVAILABLE, 2L),
-				"b", Map.of(JobState.AVAILABLE, 1L, JobState.DISCARDED, 4L)));
+	void upAfterOnlyTheCheapAvailabilityProbe() {
 		Health health = new OjsHealthIndicator(this.store).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails().get("jobs")).isEqualTo(Map.of("scheduled", 0L, "available", 3L, "active", 0L,
-				"completed", 0L, "retryable", 0L, "discarded", 4L, "cancelled", 0L));
+		assertThat(health.getDetails()).isEmpty();
+		then(this.store).should().checkAvailable();
+		then(this.store).shouldHaveNoMoreInteractions();
 	}
 
 	@Test

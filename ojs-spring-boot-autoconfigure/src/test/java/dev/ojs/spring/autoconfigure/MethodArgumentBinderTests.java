@@ -116,6 +116,13 @@ class MethodArgumentBinderTests {
 	}
 
 	@Test
+	void pojoWithoutAUsableCreatorIsRejectedUpFront() {
+		assertThatIllegalArgumentException().isThrownBy(() -> binder("noCreator"))
+			.withMessageContaining("parameter 0 (" + NoCreatorPayload.class.getTypeName() + " payload)")
+			.withMessageContaining("no usable creator");
+	}
+
+	@Test
 	void twoContextsAreRejectedUpFront() {
 		assertThatIllegalArgumentException().isThrownBy(() -> binder("twoContexts"))
 			.withMessageContaining("only one JobContext");
@@ -162,6 +169,21 @@ class MethodArgumentBinderTests {
 
 	}
 
+	/** Two constructors, neither a default one nor annotated: Jackson cannot pick a creator. */
+	static final class NoCreatorPayload {
+
+		final String text;
+
+		NoCreatorPayload(String text, int times) {
+			this.text = text.repeat(times);
+		}
+
+		NoCreatorPayload(int times, String text) {
+			this(text, times);
+		}
+
+	}
+
 	@SuppressWarnings("unused")
 	static class Handlers {
 
@@ -184,6 +206,9 @@ class MethodArgumentBinderTests {
 		}
 
 		void abstractParameter(Runnable task) {
+		}
+
+		void noCreator(NoCreatorPayload payload) {
 		}
 
 		void twoContexts(JobContext a, JobContext b) {

@@ -10,6 +10,7 @@ import java.net.SocketException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,8 @@ import org.springframework.util.ReflectionUtils;
 
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
+import dev.ojs.retry.RetryDecision;
+import dev.ojs.retry.RetryPolicy;
 import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsError;
 import dev.ojs.spring.OjsJob;
@@ -40,6 +43,20 @@ class MethodErrorClassifierTests {
 	@Test
 	void exceptionWithoutMessageUsesTheClassName() {
 		assertThat(classify("plain", new IllegalStateException()).message()).isEqualTo("java.lang.IllegalStateException");
+	}
+
+	@Test
+	void nestedExceptionClassNameIsJoinedByDotsSoPrefixPatternsMatch() {
+		JobError error = classify("plain", new Outer.Inner());
+		assertThat(error.type()).isEqualTo("dev.ojs.spring.autoconfigure.MethodErrorClassifierTests.Outer.Inner");
+		assertThat(error.message()).isEqualTo(error.type());
+		assertThat(error.details()).isEmpty();
+		RetryPolicy policy = RetryPolicy.builder()
+			.nonRetryableErrors("dev.ojs.spring.autoconfigure.MethodErrorClassifierTests.Outer.*")
+			.build()
+			.effective();
+		assertThat(policy.isNonRetryable(error.type())).isTrue();
+		assertThat(policy.decide(1, error, new Random(0)).rule()).isEqualTo(RetryDecision.Rule.NON_RETRYABLE);
 	}
 
 	@Test
@@ -70,7 +87,7 @@ class MethodErrorClassifierTests {
 	@Test
 	void ojsErrorWithoutTypeKeepsTheClassName() {
 		JobError error = classify("plain", new Poisoned());
-		assertThat(error.type()).isEqualTo(Poisoned.class.getName());
+		assertThat(error.type()).isEqualTo("dev.ojs.spring.autoconfigure.MethodErrorClassifierTests.Poisoned");
 		assertThat(error.code()).isEqualTo(ErrorCode.DEAD_LETTER);
 		assertThat(error.details()).isEmpty();
 	}
@@ -169,6 +186,14 @@ class MethodErrorClassifierTests {
 
 	@OjsError(code = ErrorCode.DEAD_LETTER)
 	static class Poisoned extends RuntimeException {
+
+	}
+
+	static final class Outer {
+
+		static class Inner extends RuntimeException {
+
+		}
 
 	}
 

@@ -9,6 +9,10 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.jdbc.DataSourceBuilder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -27,6 +31,7 @@ import dev.ojs.worker.Worker;
 import dev.ojs.worker.WorkerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 
 /**
  * Conditions of {@link OjsAutoConfiguration} and {@link OjsWorkerAutoConfiguration}.
@@ -202,6 +207,36 @@ class OjsAutoConfigurationTests {
 	}
 
 	@Test
+	void nonDefaultCandidateOjsDataSourceLeavesTheApplicationDataSourceAutoConfigured() {
+		this.contextRunner.withUserConfiguration(SeparateOjsDataSource.class).run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(JobStore.class).hasSingleBean(Worker.class);
+			assertThat(context).hasBean("dataSource");
+			assertThat(context.getBean(DataSource.class)).isSameAs(context.getBean("dataSource"));
+			assertThat(hasJobTable(context.getBean("ojsDataSource", DataSource.class))).isTrue();
+			assertThat(hasJobTable(context.getBean("dataSource", DataSource.class))).isFalse();
+		});
+	}
+
+	@Test
+	void userJobStoreThatIsNotJdbcLeavesNoWorkerAndTheConditionReportSaysWhy() {
+		this.contextRunner.withBean("myStore", JobStore.class, () -> mock(JobStore.class)).run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(OjsTemplate.class)
+				.doesNotHaveBean(JdbcJobStore.class)
+				.doesNotHaveBean(Worker.class);
+			ConditionAndOutcomes outcomes = ConditionEvaluationReport.get(context.getBeanFactory())
+				.getConditionAndOutcomesBySource()
+				.get(OjsWorkerAutoConfiguration.class.getName());
+			assertThat(outcomes.isFullMatch()).isFalse();
+			assertThat(outcomes.stream().map(ConditionAndOutcome::getOutcome).filter((outcome) -> !outcome.isMatch()))
+				.singleElement()
+				.extracting(ConditionOutcome::getMessage)
+				.asString()
+				.contains(JdbcJobStore.class.getName());
+		});
+	}
+
+	@Test
 	void userBeansWin() {
 		this.contextRunner.withUserConfiguration(UserBeans.class).run((context) -> {
 			assertThat(context).hasNotFailed();
@@ -276,6 +311,18 @@ class OjsAutoConfigurationTests {
 	static class QualifiedDataSource {
 
 		@Bean
+		@OjsDataSource
+		DataSource ojsDataSource() {
+			return embedded();
+		}
+
+	}
+
+	/** The README's two-DataSource pattern. */
+	@Configuration(proxyBeanMethods = false)
+	static class SeparateOjsDataSource {
+
+		@Bean(defaultCandidate = false)
 		@OjsDataSource
 		DataSource ojsDataSource() {
 			return embedded();

@@ -11,13 +11,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.CustomScopeConfigurer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Scope;
+import org.springframework.context.annotation.ScopedProxyMode;
+import org.springframework.context.support.SimpleThreadScope;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.ojs.job.JobStore;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
@@ -83,6 +89,24 @@ class OjsJobHandlerRegistryTests {
 	}
 
 	@Test
+	void explicitlyEmptyNonRetryableErrorsOverrideTheApplicationList() {
+		this.contextRunner.withBean("nonRetryableJobs", NonRetryableJobs.class)
+			.withPropertyValues("ojs.worker.enabled=false", "ojs.retry.non-retryable-errors=java.io.*")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				OjsJobRegistry registry = context.getBean(OjsJobRegistry.class);
+				assertThat(registry.find("none").orElseThrow().handlerPolicy().nonRetryableErrors()).isEmpty();
+				assertThat(registry.find("inherited").orElseThrow().handlerPolicy().nonRetryableErrors()).isNull();
+				OjsTemplate template = context.getBean(OjsTemplate.class);
+				JobStore store = context.getBean(JobStore.class);
+				assertThat(store.find(template.enqueue("none")).orElseThrow().retryPolicy().nonRetryableErrors())
+					.isEmpty();
+				assertThat(store.find(template.enqueue("inherited")).orElseThrow().retryPolicy().nonRetryableErrors())
+					.containsExactly("java.io.*");
+			});
+	}
+
+	@Test
 	void handlerBindsArgumentsAndRethrowsTheMethodsException() throws Exception {
 		this.contextRunner.withBean("configuredJobs", ConfiguredJobs.class).run((context) -> {
 			HandlerRegistration registration = registration(context.getBean(OjsJobHandlerRegistry.class), "a.configured");
@@ -140,7 +164,7 @@ class OjsJobHandlerRegistryTests {
 	@ParameterizedTest
 	@ValueSource(classes = { BadDurationJobs.class, BadCoefficientJobs.class, BadMaxAttemptsJobs.class,
 			BadIntervalsJobs.class, BadVisibilityJobs.class, BadConcurrencyJobs.class, ConflictingListsJobs.class,
-			BlankTypeJobs.class, BlankQueueJobs.class, BlankNonRetryableJobs.class })
+			BlankTypeJobs.class, BlankQueueJobs.class, BlankNonRetryableJobs.class, InheritAmongNonRetryableJobs.class })
 	void invalidAttributeFailsStartupNamingBeanMethodAndAttribute(Class<? extends Invalid> type) throws Exception {
 		Invalid invalid = type.getDeclaredConstructor().newInstance();
 		this.contextRunner.withBean("invalidJobs", Invalid.class, () -> invalid)
@@ -166,6 +190,14 @@ class OjsJobHandlerRegistryTests {
 	}
 
 	@Test
+	void parameterWithoutAUsableCreatorFailsStartup() {
+		this.contextRunner.withBean("jobs", NoCreatorJobs.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method NoCreatorJobs#job(NoCreatorPayload) of bean 'jobs'")
+				.contains("has no usable creator"));
+	}
+
+	@Test
 	void methodHiddenByInterfaceProxyFailsStartup() {
 		this.contextRunner.withUserConfiguration(InterfaceProxyConfiguration.class)
 			.run((context) -> assertThat(failureMessages(context))
@@ -183,6 +215,39 @@ class OjsJobHandlerRegistryTests {
 			.run((context) -> assertThat(failureMessages(context))
 				.contains("@OjsJob methods of bean 'jobs' (" + InterfaceProxiedJobs.class.getName()
 						+ ") are hidden by its proxy"));
+	}
+
+	@Test
+	void handlerOnPrototypeBeanFailsStartup() {
+		this.contextRunner.withBean("prototypeJobs", DuplicateJobs.class, DuplicateJobs::new,
+				(definition) -> definition.setScope(BeanDefinition.SCOPE_PROTOTYPE))
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'prototypeJobs' needs a singleton bean")
+				.contains("scope is 'prototype'"));
+	}
+
+	@Test
+	void handlerOnScopedProxyBeanFailsStartup() {
+		this.contextRunner.withUserConfiguration(ThreadScopedConfiguration.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'threadJobs' needs a singleton bean")
+				.contains("scope is 'thread'"));
+	}
+
+	@Test
+	void handlerOfBeanDeclaredWithAnInterfaceTypeFailsStartupWhenMissed() {
+		this.contextRunner.withUserConfiguration(InterfaceTypedBeanConfiguration.class)
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method InterfaceProxiedJobs#job() of bean 'interfaceTyped' was not registered")
+				.contains("declare the bean with its class"));
+	}
+
+	@Test
+	void handlerOfSingletonWithoutDefinitionFailsStartup() {
+		this.contextRunner
+			.withInitializer((context) -> context.getBeanFactory().registerSingleton("manual", new DuplicateJobs()))
+			.run((context) -> assertThat(failureMessages(context))
+				.contains("@OjsJob method DuplicateJobs#again() of bean 'manual' was not registered"));
 	}
 
 	private static HandlerRegistration registration(OjsJobHandlerRegistry registry, String type) {
@@ -207,6 +272,18 @@ class OjsJobHandlerRegistryTests {
 
 		@OjsJob(type = "b.inherit", onExhaustion = OjsJob.Exhaustion.DEAD_LETTER)
 		void inherit() {
+		}
+
+	}
+
+	static class NonRetryableJobs {
+
+		@OjsJob(type = "none", nonRetryableErrors = {})
+		void none() {
+		}
+
+		@OjsJob(type = "inherited")
+		void inherited() {
 		}
 
 	}
@@ -386,6 +463,18 @@ class OjsJobHandlerRegistryTests {
 
 	}
 
+	static class InheritAmongNonRetryableJobs implements Invalid {
+
+		@OjsJob(type = "bad", nonRetryableErrors = { OjsJob.INHERIT_LIST, "a.*" })
+		void job() {
+		}
+
+		public String attribute() {
+			return "nonRetryableErrors";
+		}
+
+	}
+
 	static class ShortMaxIntervalJobs {
 
 		@OjsJob(type = "short", maxInterval = "10s")
@@ -398,6 +487,51 @@ class OjsJobHandlerRegistryTests {
 
 		@OjsJob(type = "unbindable")
 		void job(Runnable task) {
+		}
+
+	}
+
+	static class NoCreatorJobs {
+
+		@OjsJob(type = "no_creator")
+		void job(MethodArgumentBinderTests.NoCreatorPayload payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ThreadScopedConfiguration {
+
+		@Bean
+		static CustomScopeConfigurer threadScope() {
+			CustomScopeConfigurer configurer = new CustomScopeConfigurer();
+			configurer.addScope("thread", new SimpleThreadScope());
+			return configurer;
+		}
+
+		@Bean
+		@Scope(scopeName = "thread", proxyMode = ScopedProxyMode.TARGET_CLASS)
+		DuplicateJobs threadJobs() {
+			return new DuplicateJobs();
+		}
+
+	}
+
+	/**
+	 * The registry discovers handlers while {@code early} is created, before
+	 * {@code interfaceTyped} exists, so only its declared type {@link Runnable} is known then.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class InterfaceTypedBeanConfiguration {
+
+		@Bean
+		Object early(OjsJobRegistry registry) {
+			return registry.jobs();
+		}
+
+		@Bean
+		Runnable interfaceTyped() {
+			return new InterfaceProxiedJobs();
 		}
 
 	}

@@ -281,6 +281,13 @@ abstract class AbstractActuatorHttpTests {
 			.isBadRequest()
 			.expectBody()
 			.jsonPath("$.matching").isEqualTo(3);
+		// A write with parameters besides the id needs the JSON content type even when they
+		// are all in the query string (docs/actuator.md); the retry of one id does not.
+		this.client.post()
+			.uri("/actuator/deadletters?confirm=true")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(415);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(3);
 	}
 
@@ -353,7 +360,7 @@ abstract class AbstractActuatorHttpTests {
 	}
 
 	@Test
-	void healthIsUpWithCounts() {
+	void healthIsUpWithoutCounts() {
 		this.client.get()
 			.uri("/actuator/health/ojs")
 			.exchange()
@@ -361,7 +368,7 @@ abstract class AbstractActuatorHttpTests {
 			.isOk()
 			.expectBody()
 			.jsonPath("$.status").isEqualTo("UP")
-			.jsonPath("$.details.jobs").value(matching(hasKey("discarded")));
+			.jsonPath("$.details.jobs").doesNotExist();
 	}
 
 	@Test

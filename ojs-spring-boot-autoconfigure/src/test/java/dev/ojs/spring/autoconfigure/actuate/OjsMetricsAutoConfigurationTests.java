@@ -59,6 +59,26 @@ class OjsMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void zeroDepthRefreshIntervalCountsOnEveryRead() {
+		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=0s")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(QueueDepthMetrics.class));
+	}
+
+	@Test
+	void negativeDepthRefreshIntervalFailsStartupNamingTheProperty() {
+		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			StringBuilder messages = new StringBuilder();
+			for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
+				messages.append(ex.getMessage()).append('\n');
+			}
+			assertThat(messages).contains("management.metrics.ojs.depth-refresh-interval")
+				.contains("must not be negative")
+				.doesNotContain("'refreshInterval'");
+		});
+	}
+
+	@Test
 	void absentWithoutAMeterRegistry() {
 		this.runner.run((context) -> assertThat(context).hasNotFailed()
 			.doesNotHaveBean(JobMetricsListener.class)

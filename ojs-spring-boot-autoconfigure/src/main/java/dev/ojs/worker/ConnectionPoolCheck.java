@@ -1,0 +1,98 @@
+package dev.ojs.worker;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.OptionalInt;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.ojs.jdbc.JdbcJobStore;
+
+/**
+ * Checks at worker start that a HikariCP pool is large enough. The worker's own threads hold
+ * a connection each while they work: a poller per served queue, the completer, the heartbeat
+ * and maintenance threads, and on PostgreSQL the {@code LISTEN} connection. A pool smaller
+ * than that plus one makes the engine's own writes wait, so heartbeats and outcomes come
+ * late: that is a warning. Handler threads hold connections only when handlers use the
+ * database, so a pool that cannot also serve every handler slot is only worth an info line.
+ * Hikari is found reflectively: it is not a dependency.
+ */
+final class ConnectionPoolCheck {
+
+	static final String HIKARI_DATA_SOURCE = "com.zaxxer.hikari.HikariDataSource";
+
+	static final String PROPERTY = "spring.datasource.hikari.maximum-pool-size";
+
+	private static final Log logger = LogFactory.getLog(ConnectionPoolCheck.class);
+
+	private ConnectionPoolCheck() {
+	}
+
+	static void check(JdbcJobStore store, Map<String, Integer> queues, Collection<HandlerRegistration> registrations) {
+		if (registrations.isEmpty()) {
+			return;
+		}
+		OptionalInt maximum = maximumPoolSize(store.dataSource());
+		if (maximum.isEmpty()) {
+			return;
+		}
+		int handlerSlots = queues.values().stream().mapToInt(Integer::intValue).sum();
+		Finding finding = check(maximum.getAsInt(), workerConnections(store, queues), handlerSlots);
+		if (finding == null) {
+			return;
+		}
+		if (finding.warning()) {
+			logger.warn(finding.message());
+		}
+		else {
+			logger.info(finding.message());
+		}
+	}
+
+	/** Connections the worker's own threads may hold at once (handlers not counted). */
+	static int workerConnections(JdbcJobStore store, Map<String, Integer> queues) {
+		return queues.size() + 3 + (store.supportsInsertNotifications() ? 1 : 0);
+	}
+
+	/** What to log for a pool of {@code maximum} connections, or {@code null} when it is enough. */
+	static Finding check(int maximum, int workerConnections, int handlerSlots) {
+		int all = workerConnections + handlerSlots;
+		if (maximum <= workerConnections) {
+			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeat,"
+					+ " maintenance, listener) may hold " + workerConnections + " database connections at once, but the"
+					+ " connection pool allows " + maximum + ": raise " + PROPERTY + " to at least " + all
+					+ ", or heartbeats and outcomes will wait for connections");
+		}
+		if (maximum < all) {
+			return new Finding(false, "OJS handlers that use the database may wait for connections: " + handlerSlots
+					+ " handler slots and " + workerConnections + " worker connections share a pool of " + maximum
+					+ " (raise " + PROPERTY + " to " + all + " if handlers use the database)");
+		}
+		return null;
+	}
+
+	record Finding(boolean warning, String message) {
+	}
+
+	/** The maximum size of a HikariCP pool, when {@code dataSource} is or wraps one. */
+	static OptionalInt maximumPoolSize(DataSource dataSource) {
+		try {
+			ClassLoader classLoader = dataSource.getClass().getClassLoader();
+			Class<?> hikari = Class.forName(HIKARI_DATA_SOURCE, false,
+					(classLoader != null) ? classLoader : ConnectionPoolCheck.class.getClassLoader());
+			Object pool = hikari.isInstance(dataSource) ? dataSource
+					: (dataSource.isWrapperFor(hikari) ? dataSource.unwrap(hikari) : null);
+			if (pool == null) {
+				return OptionalInt.empty();
+			}
+			return OptionalInt.of((Integer) hikari.getMethod("getMaximumPoolSize").invoke(pool));
+		}
+		catch (Exception | LinkageError ex) {
+			return OptionalInt.empty();
+		}
+	}
+
+}
