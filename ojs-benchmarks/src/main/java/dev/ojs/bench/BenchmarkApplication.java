@@ -1,0 +1,86 @@
+package dev.ojs.bench;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.ojs.bench.chaos.ChaosCoordinator;
+import dev.ojs.bench.scenario.BenchEnvironment;
+import dev.ojs.bench.scenario.Scenario;
+
+/**
+ * The benchmark program: runs the chosen scenarios against PostgreSQL, each printing a
+ * table and a last line {@code RESULT scenario=… jobs_per_sec=… p50_ms=… p99_ms=…}.
+ * {@code --scenario=chaos} runs the fault-injection harness instead.
+ * <pre>
+ * java -jar ojs-benchmarks/target/ojs-benchmarks.jar --scenario=all --jdbc-url=jdbc:postgresql://127.0.0.1:5432/ojs_bench?user=postgres
+ * </pre>
+ */
+public final class BenchmarkApplication {
+
+	private BenchmarkApplication() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		int status;
+		if (args.length > 0 && args[0].startsWith("--jfr-summary=")) {
+			CommandLine line = CommandLine.parse(args);
+			JfrSummary.print(java.nio.file.Path.of(line.string("jfr-summary", null)), line.string("jfr-threads", ""),
+					System.out);
+			line.rejectUnused();
+			status = 0;
+		}
+		else if (Arrays.asList(args).contains("--scenario=chaos")) {
+			status = ChaosCoordinator.run(Arrays.stream(args).filter((arg) -> !arg.equals("--scenario=chaos"))
+				.toArray(String[]::new), System.out);
+		}
+		else {
+			status = run(args, System.out);
+		}
+		System.exit(status);
+	}
+
+	/**
+	 * Runs the benchmark.
+	 * @param args command-line options
+	 * @param out where tables and result lines go
+	 * @return the exit status: 0 when every scenario completed, 1 when one failed, 2 for bad options
+	 */
+	public static int run(String[] args, PrintStream out) throws Exception {
+		CommandLine.Parsed<BenchmarkOptions> parsed = CommandLine.read(args, BenchmarkOptions.USAGE, out,
+				BenchmarkOptions::parse);
+		BenchmarkOptions options = parsed.options();
+		if (options == null) {
+			return parsed.status();
+		}
+		if (BenchDatabase.ensureDatabase(options.jdbcUrl())) {
+			out.println("created database " + BenchDatabase.databaseName(options.jdbcUrl()));
+		}
+		int failures = 0;
+		for (String name : options.scenarios()) {
+			Scenario scenario = Scenario.named(name);
+			List<ScenarioResult> results = new ArrayList<>();
+			for (int run = 1; run <= options.runs(); run++) {
+				out.printf("%n# %s%s%n", name, (options.runs() > 1) ? " run " + run + " of " + options.runs() : "");
+				try (BenchEnvironment environment = new BenchEnvironment(options, out)) {
+					ScenarioResult result = scenario.run(environment);
+					results.add(result);
+					out.println(result.resultLine());
+				}
+				catch (Exception ex) {
+					failures++;
+					out.println("FAILED scenario=" + name + ": " + ex);
+					ex.printStackTrace(out);
+				}
+			}
+			if (results.size() > 1) {
+				ScenarioResult median = ScenarioResult.median(results);
+				out.printf("%n# %s median of %d runs%n", name, results.size());
+				out.println(median.resultLine());
+			}
+		}
+		return (failures == 0) ? 0 : 1;
+	}
+
+}

@@ -1,0 +1,133 @@
+package dev.ojs.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parameters of a benchmark run. Defaults follow the benchmark issue; {@code --smoke}
+ * switches every size to a tiny one (options given explicitly still win).
+ *
+ * @param jdbcUrl the PostgreSQL database
+ * @param scenarios the scenarios to run, in order
+ * @param runs how often each scenario runs; with more than one, a median line follows
+ * @param smoke whether the tiny sizes are in force
+ * @param concurrency worker concurrency of the {@code default} queue
+ * @param poolSize maximum connections of the application's pool
+ * @param pollInterval the worker's idle poll interval
+ * @param completedRetention how long completed jobs are kept ({@code PT0S} deletes them)
+ * @param enqueueJobs jobs enqueued one by one
+ * @param enqueueBatchJobs jobs enqueued through {@code enqueueAll}
+ * @param batchSize jobs per {@code enqueueAll} call
+ * @param enqueueThreads threads enqueueing at once
+ * @param drainJobs jobs pre-inserted for the drain scenario
+ * @param steadyDuration measured time of the steady-state scenario
+ * @param steadyWarmup unmeasured time before it
+ * @param producers producer threads of the steady-state scenario
+ * @param rate jobs per second all producers offer together (0 = as fast as they can)
+ * @param vacuumInterval run {@code VACUUM (ANALYZE)} on the job table this often during the
+ * steady state ({@link Duration#ZERO} = never; for servers with autovacuum off)
+ * @param idleJobs jobs of the idle-latency scenario, one at a time
+ * @param idlePause pause between two idle jobs
+ * @param retryJobs jobs of the retry-path scenario
+ * @param backlogSmall the small backlog
+ * @param backlogLarge the large backlog
+ * @param backlogDuration how long processing is measured at each backlog size
+ * @param timeout the longest one scenario run may take
+ * @param keepTables keep the job tables after the run (for inspection)
+ */
+public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, boolean smoke, int concurrency,
+		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
+		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
+		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
+		Duration backlogDuration, Duration timeout, boolean keepTables) {
+
+	/** Every scenario, in the order {@code all} runs them. */
+	public static final List<String> ALL = List.of("enqueue-single", "enqueue-batch", "drain", "steady", "idle",
+			"retry", "backlog");
+
+	static final String USAGE = """
+			Usage: java -jar ojs-benchmarks.jar [options]
+			  --scenario=all|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|chaos[,...]
+			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
+			  --smoke                   tiny sizes, for CI
+			  --runs=N                  run each scenario N times and print the median (default 1)
+			  --concurrency=N           worker concurrency (default 100)   --pool-size=N (default 30)
+			  --poll-interval=DURATION  idle poll interval (default PT1S)
+			  --completed-retention=DURATION  keep completed jobs this long (default PT1H; PT0S deletes)
+			  --enqueue-jobs=N (10k) --enqueue-batch-jobs=N (200k) --batch-size=N (100) --enqueue-threads=N (1)
+			  --drain-jobs=N (200k)
+			  --steady-duration=DURATION (PT30S) --steady-warmup=DURATION (PT5S) --producers=N (2) --rate=N (15000/s, 0 = unthrottled)
+			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
+			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
+			  --retry-jobs=N (200k)
+			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
+			  --timeout=DURATION        per scenario run (default PT15M)
+			  --keep-tables             do not drop the run's tables
+			Sizes accept 200k, 1m, 1_000_000. --scenario=chaos takes the fault harness's options (--scenario=chaos --help).
+			--jfr-summary=FILE.jfr [--jfr-threads=ojs-] summarises a JFR recording (CPU samples by thread, component, method).
+			""".formatted(BenchDatabase.DEFAULT_URL);
+
+	/**
+	 * Reads the options.
+	 * @param line the command line
+	 * @return the options
+	 * @throws IllegalArgumentException for unknown scenarios or malformed values
+	 */
+	public static BenchmarkOptions parse(CommandLine line) {
+		boolean smoke = line.flag("smoke", false);
+		List<String> scenarios = expand(line.list("scenario", List.of("all")));
+		BenchmarkOptions options = new BenchmarkOptions(line.string("jdbc-url", BenchDatabase.DEFAULT_URL), scenarios,
+				positive(line, "runs", 1), smoke, positive(line, "concurrency", 100), positive(line, "pool-size", 30),
+				line.duration("poll-interval", Duration.ofSeconds(1)),
+				line.duration("completed-retention", Duration.ofHours(1)),
+				positive(line, "enqueue-jobs", smoke ? 200 : 10_000),
+				positive(line, "enqueue-batch-jobs", smoke ? 1_000 : 200_000), positive(line, "batch-size", 100),
+				positive(line, "enqueue-threads", 1), positive(line, "drain-jobs", smoke ? 1_000 : 200_000),
+				line.duration("steady-duration", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(30)),
+				line.duration("steady-warmup", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(5)),
+				positive(line, "producers", 2), line.integer("rate", smoke ? 1_000 : 15_000),
+				line.duration("vacuum-interval", Duration.ZERO),
+				positive(line, "idle-jobs", smoke ? 10 : 200), line.duration("idle-pause", Duration.ofMillis(100)),
+				positive(line, "retry-jobs", smoke ? 1_000 : 200_000),
+				positive(line, "backlog-small", smoke ? 2_000 : 10_000),
+				positive(line, "backlog-large", smoke ? 10_000 : 1_000_000),
+				line.duration("backlog-duration", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(10)),
+				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
+				line.flag("keep-tables", false));
+		if (options.rate() < 0) {
+			throw new IllegalArgumentException("--rate must not be negative");
+		}
+		if (options.backlogSmall() < 2_000) {
+			throw new IllegalArgumentException("--backlog-small must be at least 2000 (the backlog is refilled by 1000)");
+		}
+		return options;
+	}
+
+	private static List<String> expand(List<String> names) {
+		List<String> scenarios = new ArrayList<>();
+		for (String name : names) {
+			switch (name) {
+				case "all" -> scenarios.addAll(ALL);
+				case "enqueue" -> scenarios.addAll(List.of("enqueue-single", "enqueue-batch"));
+				default -> {
+					if (!ALL.contains(name)) {
+						throw new IllegalArgumentException(
+								"Unknown scenario '" + name + "'; expected all, enqueue, chaos or one of " + ALL);
+					}
+					scenarios.add(name);
+				}
+			}
+		}
+		return List.copyOf(scenarios);
+	}
+
+	private static int positive(CommandLine line, String name, int defaultValue) {
+		int value = line.integer(name, defaultValue);
+		if (value <= 0) {
+			throw new IllegalArgumentException("--" + name + " must be positive but was " + value);
+		}
+		return value;
+	}
+
+}

@@ -1,0 +1,115 @@
+package dev.ojs.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Where CPU time goes during a measurement, read from Linux's {@code /proc}: this JVM, all
+ * {@code postgres} processes, and the whole machine. Each figure is in percent of one core
+ * (a saturated 2-core machine shows 200%). Processes that exit during the window are not
+ * counted; the connection pool keeps PostgreSQL's backends alive across a measurement.
+ * Elsewhere than Linux every figure is {@code NaN}.
+ */
+public final class CpuUsage {
+
+	private static final Path PROC = Path.of("/proc");
+
+	private static final double TICKS_PER_SECOND = 100.0; // USER_HZ on Linux
+
+	private final long wallNanos;
+
+	private final long javaNanos;
+
+	private final double postgresTicks;
+
+	private final double machineBusyTicks;
+
+	private CpuUsage(long wallNanos, long javaNanos, double postgresTicks, double machineBusyTicks) {
+		this.wallNanos = wallNanos;
+		this.javaNanos = javaNanos;
+		this.postgresTicks = postgresTicks;
+		this.machineBusyTicks = machineBusyTicks;
+	}
+
+	/** A reading now. */
+	public static CpuUsage now() {
+		long java = (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+				? os.getProcessCpuTime() : -1;
+		return new CpuUsage(System.nanoTime(), java, postgresTicks(), machineBusyTicks());
+	}
+
+	/**
+	 * The usage between an earlier reading and now.
+	 * @param since the earlier reading
+	 * @return java, postgres and machine CPU in percent of one core
+	 */
+	public Split since(CpuUsage since) {
+		double seconds = (this.wallNanos - since.wallNanos) / 1e9;
+		double java = (this.javaNanos < 0) ? Double.NaN : (this.javaNanos - since.javaNanos) / 1e9 / seconds * 100;
+		double postgres = (this.postgresTicks - since.postgresTicks) / TICKS_PER_SECOND / seconds * 100;
+		double machine = (this.machineBusyTicks - since.machineBusyTicks) / TICKS_PER_SECOND / seconds * 100;
+		return new Split(java, postgres, machine);
+	}
+
+	/**
+	 * CPU use over a window, each in percent of one core.
+	 *
+	 * @param java this JVM
+	 * @param postgres every PostgreSQL process (including other clients' backends)
+	 * @param machine every process on the machine
+	 */
+	public record Split(double java, double postgres, double machine) {
+
+	}
+
+	private static double postgresTicks() {
+		if (!Files.isDirectory(PROC)) {
+			return Double.NaN;
+		}
+		double ticks = 0;
+		try (DirectoryStream<Path> processes = Files.newDirectoryStream(PROC, "[0-9]*")) {
+			for (Path process : processes) {
+				ticks += postgresTicks(process);
+			}
+		}
+		catch (IOException ex) {
+			return Double.NaN;
+		}
+		return ticks;
+	}
+
+	private static double postgresTicks(Path process) {
+		try {
+			String stat = Files.readString(process.resolve("stat"));
+			int open = stat.indexOf('(');
+			int close = stat.lastIndexOf(')');
+			if (open < 0 || close < 0 || !stat.substring(open + 1, close).equals("postgres")) {
+				return 0;
+			}
+			// fields after the command: state(3) ... utime(14) stime(15), counted from 1
+			String[] fields = stat.substring(close + 2).split(" ");
+			return Double.parseDouble(fields[11]) + Double.parseDouble(fields[12]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return 0; // exited meanwhile
+		}
+	}
+
+	/** Busy ticks of all CPUs: user + nice + system + irq + softirq + steal, from /proc/stat. */
+	private static double machineBusyTicks() {
+		try {
+			List<String> lines = Files.readAllLines(PROC.resolve("stat"));
+			String[] fields = lines.get(0).trim().split("\\s+");
+			return Double.parseDouble(fields[1]) + Double.parseDouble(fields[2]) + Double.parseDouble(fields[3])
+					+ Double.parseDouble(fields[6]) + Double.parseDouble(fields[7]) + Double.parseDouble(fields[8]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return Double.NaN;
+		}
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.ojs.bench.scenario;
+
+import dev.ojs.spring.JobContext;
+import dev.ojs.spring.OjsJob;
+
+/**
+ * The benchmark's job handlers. Each job's single argument is its enqueue time in
+ * microseconds since the epoch, so the handler measures enqueue-to-start latency.
+ */
+public class BenchJobs {
+
+	/** A handler that does nothing. */
+	public static final String NOOP = "bench.noop";
+
+	/** A handler that fails every job's first attempt, then succeeds. */
+	public static final String FAIL_ONCE = "bench.fail_once";
+
+	private final JobProbe probe;
+
+	public BenchJobs(JobProbe probe) {
+		this.probe = probe;
+	}
+
+	@OjsJob(type = NOOP)
+	public void noop(long enqueuedAtMicros) {
+		this.probe.started(enqueuedAtMicros);
+	}
+
+	@OjsJob(type = FAIL_ONCE)
+	public void failOnce(long enqueuedAtMicros, JobContext context) {
+		this.probe.started(enqueuedAtMicros);
+		if (context.attempt() == 1) {
+			throw new FirstAttemptFailure();
+		}
+	}
+
+	/** The planned failure of a first attempt. */
+	static final class FirstAttemptFailure extends RuntimeException {
+
+		FirstAttemptFailure() {
+			super("first attempt fails by design");
+		}
+
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.ojs.bench.scenario;
+
+import java.util.Map;
+
+import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
+import dev.ojs.bench.LatencySummary;
+import dev.ojs.bench.ResultTable;
+import dev.ojs.bench.ScenarioResult;
+import dev.ojs.spring.JobOptions;
+
+/**
+ * Drain: jobs are pre-inserted by an enqueue-only node, then a worker node starts and the
+ * time from its first handler start until the worker has stored the last completion is
+ * measured. The retry path does the same with a handler that fails every job's first
+ * attempt (backoff {@code PT0.001S}, no jitter), so each job runs twice.
+ */
+final class DrainScenario implements Scenario {
+
+	/** Fail once, retry after 1 ms, no jitter. */
+	static final String RETRY_POLICY = "{\"max_attempts\":3,\"initial_interval\":\"PT0.001S\",\"jitter\":false}";
+
+	private final boolean retry;
+
+	DrainScenario(boolean retry) {
+		this.retry = retry;
+	}
+
+	@Override
+	public String name() {
+		return this.retry ? "retry" : "drain";
+	}
+
+	@Override
+	public ScenarioResult run(BenchEnvironment environment) throws Exception {
+		BenchmarkOptions options = environment.options();
+		int jobs = this.retry ? options.retryJobs() : options.drainJobs();
+		String type = this.retry ? BenchJobs.FAIL_ONCE : BenchJobs.NOOP;
+		JobOptions jobOptions = this.retry ? JobOptions.builder().retry(RETRY_POLICY).build() : JobOptions.none();
+		String prefix = environment.newPrefix();
+		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
+		double preload = Preloader.enqueue(producer.template(), type, jobs, jobOptions, environment.out());
+		environment.stop(producer);
+		long boot = System.nanoTime();
+		BenchEnvironment.Node worker = environment.restart(prefix, true);
+		double startup = (System.nanoTime() - boot) / 1e9;
+		CpuUsage cpuStart = CpuUsage.now();
+		JobProbe probe = worker.probe();
+		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
+		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
+		double seconds = (end - probe.firstStartNanos()) / 1e9;
+		long executions = probe.started();
+		long retries = probe.retrying();
+		environment.stop(worker);
+		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, LatencySummary.EMPTY)
+			.with("executions_per_sec", executions / seconds)
+			.with("concurrency", options.concurrency())
+			.with("java_cpu_pct", cpu.java())
+			.with("pg_cpu_pct", cpu.postgres())
+			.with("machine_cpu_pct", cpu.machine());
+		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
+				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
+				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
+				"machine cpu%")
+			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
+					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine())
+			.print(environment.out());
+		return result;
+	}
+
+}

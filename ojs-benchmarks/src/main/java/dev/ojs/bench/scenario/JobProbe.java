@@ -1,0 +1,115 @@
+package dev.ojs.bench.scenario;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+import dev.ojs.bench.LatencyRecorder;
+import dev.ojs.job.Job;
+import dev.ojs.retry.JobError;
+import dev.ojs.worker.JobEventListener;
+
+/**
+ * What the benchmark handlers and the worker report: handler starts (with enqueue-to-start
+ * latency while recording is on), and stored outcomes through the worker's
+ * {@link JobEventListener} (a completion is counted once the worker has written it).
+ */
+public final class JobProbe implements JobEventListener {
+
+	private final AtomicLong started = new AtomicLong();
+
+	private final AtomicLong completed = new AtomicLong();
+
+	private final AtomicLong retrying = new AtomicLong();
+
+	private final AtomicLong failed = new AtomicLong();
+
+	private final AtomicLong firstStartNanos = new AtomicLong();
+
+	private final LatencyRecorder latencies = new LatencyRecorder();
+
+	private volatile boolean recording;
+
+	/** Called by a handler as it starts; {@code enqueuedAtMicros} is from {@link LatencyRecorder#nowMicros()}. */
+	public void started(long enqueuedAtMicros) {
+		if (this.recording) {
+			this.latencies.recordSince(enqueuedAtMicros);
+		}
+		if (this.started.getAndIncrement() == 0) {
+			this.firstStartNanos.compareAndSet(0, System.nanoTime());
+		}
+	}
+
+	@Override
+	public void completed(Job job, Duration handlerDuration) {
+		this.completed.incrementAndGet();
+	}
+
+	@Override
+	public void retrying(Job job, JobError error, java.time.Instant nextRetryAt, Duration delay,
+			Duration handlerDuration) {
+		this.retrying.incrementAndGet();
+	}
+
+	@Override
+	public void discarded(Job job, JobError error, Duration handlerDuration) {
+		this.failed.incrementAndGet();
+	}
+
+	@Override
+	public void deadLettered(Job job, JobError error, Duration handlerDuration) {
+		this.failed.incrementAndGet();
+	}
+
+	public long started() {
+		return this.started.get();
+	}
+
+	public long completed() {
+		return this.completed.get();
+	}
+
+	public long retrying() {
+		return this.retrying.get();
+	}
+
+	/** Discarded or dead-lettered: never expected in a benchmark. */
+	public long failed() {
+		return this.failed.get();
+	}
+
+	/** {@link System#nanoTime()} of the first handler start, 0 before. */
+	public long firstStartNanos() {
+		return this.firstStartNanos.get();
+	}
+
+	public LatencyRecorder latencies() {
+		return this.latencies;
+	}
+
+	public void recording(boolean recording) {
+		this.recording = recording;
+	}
+
+	/**
+	 * Waits until {@code counter} reaches {@code target}, polling every 200 µs.
+	 * @return {@link System#nanoTime()} when the target was seen
+	 * @throws IllegalStateException on timeout, or when a job failed for good
+	 */
+	public long await(LongSupplier counter, long target, Duration timeout, String what) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (counter.getAsLong() < target) {
+			if (this.failed.get() > 0) {
+				throw new IllegalStateException(this.failed.get() + " job(s) were discarded while waiting for " + what);
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Timed out after " + timeout + " waiting for " + what + ": "
+						+ counter.getAsLong() + " of " + target);
+			}
+			LockSupport.parkNanos(200_000);
+		}
+		return System.nanoTime();
+	}
+
+}

@@ -1,0 +1,151 @@
+package dev.ojs.bench.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
+import dev.ojs.bench.LatencyRecorder;
+import dev.ojs.bench.LatencySummary;
+import dev.ojs.bench.ResultTable;
+import dev.ojs.bench.ScenarioResult;
+import dev.ojs.spring.JobOptions;
+import dev.ojs.spring.OjsTemplate;
+
+/**
+ * Steady state: producer threads offer jobs at a fixed total rate (batches of
+ * {@code --batch-size} through {@code enqueueAll}) while the worker in the same node runs
+ * them. After a warm-up, completions per second and the enqueue-to-start latency of jobs
+ * started in the measured window are taken. A worker that cannot keep up shows as a
+ * growing backlog and latency.
+ */
+final class SteadyStateScenario implements Scenario {
+
+	@Override
+	public String name() {
+		return "steady";
+	}
+
+	@Override
+	public ScenarioResult run(BenchEnvironment environment) throws Exception {
+		BenchmarkOptions options = environment.options();
+		String prefix = environment.newPrefix();
+		BenchEnvironment.Node node = environment.start(prefix, true, java.util.Map.of());
+		OjsTemplate template = node.template();
+		JobProbe probe = node.probe();
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicLong enqueued = new AtomicLong();
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < options.producers(); p++) {
+			Thread producer = new Thread(() -> produce(template, options, running, enqueued, failure),
+					"bench-producer-" + p);
+			producer.start();
+			producers.add(producer);
+		}
+		if (!options.vacuumInterval().isZero()) {
+			Thread vacuum = new Thread(() -> vacuum(node, prefix + "jobs", options, running, failure), "bench-vacuum");
+			vacuum.start();
+			producers.add(vacuum);
+		}
+		try {
+			sleep(options.steadyWarmup().toNanos(), failure);
+			probe.latencies().clear();
+			probe.recording(true);
+			long completedBefore = probe.completed();
+			long enqueuedBefore = enqueued.get();
+			long start = System.nanoTime();
+			CpuUsage cpuStart = CpuUsage.now();
+			sleep(options.steadyDuration().toNanos(), failure);
+			CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
+			long completed = probe.completed() - completedBefore;
+			long offered = enqueued.get() - enqueuedBefore;
+			double seconds = (System.nanoTime() - start) / 1e9;
+			probe.recording(false);
+			long backlog = enqueued.get() - probe.completed();
+			LatencySummary latency = probe.latencies().summary();
+			ScenarioResult result = new ScenarioResult(name(), completed, seconds, latency)
+				.with("enqueued_per_sec", offered / seconds)
+				.with("backlog_at_end", backlog)
+				.with("offered_rate", options.rate())
+				.with("concurrency", options.concurrency())
+				.with("vacuum_interval_s", options.vacuumInterval().toMillis() / 1000.0)
+				.with("java_cpu_pct", cpu.java())
+				.with("pg_cpu_pct", cpu.postgres())
+				.with("machine_cpu_pct", cpu.machine());
+			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)", "producers",
+					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms",
+					"java cpu%", "pg cpu%", "machine cpu%")
+				.row(options.producers(), (options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled",
+						offered / seconds, result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(),
+						latency.max(), cpu.java(), cpu.postgres(), cpu.machine())
+				.print(environment.out());
+			return result;
+		}
+		finally {
+			running.set(false);
+			for (Thread producer : producers) {
+				producer.join();
+			}
+			environment.stop(node);
+		}
+	}
+
+	private static void produce(OjsTemplate template, BenchmarkOptions options, AtomicBoolean running,
+			AtomicLong enqueued, AtomicReference<Throwable> failure) {
+		int batch = options.batchSize();
+		// each producer offers rate / producers jobs per second, one batch every interval
+		long intervalNanos = (options.rate() > 0)
+				? (long) (1e9 * batch * options.producers() / options.rate()) : 0;
+		long next = System.nanoTime();
+		try {
+			while (running.get()) {
+				template.enqueueAll(BenchJobs.NOOP, Preloader.argsBatch(batch, LatencyRecorder.nowMicros()),
+						JobOptions.none());
+				enqueued.addAndGet(batch);
+				if (intervalNanos > 0) {
+					// fixed rate; after a stall, catch up by at most one second's worth
+					next = Math.max(next + intervalNanos, System.nanoTime() - 1_000_000_000L);
+					LockSupport.parkNanos(next - System.nanoTime());
+				}
+			}
+		}
+		catch (Throwable ex) {
+			failure.compareAndSet(null, ex);
+		}
+	}
+
+	/** Vacuums the job table every interval (autovacuum's work, on a server where it is off). */
+	private static void vacuum(BenchEnvironment.Node node, String table, BenchmarkOptions options,
+			AtomicBoolean running, AtomicReference<Throwable> failure) {
+		JdbcTemplate jdbc = node.context().getBean(JdbcTemplate.class);
+		try {
+			while (running.get()) {
+				LockSupport.parkNanos(options.vacuumInterval().toNanos());
+				jdbc.execute("VACUUM (ANALYZE) " + table);
+			}
+		}
+		catch (Throwable ex) {
+			failure.compareAndSet(null, ex);
+		}
+	}
+
+	/** Sleeps, failing early when a background thread reported a failure. */
+	static void sleep(long nanos, AtomicReference<Throwable> failure) {
+		long deadline = System.nanoTime() + nanos;
+		long left;
+		while ((left = deadline - System.nanoTime()) > 0) {
+			if (failure.get() != null) {
+				throw new IllegalStateException("A producer thread failed", failure.get());
+			}
+			LockSupport.parkNanos(Math.min(left, 50_000_000L));
+		}
+	}
+
+}

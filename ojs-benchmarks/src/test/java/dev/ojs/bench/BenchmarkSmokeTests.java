@@ -1,0 +1,51 @@
+package dev.ojs.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every benchmark scenario in {@code --smoke} mode against PostgreSQL so the module
+ * cannot rot. Figures are printed, never asserted.
+ */
+class BenchmarkSmokeTests {
+
+	static final java.util.List<String> SCENARIOS = BenchmarkOptions.ALL;
+
+	@ParameterizedTest(name = "{0}")
+	@FieldSource("SCENARIOS")
+	void scenarioCompletesAndPrintsItsResultLine(String scenario) throws Exception {
+		String url = BenchTestDatabase.postgresUrl();
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=" + scenario, "--jdbc-url=" + url },
+				out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.lastLine())
+			.matches("RESULT scenario=" + scenario + " jobs_per_sec=\\S+ p50_ms=\\S+ p99_ms=\\S+( \\S+=\\S+)*");
+		assertThat(out.text()).contains("== " + scenario);
+	}
+
+	@Test
+	void repeatedRunsEndWithTheirMedian() throws Exception {
+		String url = BenchTestDatabase.postgresUrl();
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=enqueue-single", "--runs=3",
+				"--enqueue-jobs=50", "--jdbc-url=" + url }, out);
+		assertThat(status).isZero();
+		assertThat(out.text()).contains("enqueue-single median of 3 runs");
+		assertThat(out.lastLine()).startsWith("RESULT scenario=enqueue-single").endsWith("runs=3.00");
+	}
+
+	@Test
+	void badOptionsPrintUsage() throws Exception {
+		TeeOutput out = new TeeOutput();
+		assertThat(BenchmarkApplication.run(new String[] { "--scenario=warp" }, out)).isEqualTo(2);
+		assertThat(out.text()).contains("Unknown scenario 'warp'", "Usage:");
+		TeeOutput typo = new TeeOutput();
+		assertThat(BenchmarkApplication.run(new String[] { "--drain-jbos=5" }, typo)).isEqualTo(2);
+		assertThat(typo.text()).contains("--drain-jbos");
+	}
+
+}
