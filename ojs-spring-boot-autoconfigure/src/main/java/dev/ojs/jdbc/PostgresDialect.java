@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.PreparedStatementCreator;
+import org.springframework.util.ClassUtils;
 
 import dev.ojs.job.Job;
 
@@ -49,9 +50,28 @@ final class PostgresDialect extends JdbcDialect {
 	private static final String J_COLUMNS = COLUMNS.stream().map((column) -> "j." + column)
 		.collect(Collectors.joining(", "));
 
-	/** Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}. */
-	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt AND j.state = 'active'"
-			+ " AND j.locked_by = c.owner";
+	/**
+	 * Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}; its first
+	 * parameter is the ids again ({@link #bindIds}).
+	 * <p>
+	 * Plans: these writes touch a batch of rows by primary key, and must do so whatever the
+	 * table's statistics say (none at all on a new table, or on a server that never analyzes
+	 * it) and however many jobs are active. So {@code j.id = ANY(ids)} gives the planner a
+	 * primary key access path whose estimate needs no statistics (a unique column), and the
+	 * state check is written {@code (j.state = 'active') IS TRUE} so that it does not match the
+	 * predicate of the partial index {@code <prefix>jobs_locked_idx} ({@code WHERE state =
+	 * 'active'}): with it, a plan planned on a small table, or without statistics, scans every
+	 * active job (a nested loop over that index and the batch, O(active rows x batch) once the
+	 * table grows). The choice left is the primary key or, on a small table, a sequential
+	 * scan. The statements also run with custom plans only ({@link #customPlans}), never a
+	 * generic plan cached while the table was empty.
+	 */
+	private static final String GUARD = " WHERE j.id = ANY(?::uuid[]) AND j.id = c.id AND j.attempt = c.attempt"
+			+ " AND (j.state = 'active') IS TRUE AND j.locked_by = c.owner";
+
+	/** Whether pgjdbc is on the class path (it is an optional dependency). */
+	private static final boolean PGJDBC = ClassUtils.isPresent("org.postgresql.PGStatement",
+			PostgresDialect.class.getClassLoader());
 
 	private static final DateTimeFormatter TIMESTAMPTZ = new DateTimeFormatterBuilder()
 		.appendValue(ChronoField.YEAR, 4, 10, SignStyle.NORMAL)
@@ -166,12 +186,13 @@ final class PostgresDialect extends JdbcDialect {
 				: "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL FROM "
 						+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		return returningIds(con -> {
-			PreparedStatement ps = con.prepareStatement(sql);
+			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = 1;
 			if (!delete) {
 				setInstant(ps, index++, now);
 			}
-			bindAttempts(con, ps, index, jobs, Function.identity());
+			index = bindAttempts(con, ps, index, jobs, Function.identity());
+			bindIds(con, ps, index, jobs, Function.identity());
 			return ps;
 		});
 	}
@@ -186,7 +207,7 @@ final class PostgresDialect extends JdbcDialect {
 				+ " AS c(id, attempt, owner, state, scheduled_at, errors, error_type, dead_letter, discarded_at)"
 				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "") + " RETURNING j.id";
 		return returningIds(con -> {
-			PreparedStatement ps = con.prepareStatement(sql);
+			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
@@ -194,6 +215,7 @@ final class PostgresDialect extends JdbcDialect {
 			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
+			index = bindIds(con, ps, index, failures, AttemptFailure::job);
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -204,10 +226,11 @@ final class PostgresDialect extends JdbcDialect {
 	@Override
 	Set<String> release(List<Job> jobs) {
 		return returningIds(con -> {
-			PreparedStatement ps = con.prepareStatement("UPDATE " + this.table + " j SET state = 'available',"
+			PreparedStatement ps = customPlans(con.prepareStatement("UPDATE " + this.table + " j SET state = 'available',"
 					+ " attempt = j.attempt - 1, locked_by = NULL, locked_until = NULL, started_at = NULL FROM "
-					+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id");
-			bindAttempts(con, ps, 1, jobs, Function.identity());
+					+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id"));
+			int index = bindAttempts(con, ps, 1, jobs, Function.identity());
+			bindIds(con, ps, index, jobs, Function.identity());
 			return ps;
 		});
 	}
@@ -215,13 +238,44 @@ final class PostgresDialect extends JdbcDialect {
 	@Override
 	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
 		return this.jdbc.update(con -> {
-			PreparedStatement ps = con.prepareStatement("UPDATE " + this.table
-					+ " SET locked_until = ? WHERE id = ANY(?::uuid[]) AND state = 'active' AND locked_by = ?");
+			// same plan concerns as GUARD
+			PreparedStatement ps = customPlans(con.prepareStatement("UPDATE " + this.table
+					+ " SET locked_until = ? WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?"));
 			setInstant(ps, 1, lockedUntil);
 			ps.setArray(2, con.createArrayOf("text", ids.toArray()));
 			ps.setString(3, nodeId);
 			return ps;
 		});
+	}
+
+	private <T> int bindIds(Connection con, PreparedStatement ps, int index, List<T> items, Function<T, Job> job)
+			throws SQLException {
+		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
+		return index;
+	}
+
+	/**
+	 * Plans {@code ps} for its parameters at every execution: pgjdbc otherwise switches it to
+	 * a named server-side statement after a few executions (prepareThreshold, 5 by default),
+	 * for which PostgreSQL may cache a generic plan made for whatever the table looked like
+	 * then (often empty).
+	 */
+	static PreparedStatement customPlans(PreparedStatement ps) throws SQLException {
+		if (PGJDBC) {
+			PgJdbc.customPlans(ps);
+		}
+		return ps;
+	}
+
+	/** Loaded only when pgjdbc is present. */
+	private static final class PgJdbc {
+
+		static void customPlans(PreparedStatement ps) throws SQLException {
+			if (ps.isWrapperFor(org.postgresql.PGStatement.class)) {
+				ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+			}
+		}
+
 	}
 
 	private <T> int bindAttempts(Connection con, PreparedStatement ps, int index, List<T> items,
