@@ -96,6 +96,8 @@ abstract class JdbcDialect {
 
 	private final Map<String, RetryPolicy> policies = new ConcurrentHashMap<>();
 
+	private volatile CachedPolicy lastPolicy;
+
 	JdbcDialect(JdbcPlatform platform, String table, DataSource dataSource) {
 		this.platform = platform;
 		this.table = table;
@@ -159,8 +161,25 @@ abstract class JdbcDialect {
 				rs.getString(20), getInstant(rs, 21));
 	}
 
-	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */
+	/**
+	 * Stored policies are effective and valid; most jobs share a handful, so parse each once.
+	 * Consecutive rows usually carry the same policy: the last one is compared first, which
+	 * spares hashing the whole text of each row's (new) string for the map.
+	 */
 	private RetryPolicy policy(String json) {
+		CachedPolicy last = this.lastPolicy;
+		if (last != null && last.json().equals(json)) {
+			return last.policy();
+		}
+		RetryPolicy policy = cachedPolicy(json);
+		this.lastPolicy = new CachedPolicy(json, policy);
+		return policy;
+	}
+
+	private record CachedPolicy(String json, RetryPolicy policy) {
+	}
+
+	private RetryPolicy cachedPolicy(String json) {
 		RetryPolicy policy = this.policies.get(json);
 		if (policy == null) {
 			policy = RetryPolicy.parse(json);

@@ -28,9 +28,11 @@ import dev.ojs.job.Job;
  * minus the attempts running), and for a type with its own concurrency limit never more
  * than that type's free slots on this node, shared with the other queues' pollers through
  * its {@link ClaimGroup} (such types are claimed in their own statement, so priority order
- * holds within each claim, not across them). A slot is free again when the handler returns;
- * writing the outcome is the completer's business. A poller refused by a type's limit is
- * woken when that type's slots free up.
+ * holds within each claim, not across them). A slot is free again once the attempt's outcome
+ * is written by the completer (or rejected as stale, or dropped), not when the handler
+ * returns: a node never holds more reservations than its concurrency, and when the completer
+ * falls behind the poller waits for it instead of claiming more. A poller refused by a type's
+ * limit is woken when that type's slots free up.
  * <p>
  * When to claim: at once while the last claim came back full (a backlog), gathering free
  * slots for up to {@value #GATHER_MILLIS} ms when fewer than a quarter are free so claims
@@ -84,7 +86,11 @@ final class QueuePoller {
 
 	private final Map<String, ClaimGroup> groupByType = new HashMap<>();
 
+	/** Attempts whose handler has not returned yet. */
 	private final AtomicInteger running = new AtomicInteger();
+
+	/** Slots taken: claimed attempts whose outcome is not yet written (or given up). */
+	private final AtomicInteger held = new AtomicInteger();
 
 	private final ThreadPoolExecutor executor;
 
@@ -204,9 +210,30 @@ final class QueuePoller {
 		}
 	}
 
-	/** A handler returned: its slot is free. */
-	void finished(Execution execution) {
+	/** Attempts holding a slot: running, or with their outcome waiting to be written. */
+	int held() {
+		return this.held.get();
+	}
+
+	/**
+	 * A handler returned (or the attempt ended before it ran).
+	 * @param outcomeQueued whether its outcome went to the completer, which frees the slot
+	 * ({@link #outcomeWritten}) once it is written; otherwise the slot is free now
+	 */
+	void finished(Execution execution, boolean outcomeQueued) {
 		this.running.decrementAndGet();
+		if (!outcomeQueued) {
+			freeSlot(execution);
+		}
+	}
+
+	/** The completer wrote, rejected or gave up the outcome of an attempt claimed here: its slot is free. */
+	void outcomeWritten(Execution execution) {
+		freeSlot(execution);
+	}
+
+	private void freeSlot(Execution execution) {
+		this.held.decrementAndGet();
 		ClaimGroup group = this.groupByType.get(execution.job().type());
 		if (group != null) {
 			group.release(1);
@@ -304,7 +331,7 @@ final class QueuePoller {
 					look = true;
 					continue;
 				}
-				int free = this.concurrency - this.running.get();
+				int free = this.concurrency - this.held.get();
 				if (free < Math.max(1, this.concurrency / 4)) {
 					// busy: wait for a slot, then briefly gather more so claims stay batched
 					this.waitingForSlots = true;
@@ -313,7 +340,7 @@ final class QueuePoller {
 					if (free <= 0) {
 						continue;
 					}
-					free = this.concurrency - this.running.get();
+					free = this.concurrency - this.held.get();
 				}
 				Claimed claimed = claim(free);
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
@@ -360,6 +387,7 @@ final class QueuePoller {
 			}
 			full |= jobs.size() == want;
 			left -= jobs.size();
+			this.held.addAndGet(jobs.size());
 			this.running.addAndGet(jobs.size());
 			for (Job job : jobs) {
 				Execution execution = this.worker.track(job, group.visibilityByType.get(job.type()));

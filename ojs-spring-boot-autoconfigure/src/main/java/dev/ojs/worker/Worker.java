@@ -364,6 +364,7 @@ public class Worker {
 
 	/** Runs one attempt on a handler thread and queues its outcome. */
 	void execute(Execution execution, QueuePoller poller) {
+		boolean queued = false;
 		try {
 			Consumer<Execution> hook = this.beforeStart;
 			if (hook != null) {
@@ -390,20 +391,24 @@ public class Worker {
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
 				return;
 			}
-			submit(execution, failure, duration);
+			queued = submit(execution, failure, duration, poller);
 		}
 		finally {
-			poller.finished(execution);
+			// a queued outcome keeps its slot until the completer has written it
+			poller.finished(execution, queued);
 		}
 	}
 
-	/** Queues the outcome; if that fails, stops tracking the attempt (no heartbeats) so the reaper records it. */
-	private void submit(Execution execution, Throwable failure, Duration duration) {
+	/**
+	 * Queues the outcome; if that fails, stops tracking the attempt (no heartbeats) so the reaper records it.
+	 * @return whether it was queued
+	 */
+	private boolean submit(Execution execution, Throwable failure, Duration duration, QueuePoller poller) {
 		boolean submitted = false;
 		try {
 			FailurePlanner.Plan plan = (failure != null)
 					? this.planner.plan(execution.job(), classify(execution, failure), this.store.now()) : null;
-			this.completer.submit(new Completer.Outcome(execution, duration, plan));
+			this.completer.submit(new Completer.Outcome(execution, duration, plan, poller));
 			submitted = true;
 		}
 		catch (Throwable ex) {
@@ -417,6 +422,7 @@ public class Worker {
 				untrack(execution);
 			}
 		}
+		return submitted;
 	}
 
 	private JobError classify(Execution execution, Throwable failure) {
@@ -438,6 +444,7 @@ public class Worker {
 
 	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {
 		untrack(outcome.execution());
+		outcome.poller().outcomeWritten(outcome.execution());
 		if (accepted && outcome.failure() != null) {
 			QueuePoller poller = this.pollers.get(outcome.job().queue());
 			if (poller != null) {

@@ -1,5 +1,9 @@
 package dev.ojs.worker;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
@@ -842,6 +847,64 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		assertThat(status.queues()).isEqualTo(Map.of("default", 3));
 		assertThat(status.types()).containsExactly(TYPE);
 		release.countDown();
+	}
+
+	@Test
+	void slotsStayTakenUntilTheOutcomeIsWrittenAndStopWritesPendingOutcomes() throws Exception {
+		CountDownLatch gate = new CountDownLatch(1);
+		// completions wait at the gate; claims and everything else pass
+		DelegatingDataSource gated = new DelegatingDataSource(this.schema.dataSource()) {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				Connection target = super.getConnection();
+				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+							if (method.getName().equals("prepareStatement")
+									&& ((String) args[0]).contains("SET state = 'completed'")) {
+								gate.await(30, TimeUnit.SECONDS);
+							}
+							try {
+								return method.invoke(target, args);
+							}
+							catch (InvocationTargetException ex) {
+								throw ex.getCause();
+							}
+						});
+			}
+
+		};
+		AtomicInteger runs = new AtomicInteger();
+		Worker worker = startWorker(new Worker(new JdbcJobStore(gated, this.schema.settings(20)),
+				List.of(handler(TYPE, (execution) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
+				RetryDelayOverride.NONE));
+		try {
+			this.store.insert(IntStream.range(0, 40).mapToObj((i) -> job(TYPE).build()).toList());
+			await().atMost(TIMEOUT).until(() -> runs.get() >= 4);
+			Thread.sleep(500);
+			assertThat(runs.get()).as("attempts run while no outcome could be written").isEqualTo(4);
+			assertThat(worker.status().activeByQueue()).containsEntry("default", 0);
+			Thread opener = new Thread(() -> {
+				try {
+					Thread.sleep(300);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				gate.countDown();
+			});
+			opener.start();
+			worker.stop();
+			opener.join();
+		}
+		finally {
+			gate.countDown();
+		}
+		Map<JobState, Long> states = this.store.countByQueueAndState().get("default");
+		// the gate may open before the poller stops (stop closes the LISTEN connection first)
+		assertThat(states.get(JobState.COMPLETED)).as("every attempt run was written").isEqualTo((long) runs.get());
+		assertThat(states.getOrDefault(JobState.COMPLETED, 0L) + states.getOrDefault(JobState.AVAILABLE, 0L))
+			.isEqualTo(40L);
 	}
 
 	// ---- helpers
