@@ -53,7 +53,7 @@ abstract class JdbcDialect {
 	/** Column order of {@link #mapJob(ResultSet, int)}. */
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
-			"started_at", "completed_at", "discarded_at", "locked_by", "locked_until");
+			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -155,8 +155,8 @@ abstract class JdbcDialect {
 		return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
 				ErrorHistoryJson.read(rs.getString(11)), rs.getBoolean(12), rs.getString(13), getInstant(rs, 14),
-				getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18), rs.getString(19),
-				getInstant(rs, 20));
+				getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18), getInstant(rs, 19),
+				rs.getString(20), getInstant(rs, 21));
 	}
 
 	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */
@@ -176,23 +176,23 @@ abstract class JdbcDialect {
 	static Job claimed(Job row, String nodeId, Instant now, Instant lockedUntil) {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
-				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), now, row.completedAt(),
-				row.discardedAt(), nodeId, lockedUntil);
+				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
+				row.completedAt(), row.discardedAt(), nodeId, lockedUntil);
 	}
 
 	// ---- enqueue
 
-	/** One row to insert. */
+	/** One row to insert; it is enqueued when it is created ({@code enqueued_at = created_at}). */
 	record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
 			int maxAttempts, String policyJson, String uniqueKey, Instant scheduledAt, Instant createdAt) {
 	}
 
 	private static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
-			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at)";
+			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at)";
 
 	String insertSql(int rows) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?)";
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?)";
 		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
@@ -214,6 +214,7 @@ abstract class JdbcDialect {
 		ps.setString(index++, row.uniqueKey());
 		setInstant(ps, index++, row.scheduledAt());
 		setInstant(ps, index++, row.createdAt());
+		setInstant(ps, index++, row.createdAt()); // enqueued_at
 		return index;
 	}
 

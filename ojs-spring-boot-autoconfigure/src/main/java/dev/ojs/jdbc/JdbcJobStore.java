@@ -369,11 +369,12 @@ public class JdbcJobStore implements JobStore {
 		Instant now = now();
 		return this.jdbc.update(con -> {
 			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
-					+ " dead_letter = FALSE, scheduled_at = ?, discarded_at = NULL, started_at = NULL,"
-					+ " locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
+					+ " dead_letter = FALSE, scheduled_at = ?, enqueued_at = ?, discarded_at = NULL,"
+					+ " started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
 					+ String.join(", ", java.util.Collections.nCopies(ids.size(), this.dialect.idParam())) + ")");
 			this.dialect.setInstant(ps, 1, now);
-			int index = 2;
+			this.dialect.setInstant(ps, 2, now);
+			int index = 3;
 			for (String id : ids) {
 				ps.setString(index++, id);
 			}

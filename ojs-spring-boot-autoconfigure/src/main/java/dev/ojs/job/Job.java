@@ -7,6 +7,13 @@ import dev.ojs.retry.RetryPolicy;
 
 /**
  * A snapshot of one stored job.
+ * <p>
+ * Two timestamps tell when a job entered the queue. {@code createdAt} is when the job was
+ * first inserted and never changes. {@code enqueuedAt} is when it was last put in line: it
+ * is set at insert (the same instant as {@code createdAt}) and again when a dead letter is
+ * retried ({@link JobStore#retryDeadLetter(String)},
+ * {@link JobStore#retryDeadLetters(DeadLetterFilter)}), so a replayed job can be told from
+ * the original. Retries after a failed attempt do not change it.
  *
  * @param id lowercase UUIDv7
  * @param type dot-namespaced job type
@@ -22,7 +29,9 @@ import dev.ojs.retry.RetryPolicy;
  * @param deadLetter whether this discarded job is a dead letter
  * @param uniqueKey the unique key, or {@code null}
  * @param scheduledAt when the job is (or was) due: run-at time, or {@code next_retry_at}
- * @param createdAt when it was first enqueued
+ * @param createdAt when it was first inserted; never changes
+ * @param enqueuedAt when it was last put in line: at insert, or when last retried from the
+ * dead letter queue
  * @param startedAt when its latest attempt started, or {@code null}
  * @param completedAt when it completed, or {@code null}
  * @param discardedAt when it was discarded or dead-lettered, or {@code null}
@@ -31,8 +40,8 @@ import dev.ojs.retry.RetryPolicy;
  */
 public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
 		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
-		boolean deadLetter, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
-		Instant completedAt, Instant discardedAt, String lockedBy, Instant lockedUntil) {
+		boolean deadLetter, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+		Instant startedAt, Instant completedAt, Instant discardedAt, String lockedBy, Instant lockedUntil) {
 
 	public Job {
 		errors = (errors != null) ? List.copyOf(errors) : List.of();

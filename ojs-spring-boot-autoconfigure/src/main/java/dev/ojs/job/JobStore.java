@@ -36,7 +36,8 @@ public interface JobStore {
 
 	/**
 	 * Moves a dead letter back to {@code available}: same id and policy, attempt reset to 0,
-	 * error history kept.
+	 * error history kept, {@link Job#enqueuedAt() enqueued} now ({@link Job#createdAt()}
+	 * unchanged).
 	 */
 	boolean retryDeadLetter(String id);
 

@@ -31,7 +31,9 @@ import dev.ojs.retry.RetryPolicy;
  * @param metaJson the JSON metadata object
  * @param uniqueKey the unique key, or {@code null}
  * @param scheduledAt when the job is (or was) due
- * @param createdAt when it was enqueued
+ * @param createdAt when it was first inserted; never changes
+ * @param enqueuedAt when it was last put in line: at insert (same as {@code createdAt}), or
+ * when last retried from the dead letter queue
  * @param startedAt when its latest attempt started, or {@code null}
  * @param completedAt when it completed, or {@code null}
  * @param discardedAt when it was discarded or dead-lettered, or {@code null}
@@ -40,8 +42,8 @@ public record JobInfo(String id, String type, String queue, int priority,
 		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,
 		@JsonSerialize(using = JobInfoSerializers.RetryPolicyValue.class) RetryPolicy retryPolicy,
 		List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt, @JsonRawValue String argsJson,
-		@JsonRawValue String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant startedAt,
-		Instant completedAt, Instant discardedAt) {
+		@JsonRawValue String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+		Instant startedAt, Instant completedAt, Instant discardedAt) {
 
 	public JobInfo {
 		errors = (errors != null) ? List.copyOf(errors) : List.of();
@@ -51,8 +53,8 @@ public record JobInfo(String id, String type, String queue, int priority,
 	public static JobInfo of(Job job) {
 		return new JobInfo(job.id(), job.type(), job.queue(), job.priority(), job.state(), job.attempt(),
 				job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.nextRetryAt(), job.argsJson(),
-				job.metaJson(), job.uniqueKey(), job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(),
-				job.discardedAt());
+				job.metaJson(), job.uniqueKey(), job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(),
+				job.completedAt(), job.discardedAt());
 	}
 
 	/** The most recent error, or {@code null}. */

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	unique_key      VARCHAR(255),
 	scheduled_at    TIMESTAMP(6) WITH TIME ZONE NOT NULL,
 	created_at      TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	enqueued_at     TIMESTAMP(6) WITH TIME ZONE NOT NULL,
 	started_at      TIMESTAMP(6) WITH TIME ZONE,
 	completed_at    TIMESTAMP(6) WITH TIME ZONE,
 	discarded_at    TIMESTAMP(6) WITH TIME ZONE,

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	unique_key      VARCHAR(255) NULL,
 	scheduled_at    DATETIME(6)  NOT NULL,
 	created_at      DATETIME(6)  NOT NULL,
+	enqueued_at     DATETIME(6)  NOT NULL,
 	started_at      DATETIME(6)  NULL,
 	completed_at    DATETIME(6)  NULL,
 	discarded_at    DATETIME(6)  NULL,

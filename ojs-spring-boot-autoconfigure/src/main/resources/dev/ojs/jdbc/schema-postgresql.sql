@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	unique_key      varchar(255),
 	scheduled_at    timestamptz  NOT NULL,
 	created_at      timestamptz  NOT NULL,
+	enqueued_at     timestamptz  NOT NULL,
 	started_at      timestamptz,
 	completed_at    timestamptz,
 	discarded_at    timestamptz,

@@ -86,6 +86,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(stored.errors()).isEmpty();
 		assertThat(stored.deadLetter()).isFalse();
 		assertThat(stored.createdAt()).isEqualTo(this.clock.instant());
+		assertThat(stored.enqueuedAt()).isEqualTo(stored.createdAt());
 		assertThat(stored.scheduledAt()).isEqualTo(this.clock.instant());
 		assertThat(stored.startedAt()).isNull();
 		assertThat(stored.lockedBy()).isNull();
@@ -344,6 +345,10 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(second.id()).isEqualTo(retrying.id());
 		assertThat(second.attempt()).isEqualTo(2);
 		assertThat(second.errors()).hasSize(1);
+		// a retry after a failure is the same enqueue
+		assertThat(second.createdAt()).isEqualTo(claimed.get(0).createdAt());
+		assertThat(second.enqueuedAt()).isEqualTo(claimed.get(0).createdAt());
+		assertThat(this.store.find(second.id()).orElseThrow().enqueuedAt()).isEqualTo(claimed.get(0).createdAt());
 	}
 
 	@Test
@@ -474,6 +479,38 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.retryDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isZero();
 		assertThat(this.store.deadLetterStats()).isEqualTo(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
+	}
+
+	@Test
+	void enqueuedAtMovesOnlyWhenADeadLetterIsRetried() {
+		Instant t0 = this.store.now();
+		String delayed = insertOne(job("email.send").runAt(t0.plusSeconds(60)));
+		assertThat(this.store.find(delayed).orElseThrow().enqueuedAt()).isEqualTo(t0);
+		String one = deadLetter(job("email.send"), "smtp.rejected");
+		String bulk = deadLetter(job("email.send"), "smtp.rejected");
+		Job dead = this.store.find(one).orElseThrow();
+		assertThat(dead.createdAt()).isEqualTo(t0);
+		assertThat(dead.enqueuedAt()).isEqualTo(t0);
+
+		this.clock.advance(Duration.ofMinutes(5));
+		Instant t1 = this.store.now();
+		assertThat(this.store.retryDeadLetter(one)).isTrue();
+		Job replayed = this.store.find(one).orElseThrow();
+		assertThat(replayed.createdAt()).isEqualTo(t0);
+		assertThat(replayed.enqueuedAt()).isEqualTo(t1);
+		assertThat(this.store.find(bulk).orElseThrow().enqueuedAt()).isEqualTo(t0);
+		Job claimed = claim(10).stream().filter((job) -> job.id().equals(one)).findFirst().orElseThrow();
+		assertThat(claimed.createdAt()).isEqualTo(t0);
+		assertThat(claimed.enqueuedAt()).isEqualTo(t1);
+
+		this.clock.advance(Duration.ofMinutes(5).plusNanos(1234));
+		Instant t2 = this.store.now();
+		assertThat(this.store.retryDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
+		Job bulkReplayed = this.store.find(bulk).orElseThrow();
+		assertThat(bulkReplayed.createdAt()).isEqualTo(t0);
+		assertThat(bulkReplayed.enqueuedAt()).isEqualTo(t2).isAfter(t1);
+		assertThat(this.store.find(one).orElseThrow().enqueuedAt()).isEqualTo(t1);
+		assertThat(this.store.find(delayed).orElseThrow().enqueuedAt()).isEqualTo(t0);
 	}
 
 	@Test
@@ -737,14 +774,14 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	private static Job withOwner(Job job, String owner) {
 		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
 				job.attempt(), job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
-				job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(), job.discardedAt(), owner,
+				job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt(), owner,
 				job.lockedUntil());
 	}
 
 	private static Job withAttempt(Job job, int attempt) {
 		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
 				attempt, job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
-				job.scheduledAt(), job.createdAt(), job.startedAt(), job.completedAt(), job.discardedAt(),
+				job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt(),
 				job.lockedBy(), job.lockedUntil());
 	}
 

@@ -272,15 +272,17 @@ public class DeadLettersEndpoint {
 	 * @param attempt the attempt that failed last
 	 * @param maxAttempts the policy's {@code max_attempts}
 	 * @param lastError the latest error, or {@code null}
-	 * @param createdAt when it was first enqueued
+	 * @param createdAt when it was first inserted
+	 * @param enqueuedAt when it was last put in line: at insert, or when last retried from the
+	 * dead letter queue (a later value than {@code createdAt} marks a replayed job)
 	 * @param deadLetteredAt when it was dead-lettered
 	 */
 	public record DeadLetterSummaryDescriptor(String id, String type, String queue, int attempt, int maxAttempts,
-			@Nullable ErrorEntry lastError, Instant createdAt, @Nullable Instant deadLetteredAt) {
+			@Nullable ErrorEntry lastError, Instant createdAt, Instant enqueuedAt, @Nullable Instant deadLetteredAt) {
 
 		static DeadLetterSummaryDescriptor of(Job job) {
 			return new DeadLetterSummaryDescriptor(job.id(), job.type(), job.queue(), job.attempt(), job.maxAttempts(),
-					job.lastError(), job.createdAt(), job.discardedAt());
+					job.lastError(), job.createdAt(), job.enqueuedAt(), job.discardedAt());
 		}
 
 	}
@@ -300,21 +302,25 @@ public class DeadLettersEndpoint {
 	 * @param retryPolicy the effective retry policy as the spec's JSON object
 	 * @param errors the error history, oldest first (spec §10.1)
 	 * @param uniqueKey the unique key, or {@code null}
-	 * @param createdAt when it was first enqueued
+	 * @param createdAt when it was first inserted
+	 * @param enqueuedAt when it was last put in line: at insert, or when last retried from the
+	 * dead letter queue (a later value than {@code createdAt} marks a replayed job)
 	 * @param scheduledAt when its last attempt was due
 	 * @param startedAt when its last attempt started
 	 * @param deadLetteredAt when it was dead-lettered
 	 */
 	public record DeadLetterDescriptor(String id, String type, String queue, int priority, String state, int attempt,
 			int maxAttempts, @Nullable Object args, @Nullable Object meta, @Nullable Object retryPolicy,
-			List<ErrorEntry> errors, @Nullable String uniqueKey, Instant createdAt, @Nullable Instant scheduledAt,
-			@Nullable Instant startedAt, @Nullable Instant deadLetteredAt) implements OperationResponseBody {
+			List<ErrorEntry> errors, @Nullable String uniqueKey, Instant createdAt, Instant enqueuedAt,
+			@Nullable Instant scheduledAt, @Nullable Instant startedAt, @Nullable Instant deadLetteredAt)
+			implements OperationResponseBody {
 
 		static DeadLetterDescriptor of(Job job) {
 			return new DeadLetterDescriptor(job.id(), job.type(), job.queue(), job.priority(), job.state().value(),
 					job.attempt(), job.maxAttempts(), JsonValues.parse(job.argsJson()),
 					JsonValues.parse(job.metaJson()), JsonValues.policy(job.retryPolicy()), job.errors(),
-					job.uniqueKey(), job.createdAt(), job.scheduledAt(), job.startedAt(), job.discardedAt());
+					job.uniqueKey(), job.createdAt(), job.enqueuedAt(), job.scheduledAt(), job.startedAt(),
+					job.discardedAt());
 		}
 
 	}

@@ -81,6 +81,8 @@ abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 		assertThat(first.maxAttempts()).isEqualTo(2);
 		assertThat(first.lastError().type()).isEqualTo("payment.declined");
 		assertThat(first.lastError().attempt()).isEqualTo(1);
+		assertThat(first.createdAt()).isEqualTo(T0);
+		assertThat(first.enqueuedAt()).isEqualTo(T0);
 		assertThat(first.deadLetteredAt()).isEqualTo(at(2));
 	}
 
@@ -205,6 +207,7 @@ abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 					tuple(2, "render.crashed"));
 		assertThat(detail.errors().get(1).details()).containsEntry("attempt", 2);
 		assertThat(detail.createdAt()).isEqualTo(T0);
+		assertThat(detail.enqueuedAt()).isEqualTo(T0);
 		assertThat(detail.deadLetteredAt()).isEqualTo(at(2));
 	}
 

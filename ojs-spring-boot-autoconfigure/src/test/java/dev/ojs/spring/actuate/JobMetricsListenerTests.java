@@ -115,7 +115,7 @@ class JobMetricsListenerTests {
 	static Job job(String type, String queue) {
 		Instant now = Instant.now();
 		return new Job("0190b6f0-0000-7000-8000-000000000001", type, queue, "[]", "{}", 0, JobState.ACTIVE, 1, 3,
-				RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, null, null, "node-1",
+				RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, now, null, null, "node-1",
 				now.plusSeconds(30));
 	}
 

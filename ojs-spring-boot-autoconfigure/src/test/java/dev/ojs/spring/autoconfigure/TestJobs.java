@@ -25,8 +25,8 @@ final class TestJobs {
 	static Job job(String type, String argsJson, int attempt) {
 		Instant now = Instant.now();
 		return new Job("0190f5f0-0000-7000-8000-000000000001", type, "default", argsJson, "{}", 0, JobState.ACTIVE,
-				attempt, 3, RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, null, null, "test-node",
-				now.plus(Duration.ofMinutes(1)));
+				attempt, 3, RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, now, null, null,
+				"test-node", now.plus(Duration.ofMinutes(1)));
 	}
 
 	static TestExecution execution(String type, String argsJson) {

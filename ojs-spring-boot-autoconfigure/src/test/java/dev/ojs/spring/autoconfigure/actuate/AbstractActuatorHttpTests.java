@@ -85,6 +85,8 @@ abstract class AbstractActuatorHttpTests {
 			.jsonPath("$.deadLetters[0].queue").isEqualTo(PAYMENTS)
 			.jsonPath("$.deadLetters[0].lastError.type").isEqualTo(POISON_ERROR)
 			.jsonPath("$.deadLetters[0].lastError.code").isEqualTo("DEAD_LETTER")
+			.jsonPath("$.deadLetters[0].enqueuedAt")
+			.isEqualTo(this.store.find(second).orElseThrow().enqueuedAt().toString())
 			.jsonPath("$.deadLetters[1].id").isEqualTo(first)
 			.jsonPath("$.deadLetters[1].type").isEqualTo(EXHAUST)
 			.jsonPath("$.deadLetters[1].attempt").isEqualTo(2)
@@ -170,6 +172,7 @@ abstract class AbstractActuatorHttpTests {
 	@Test
 	void showsOneDeadLetterWithArgsMetaErrorHistoryAndPolicy() {
 		String id = deadLetter(EXHAUST, "order-7", 42, Map.of("nested", List.of(1, 2)));
+		String createdAt = this.store.find(id).orElseThrow().createdAt().toString();
 		this.client.get()
 			.uri("/actuator/deadletters/{id}", id)
 			.exchange()
@@ -196,7 +199,8 @@ abstract class AbstractActuatorHttpTests {
 			.jsonPath("$.retryPolicy.initial_interval").isEqualTo("PT0.01S")
 			.jsonPath("$.retryPolicy.jitter").isEqualTo(false)
 			.jsonPath("$.retryPolicy.on_exhaustion").isEqualTo("dead_letter")
-			.jsonPath("$.createdAt").value(matching(containsString("T")))
+			.jsonPath("$.createdAt").isEqualTo(createdAt)
+			.jsonPath("$.enqueuedAt").isEqualTo(createdAt)
 			.jsonPath("$.deadLetteredAt").value(matching(containsString("T")));
 	}
 
@@ -250,6 +254,15 @@ abstract class AbstractActuatorHttpTests {
 		assertThat(after.errors().subList(0, 2)).isEqualTo(before.errors());
 		assertThat(after.retryPolicy()).isEqualTo(before.retryPolicy());
 		assertThat(after.createdAt()).isEqualTo(before.createdAt());
+		// replayed: put in line again after it was created
+		assertThat(before.enqueuedAt()).isEqualTo(before.createdAt());
+		assertThat(after.enqueuedAt()).isAfter(before.enqueuedAt());
+		this.client.get()
+			.uri("/actuator/deadletters/{id}", id)
+			.exchange()
+			.expectBody()
+			.jsonPath("$.createdAt").isEqualTo(before.createdAt().toString())
+			.jsonPath("$.enqueuedAt").isEqualTo(after.enqueuedAt().toString());
 		this.client.post()
 			.uri("/actuator/deadletters/{id}", "0190b6f0-0000-7000-8000-00000000dead")
 			.exchange()
