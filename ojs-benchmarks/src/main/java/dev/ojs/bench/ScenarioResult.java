@@ -71,14 +71,15 @@ public record ScenarioResult(String scenario, long jobs, double seconds, Latency
 				median(runs, (r) -> r.latency().p50()), median(runs, (r) -> r.latency().p95()),
 				median(runs, (r) -> r.latency().p99()), median(runs, (r) -> r.latency().max()),
 				median(runs, (r) -> r.latency().mean()));
-		// keep jobs, derive seconds so that jobs / seconds is the median rate
-		double seconds = Double.isNaN(rate) || rate == 0 ? Double.NaN : first.jobs() / rate;
+		// median jobs; seconds derived so that jobs / seconds is the median rate
+		long jobs = (long) median(runs, (r) -> r.jobs());
+		double seconds = Double.isNaN(rate) || rate == 0 ? Double.NaN : jobs / rate;
 		Map<String, Double> extra = new LinkedHashMap<>();
 		for (String key : first.extra().keySet()) {
 			extra.put(key, median(runs, (r) -> r.extra().getOrDefault(key, Double.NaN)));
 		}
 		extra.put("runs", (double) runs.size());
-		return new ScenarioResult(first.scenario(), first.jobs(), seconds, latency, extra);
+		return new ScenarioResult(first.scenario(), jobs, seconds, latency, extra);
 	}
 
 	static double median(List<ScenarioResult> runs, ToDoubleFunction<ScenarioResult> figure) {

@@ -112,8 +112,7 @@ class ChaosVerifierTests {
 		assertThat(ChaosVerifier.inconsistency(flaky, job("a", JobState.DISCARDED, 2, 3), List.of(failed)))
 			.contains("discarded at attempt 2 of 3");
 		assertThat(ChaosVerifier.inconsistency(flaky, job("a", JobState.DISCARDED, 3, 3), List.of(failed))).isNull();
-		Job deadLetter = new Job("a", "t", "q", "[]", "{}", 0, JobState.DISCARDED, 3, 3, RetryPolicy.DEFAULT, List.of(),
-				true, null, T0, T0, T0, null, T0, null, null);
+		Job deadLetter = job("a", JobState.DISCARDED, 3, 3, true);
 		assertThat(ChaosVerifier.inconsistency(flaky, deadLetter, List.of(failed))).contains("dead-lettered");
 		assertThat(ChaosVerifier.inconsistency(flaky, job("a", JobState.CANCELLED, 1, 3), List.of(failed)))
 			.contains("unexpected terminal state cancelled");
@@ -131,8 +130,13 @@ class ChaosVerifierTests {
 	}
 
 	private static Job job(String id, JobState state, int attempt, int maxAttempts, ErrorEntry... errors) {
+		return job(id, state, attempt, maxAttempts, false, errors);
+	}
+
+	private static Job job(String id, JobState state, int attempt, int maxAttempts, boolean deadLetter,
+			ErrorEntry... errors) {
 		return new Job(id, "chaos.work", "chaos", "[]", "{}", 0, state, attempt, maxAttempts, RetryPolicy.DEFAULT,
-				List.of(errors), false, null, T0, T0, T0, null, null, null, null);
+				List.of(errors), deadLetter, null, T0, T0, T0, T0, null, null, null, null);
 	}
 
 	private static ErrorEntry error(String type, ErrorCode code) {
