@@ -28,11 +28,13 @@ import dev.ojs.job.Job;
  * minus the attempts running), and for a type with its own concurrency limit never more
  * than that type's free slots on this node, shared with the other queues' pollers through
  * its {@link ClaimGroup} (such types are claimed in their own statement, so priority order
- * holds within each claim, not across them). A slot is free again once the attempt's outcome
- * is written by the completer (or rejected as stale, or dropped), not when the handler
- * returns: a node never holds more reservations than its concurrency, and when the completer
- * falls behind the poller waits for it instead of claiming more. A poller refused by a type's
- * limit is woken when that type's slots free up.
+ * holds within each claim, not across them). Handlers never run more than the concurrency at
+ * once, and outcomes waiting for the completer count too: an attempt holds its reservation
+ * until its outcome is written (or rejected as stale, or dropped), and at most another
+ * concurrency's worth of written-but-unwritten outcomes may wait, so a queue never holds more
+ * than twice its concurrency in reservations. Handlers go on while the completer writes a
+ * batch, and when the completer falls behind the poller waits for it instead of claiming
+ * more. A poller refused by a type's limit is woken when that type's slots free up.
  * <p>
  * When to claim: at once while the last claim came back full (a backlog), gathering free
  * slots for up to {@value #GATHER_MILLIS} ms when fewer than a quarter are free so claims
@@ -210,9 +212,18 @@ final class QueuePoller {
 		}
 	}
 
-	/** Attempts holding a slot: running, or with their outcome waiting to be written. */
+	/** Attempts holding a reservation: running, or with their outcome waiting to be written. */
 	int held() {
 		return this.held.get();
+	}
+
+	/**
+	 * Attempts that may be claimed now: a free handler thread each, while fewer than a
+	 * concurrency's worth of outcomes wait for the completer (reservations held stay below
+	 * twice the concurrency).
+	 */
+	private int freeSlots() {
+		return Math.min(this.concurrency - this.running.get(), 2 * this.concurrency - this.held.get());
 	}
 
 	/**
@@ -224,6 +235,9 @@ final class QueuePoller {
 		this.running.decrementAndGet();
 		if (!outcomeQueued) {
 			freeSlot(execution);
+		}
+		else if (this.waitingForSlots) {
+			wake();
 		}
 	}
 
@@ -331,7 +345,7 @@ final class QueuePoller {
 					look = true;
 					continue;
 				}
-				int free = this.concurrency - this.held.get();
+				int free = freeSlots();
 				if (free < Math.max(1, this.concurrency / 4)) {
 					// busy: wait for a slot, then briefly gather more so claims stay batched
 					this.waitingForSlots = true;
@@ -340,7 +354,7 @@ final class QueuePoller {
 					if (free <= 0) {
 						continue;
 					}
-					free = this.concurrency - this.held.get();
+					free = freeSlots();
 				}
 				Claimed claimed = claim(free);
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
