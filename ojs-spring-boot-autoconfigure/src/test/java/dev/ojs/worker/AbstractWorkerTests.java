@@ -832,7 +832,9 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
 		stopWorkers();
 		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
-		assertThat(this.listener.kinds(id)).isEmpty();
+		// the late completion of the lost attempt is rejected: never reported as completed (this
+		// node's own reaper may have reaped the expired reservation first, reporting a retry)
+		assertThat(this.listener.kinds(id)).doesNotContain("completed");
 	}
 
 	@Test
