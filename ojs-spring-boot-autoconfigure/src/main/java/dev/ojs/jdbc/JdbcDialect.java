@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -94,9 +93,7 @@ abstract class JdbcDialect {
 	/** Set once the driver reported {@link Statement#SUCCESS_NO_INFO} for a guarded batch. */
 	private volatile boolean lockBeforeBatch;
 
-	private final Map<String, RetryPolicy> policies = new ConcurrentHashMap<>();
-
-	private volatile CachedPolicy lastPolicy;
+	private final BoundedCache<String, RetryPolicy> policies = new BoundedCache<>(POLICY_CACHE_SIZE);
 
 	JdbcDialect(JdbcPlatform platform, String table, DataSource dataSource) {
 		this.platform = platform;
@@ -161,34 +158,9 @@ abstract class JdbcDialect {
 				rs.getString(20), getInstant(rs, 21));
 	}
 
-	/**
-	 * Stored policies are effective and valid; most jobs share a handful, so parse each once.
-	 * Consecutive rows usually carry the same policy: the last one is compared first, which
-	 * spares hashing the whole text of each row's (new) string for the map.
-	 */
+	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */
 	private RetryPolicy policy(String json) {
-		CachedPolicy last = this.lastPolicy;
-		if (last != null && last.json().equals(json)) {
-			return last.policy();
-		}
-		RetryPolicy policy = cachedPolicy(json);
-		this.lastPolicy = new CachedPolicy(json, policy);
-		return policy;
-	}
-
-	private record CachedPolicy(String json, RetryPolicy policy) {
-	}
-
-	private RetryPolicy cachedPolicy(String json) {
-		RetryPolicy policy = this.policies.get(json);
-		if (policy == null) {
-			policy = RetryPolicy.parse(json);
-			if (this.policies.size() >= POLICY_CACHE_SIZE) {
-				this.policies.clear();
-			}
-			this.policies.put(json, policy);
-		}
-		return policy;
+		return this.policies.get(json, RetryPolicy::parse);
 	}
 
 	/** The job as claimed from {@code row} (read before the claim's UPDATE). */

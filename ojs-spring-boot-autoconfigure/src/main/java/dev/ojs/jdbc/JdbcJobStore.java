@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
@@ -92,7 +91,7 @@ public class JdbcJobStore implements JobStore {
 
 	private final String table;
 
-	private final Map<RetryPolicy, String> policyJson = new ConcurrentHashMap<>();
+	private final BoundedCache<RetryPolicy, String> policyJson = new BoundedCache<>(1024);
 
 	/** Makes an insert without a caller's transaction atomic. */
 	private final TransactionTemplate insertTx;
@@ -219,7 +218,7 @@ public class JdbcJobStore implements JobStore {
 		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
-				job.priority(), state, policy.maxAttempts(), this.policyJson.computeIfAbsent(policy, this::toJson),
+				job.priority(), state, policy.maxAttempts(), this.policyJson.get(policy, RetryPolicy::toJson),
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
 	}
 
@@ -228,13 +227,6 @@ public class JdbcJobStore implements JobStore {
 			throw new IllegalArgumentException("Job " + what + " must have at most " + MAX_NAME_LENGTH
 					+ " characters, got " + value.length() + ": " + value.substring(0, 40) + "...");
 		}
-	}
-
-	private String toJson(RetryPolicy policy) {
-		if (this.policyJson.size() > 1024) {
-			this.policyJson.clear();
-		}
-		return policy.toJson();
 	}
 
 	private String insertUnique(JdbcDialect.InsertRow row) {

@@ -1,0 +1,30 @@
+package dev.ojs.jdbc;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link BoundedCache}.
+ */
+class BoundedCacheTests {
+
+	@Test
+	void computesEachKeyOnceAndNeverHoldsMoreThanItsSize() {
+		BoundedCache<Integer, String> cache = new BoundedCache<>(3);
+		AtomicInteger computed = new AtomicInteger();
+		for (int round = 0; round < 2; round++) {
+			for (int key = 0; key < 3; key++) {
+				assertThat(cache.get(key, (k) -> computed.incrementAndGet() + ":" + k)).endsWith(":" + key);
+			}
+		}
+		assertThat(computed).hasValue(3);
+		for (int key = 3; key < 2000; key++) {
+			cache.get(key, String::valueOf);
+			assertThat(cache.size()).isLessThanOrEqualTo(3);
+		}
+	}
+
+}
