@@ -52,7 +52,7 @@ final class PostgresDialect extends JdbcDialect {
 
 	/**
 	 * Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}; its first
-	 * parameter is the ids again ({@link #bindIds}).
+	 * parameter is the ids again ({@link #ids}).
 	 * <p>
 	 * Plans: these writes touch a batch of rows by primary key, and must do so whatever the
 	 * table's statistics say (none at all on a new table, or on a server that never analyzes
@@ -191,8 +191,9 @@ final class PostgresDialect extends JdbcDialect {
 			if (!delete) {
 				setInstant(ps, index++, now);
 			}
-			index = bindAttempts(con, ps, index, jobs, Function.identity());
-			bindIds(con, ps, index, jobs, Function.identity());
+			Array ids = ids(con, jobs, Function.identity());
+			index = bindAttempts(con, ps, index, ids, jobs, Function.identity());
+			ps.setArray(index, ids);
 			return ps;
 		});
 	}
@@ -208,14 +209,15 @@ final class PostgresDialect extends JdbcDialect {
 				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "") + " RETURNING j.id";
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
-			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
+			Array ids = ids(con, failures, AttemptFailure::job);
+			int index = bindAttempts(con, ps, 1, ids, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
 			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
-			index = bindIds(con, ps, index, failures, AttemptFailure::job);
+			ps.setArray(index++, ids);
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -229,8 +231,9 @@ final class PostgresDialect extends JdbcDialect {
 			PreparedStatement ps = customPlans(con.prepareStatement("UPDATE " + this.table + " j SET state = 'available',"
 					+ " attempt = j.attempt - 1, locked_by = NULL, locked_until = NULL, started_at = NULL FROM "
 					+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id"));
-			int index = bindAttempts(con, ps, 1, jobs, Function.identity());
-			bindIds(con, ps, index, jobs, Function.identity());
+			Array ids = ids(con, jobs, Function.identity());
+			int index = bindAttempts(con, ps, 1, ids, jobs, Function.identity());
+			ps.setArray(index, ids);
 			return ps;
 		});
 	}
@@ -248,10 +251,9 @@ final class PostgresDialect extends JdbcDialect {
 		});
 	}
 
-	private <T> int bindIds(Connection con, PreparedStatement ps, int index, List<T> items, Function<T, Job> job)
-			throws SQLException {
-		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
-		return index;
+	/** The ids of a batch: bound twice, to {@code unnest} and to {@code j.id = ANY(...)}. */
+	private static <T> Array ids(Connection con, List<T> items, Function<T, Job> job) throws SQLException {
+		return texts(con, items, (item) -> job.apply(item).id());
 	}
 
 	/**
@@ -278,9 +280,9 @@ final class PostgresDialect extends JdbcDialect {
 
 	}
 
-	private <T> int bindAttempts(Connection con, PreparedStatement ps, int index, List<T> items,
+	private <T> int bindAttempts(Connection con, PreparedStatement ps, int index, Array ids, List<T> items,
 			Function<T, Job> job) throws SQLException {
-		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
+		ps.setArray(index++, ids);
 		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
 		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
 		return index;

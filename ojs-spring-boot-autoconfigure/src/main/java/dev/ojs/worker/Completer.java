@@ -199,7 +199,8 @@ final class Completer {
 			catch (Throwable ex) {
 				Listeners.rethrowIfFatal(ex);
 				if (isTransient(ex)) {
-					logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
+					logger.warn("OJS could not write the outcome of job " + outcome.job().id() + " attempt "
+							+ outcome.job().attempt() + " (" + outcomes.size() + " left to write), retrying: " + ex);
 					return false;
 				}
 				logger.error("OJS dropped the outcome of job " + outcome.job().id() + " attempt "

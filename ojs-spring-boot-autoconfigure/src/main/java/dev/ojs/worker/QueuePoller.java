@@ -212,11 +212,6 @@ final class QueuePoller {
 		}
 	}
 
-	/** Attempts holding a reservation: running, or with their outcome waiting to be written. */
-	int held() {
-		return this.held.get();
-	}
-
 	/**
 	 * Attempts that may be claimed now: a free handler thread each, while fewer than a
 	 * concurrency's worth of outcomes wait for the completer (reservations held stay below

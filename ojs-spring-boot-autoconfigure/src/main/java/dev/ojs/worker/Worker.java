@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -446,10 +448,7 @@ public class Worker {
 		untrack(outcome.execution());
 		outcome.poller().outcomeWritten(outcome.execution());
 		if (accepted && outcome.failure() != null) {
-			QueuePoller poller = this.pollers.get(outcome.job().queue());
-			if (poller != null) {
-				poller.offerDue(outcome.failure().failure().nextRetryAt());
-			}
+			outcome.poller().offerDue(outcome.failure().failure().nextRetryAt());
 		}
 	}
 
@@ -488,9 +487,12 @@ public class Worker {
 			int extended = this.store.heartbeat(this.nodeId, executions.stream().map(Execution::id).toList(), until);
 			executions.forEach((execution) -> execution.extendedTo(until));
 			if (extended < executions.size()) {
-				List<Job> held = this.store.reservationsHeld(executions.stream().map(Execution::job).toList());
+				Set<String> held = this.store.reservationsHeld(executions.stream().map(Execution::job).toList())
+					.stream()
+					.map(Job::id)
+					.collect(Collectors.toSet());
 				executions.stream()
-					.filter((execution) -> !held.contains(execution.job()))
+					.filter((execution) -> !held.contains(execution.id()))
 					.forEach(Execution::reservationLost);
 			}
 		});

@@ -490,16 +490,21 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void explicitHeartbeatExtendsTheReservation() {
 		CountDownLatch release = new CountDownLatch(1);
-		List<Instant> extended = new CopyOnWriteArrayList<>();
+		List<Instant> lockedUntil = new CopyOnWriteArrayList<>();
 		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMinutes(10), (execution) -> {
+			lockedUntil.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+			// the claim set locked_until = claim time + 10 min: let the clock move past it
+			Thread.sleep(20);
+			Instant heartbeatAt = this.store.now();
 			execution.heartbeat();
-			extended.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+			lockedUntil.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+			lockedUntil.add(heartbeatAt.plus(Duration.ofMinutes(10)));
 			release.await(10, TimeUnit.SECONDS);
 		}, null));
-		Instant before = this.store.now();
 		String id = enqueue(job(TYPE));
-		await().atMost(TIMEOUT).until(() -> extended.size() == 1);
-		assertThat(extended.get(0)).isAfterOrEqualTo(before.plus(Duration.ofMinutes(10)));
+		await().atMost(TIMEOUT).until(() -> lockedUntil.size() == 3);
+		assertThat(lockedUntil.get(1)).as("reservation after heartbeat()").isAfter(lockedUntil.get(0))
+			.isAfterOrEqualTo(lockedUntil.get(2).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
 		release.countDown();
 		awaitState(id, JobState.COMPLETED);
 	}
