@@ -62,7 +62,7 @@ public class OjsTemplate {
 			Clock clock) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
-		this.defaultPolicy = defaultPolicy.effective();
+		this.defaultPolicy = Objects.requireNonNull(defaultPolicy, "defaultPolicy must not be null").effective();
 		this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper must not be null");
 		this.clock = clock;
 	}
@@ -89,7 +89,7 @@ public class OjsTemplate {
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
 	 */
 	public String enqueue(String type, List<?> args, JobOptions options) {
-		return this.store.insert(List.of(newJob(type, args, options))).get(0);
+		return this.store.insert(newJobs(type, List.of(args), options)).get(0);
 	}
 
 	/**
@@ -106,11 +106,7 @@ public class OjsTemplate {
 		if (argsList.isEmpty()) {
 			return List.of();
 		}
-		List<NewJob> jobs = new ArrayList<>(argsList.size());
-		for (List<?> args : argsList) {
-			jobs.add(newJob(type, args, options));
-		}
-		return this.store.insert(jobs);
+		return this.store.insert(newJobs(type, argsList, options));
 	}
 
 	/** The job with this id, if it is stored. */
@@ -126,9 +122,12 @@ public class OjsTemplate {
 		return this.store.cancel(id);
 	}
 
-	private NewJob newJob(String type, List<?> args, JobOptions options) {
+	/**
+	 * One job per argument list. Everything but the arguments depends only on the type and
+	 * the options, so it is resolved (and the policy merged and validated) once per call.
+	 */
+	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, JobOptions options) {
 		Objects.requireNonNull(type, "type must not be null");
-		Objects.requireNonNull(args, "args must not be null");
 		options = (options != null) ? options : JobOptions.none();
 		Optional<RegisteredJob> handler = this.registry.find(type);
 		if (handler.isEmpty() && logger.isDebugEnabled()) {
@@ -140,8 +139,15 @@ public class OjsTemplate {
 				: handler.map(RegisteredJob::priority).orElse(0);
 		RetryPolicy policy = effectivePolicy(handler.map(RegisteredJob::effectivePolicy).orElse(this.defaultPolicy),
 				options);
-		return new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args),
-				this.jsonMapper.writeValueAsString(options.meta()), policy, runAt(options), options.uniqueKey());
+		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
+		Instant runAt = runAt(options);
+		List<NewJob> jobs = new ArrayList<>(argsList.size());
+		for (List<?> args : argsList) {
+			Objects.requireNonNull(args, "args must not be null");
+			jobs.add(new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args), metaJson, policy, runAt,
+					options.uniqueKey()));
+		}
+		return jobs;
 	}
 
 	/** Spec §8.1: the per-enqueue partial policy's set fields win over the handler's. */

@@ -1,6 +1,5 @@
 package dev.ojs.spring.autoconfigure;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.Map;
@@ -90,10 +89,15 @@ final class MethodErrorClassifier implements ErrorClassifier {
 		return new JobError(type, message, code, details);
 	}
 
+	/**
+	 * The handler's own failure: {@link MethodJobHandler} already unwraps the reflective
+	 * call's {@link java.lang.reflect.InvocationTargetException}, so only the wrapper a proxy
+	 * puts around an undeclared checked exception is removed here (an
+	 * {@code InvocationTargetException} thrown by the handler's own code keeps its type).
+	 */
 	private static Throwable unwrap(Throwable failure) {
 		Throwable current = failure;
-		while (current.getCause() != null && (current instanceof InvocationTargetException
-				|| current instanceof UndeclaredThrowableException)) {
+		while (current instanceof UndeclaredThrowableException && current.getCause() != null) {
 			current = current.getCause();
 		}
 		return current;

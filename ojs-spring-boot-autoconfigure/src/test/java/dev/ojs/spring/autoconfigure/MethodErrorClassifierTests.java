@@ -119,11 +119,16 @@ class MethodErrorClassifierTests {
 	}
 
 	@Test
-	void reflectionWrappersAreUnwrapped() {
+	void proxyWrapperIsUnwrappedButTheHandlersOwnExceptionKeepsItsType() {
 		IOException cause = new IOException("disk");
-		assertThat(classify("lists", new InvocationTargetException(cause)).type()).isEqualTo("java.io.IOException");
-		assertThat(classify("lists", new UndeclaredThrowableException(new InvocationTargetException(cause))).code())
-			.isEqualTo(ErrorCode.DISCARD);
+		// a proxy wraps an undeclared checked exception: classified as the exception itself
+		JobError unwrapped = classify("lists", new UndeclaredThrowableException(cause));
+		assertThat(unwrapped.type()).isEqualTo("java.io.IOException");
+		assertThat(unwrapped.code()).isEqualTo(ErrorCode.DISCARD);
+		// MethodJobHandler already unwrapped the reflective call: an InvocationTargetException
+		// reaching the classifier was thrown by the handler's own code
+		assertThat(classify("lists", new InvocationTargetException(cause)).type())
+			.isEqualTo("java.lang.reflect.InvocationTargetException");
 	}
 
 	@Test
