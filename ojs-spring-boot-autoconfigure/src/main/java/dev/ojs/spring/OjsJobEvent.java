@@ -18,6 +18,10 @@ import org.springframework.context.ApplicationEvent;
  * further database work) in an {@code @Async} listener (with {@code @EnableAsync}) or hand
  * it to an executor of your own. An exception thrown by a listener is logged and does not
  * affect the job.
+ * <p>
+ * Events of successive attempts of one job may arrive out of order (the next attempt can
+ * run on another thread or node before the previous outcome's event is published): order
+ * them by {@link #getAttempt() attempt}.
  */
 public abstract class OjsJobEvent extends ApplicationEvent {
 
