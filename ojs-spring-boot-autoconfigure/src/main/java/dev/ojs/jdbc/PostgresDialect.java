@@ -51,22 +51,26 @@ final class PostgresDialect extends JdbcDialect {
 		.collect(Collectors.joining(", "));
 
 	/**
-	 * Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}; its first
-	 * parameter is the ids again ({@link #ids}).
+	 * Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}.
 	 * <p>
 	 * Plans: these writes touch a batch of rows by primary key, and must do so whatever the
 	 * table's statistics say (none at all on a new table, or on a server that never analyzes
-	 * it) and however many jobs are active. So {@code j.id = ANY(ids)} gives the planner a
-	 * primary key access path whose estimate needs no statistics (a unique column), and the
-	 * state check is written {@code (j.state = 'active') IS TRUE} so that it does not match the
-	 * predicate of the partial index {@code <prefix>jobs_locked_idx} ({@code WHERE state =
-	 * 'active'}): with it, a plan planned on a small table, or without statistics, scans every
-	 * active job (a nested loop over that index and the batch, O(active rows x batch) once the
-	 * table grows). The choice left is the primary key or, on a small table, a sequential
-	 * scan. The statements also run with custom plans only ({@link #customPlans}), never a
-	 * generic plan cached while the table was empty.
+	 * it) and however many jobs are active. The join {@code j.id = c.id} is the only access
+	 * path offered: a nested loop from the batch into the primary key (or, on a small table,
+	 * a hash join), O(batch). Two traps are avoided on purpose:
+	 * <ul>
+	 * <li>the state check is written {@code (j.state = 'active') IS TRUE} so that it does not
+	 * match the predicate of the partial index {@code <prefix>jobs_locked_idx} ({@code WHERE
+	 * state = 'active'}): with it, the planner may scan every active job for each row of the
+	 * batch;</li>
+	 * <li>no separate {@code j.id = ANY(ids)}: with it, the planner scans the primary key for
+	 * the batch and then re-reads the whole {@code unnest} for every row found (a join filter,
+	 * O(batch&sup2;): 8.7 ms instead of 2.2 ms for 100 completions).</li>
+	 * </ul>
+	 * The statements also run with custom plans only ({@link #customPlans}), never a generic
+	 * plan cached while the table was empty.
 	 */
-	private static final String GUARD = " WHERE j.id = ANY(?::uuid[]) AND j.id = c.id AND j.attempt = c.attempt"
+	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt"
 			+ " AND (j.state = 'active') IS TRUE AND j.locked_by = c.owner";
 
 	/** Whether pgjdbc is on the class path (it is an optional dependency). */
@@ -191,9 +195,7 @@ final class PostgresDialect extends JdbcDialect {
 			if (!delete) {
 				setInstant(ps, index++, now);
 			}
-			Array ids = ids(con, jobs, Function.identity());
-			index = bindAttempts(con, ps, index, ids, jobs, Function.identity());
-			ps.setArray(index, ids);
+			bindAttempts(con, ps, index, jobs, Function.identity());
 			return ps;
 		});
 	}
@@ -209,15 +211,13 @@ final class PostgresDialect extends JdbcDialect {
 				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "") + " RETURNING j.id";
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
-			Array ids = ids(con, failures, AttemptFailure::job);
-			int index = bindAttempts(con, ps, 1, ids, failures, AttemptFailure::job);
+			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
 			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
-			ps.setArray(index++, ids);
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -231,9 +231,7 @@ final class PostgresDialect extends JdbcDialect {
 			PreparedStatement ps = customPlans(con.prepareStatement("UPDATE " + this.table + " j SET state = 'available',"
 					+ " attempt = j.attempt - 1, locked_by = NULL, locked_until = NULL, started_at = NULL FROM "
 					+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id"));
-			Array ids = ids(con, jobs, Function.identity());
-			int index = bindAttempts(con, ps, 1, ids, jobs, Function.identity());
-			ps.setArray(index, ids);
+			bindAttempts(con, ps, 1, jobs, Function.identity());
 			return ps;
 		});
 	}
@@ -249,11 +247,6 @@ final class PostgresDialect extends JdbcDialect {
 			ps.setString(3, nodeId);
 			return ps;
 		});
-	}
-
-	/** The ids of a batch: bound twice, to {@code unnest} and to {@code j.id = ANY(...)}. */
-	private static <T> Array ids(Connection con, List<T> items, Function<T, Job> job) throws SQLException {
-		return texts(con, items, (item) -> job.apply(item).id());
 	}
 
 	/**
@@ -280,9 +273,10 @@ final class PostgresDialect extends JdbcDialect {
 
 	}
 
-	private <T> int bindAttempts(Connection con, PreparedStatement ps, int index, Array ids, List<T> items,
+	/** Binds the {@code unnest(ids, attempts, owners)} of a guarded batch write. */
+	private static <T> int bindAttempts(Connection con, PreparedStatement ps, int index, List<T> items,
 			Function<T, Job> job) throws SQLException {
-		ps.setArray(index++, ids);
+		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
 		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
 		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
 		return index;
