@@ -262,6 +262,14 @@ abstract class JdbcDialect {
 		return null;
 	}
 
+	/**
+	 * Why nothing removes the job table's dead row versions and index entries, or
+	 * {@code null} when the platform does so itself or the table looks after.
+	 */
+	String vacuumWarning() {
+		return null;
+	}
+
 	// ---- claim
 
 	/**

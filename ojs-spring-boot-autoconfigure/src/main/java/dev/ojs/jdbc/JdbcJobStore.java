@@ -24,6 +24,7 @@ import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -608,6 +609,20 @@ public class JdbcJobStore implements JobStore {
 			// pruned concurrently: the rest is the other node's or the next run's
 		}
 		return deleted;
+	}
+
+	/**
+	 * A warning when nothing vacuums the job table (PostgreSQL with autovacuum off for the
+	 * server or the table), for the worker to log at start; empty otherwise, also when the
+	 * settings cannot be read.
+	 */
+	public Optional<String> vacuumWarning() {
+		try {
+			return Optional.ofNullable(this.dialect.vacuumWarning());
+		}
+		catch (DataAccessException ex) {
+			return Optional.empty();
+		}
 	}
 
 	/** Whether {@link #listenForInserts} is available (PostgreSQL LISTEN/NOTIFY). */

@@ -167,6 +167,9 @@ public class Worker {
 		}
 		this.running = true;
 		ConnectionPoolCheck.check(this.store, this.queues, this.registrations.values());
+		if (!this.registrations.isEmpty()) {
+			this.store.vacuumWarning().ifPresent(logger::warn);
+		}
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
 				this::outcomeWritten, this.nodeId);
 		this.completer.start();

@@ -29,6 +29,11 @@ class MariaDbJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	@Test
+	void noVacuumWarning() {
+		assertThat(this.schema.newStore().vacuumWarning()).isEmpty();
+	}
+
+	@Test
 	void bulkBatchesWithoutUpdateCountsStillRejectStaleWrites() {
 		TestDatabases.Database database = this.schema.database();
 		String url = database.jdbcUrl() + (database.jdbcUrl().contains("?") ? "&" : "?") + "useBulkStmts=true";

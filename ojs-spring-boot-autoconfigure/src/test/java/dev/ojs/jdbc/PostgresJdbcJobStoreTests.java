@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.ojs.job.ErrorEntry;
@@ -69,6 +70,39 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			dropped.set(true);
 			assertThat(events.poll(10, TimeUnit.SECONDS)).as("reconnected").isEqualTo("null");
 		}
+	}
+
+	/**
+	 * The worker warns at start when autovacuum does not process the job table: on the
+	 * server ({@code autovacuum = off}, as on the CI machine) or for the table alone.
+	 */
+	@Test
+	void vacuumWarningNamesWhatKeepsAutovacuumFromTheTable() {
+		JdbcJobStore store = this.schema.newStore();
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String table = this.schema.tableName();
+		boolean serverOff = "off".equals(jdbc.queryForObject("SHOW autovacuum", String.class))
+				|| "off".equals(jdbc.queryForObject("SHOW track_counts", String.class));
+		if (serverOff) {
+			assertThat(store.vacuumWarning()).hasValueSatisfying((warning) -> assertThat(warning).contains(table)
+				.contains("the server runs with")
+				.doesNotContain("autovacuum_enabled"));
+		}
+		else {
+			assertThat(store.vacuumWarning()).isEmpty();
+		}
+		jdbc.execute("ALTER TABLE " + table + " SET (autovacuum_enabled = false)");
+		try {
+			assertThat(store.vacuumWarning()).hasValueSatisfying((warning) -> assertThat(warning)
+				.contains("Autovacuum does not process the OJS job table " + table)
+				.contains("the table is set autovacuum_enabled = false")
+				.contains("VACUUM " + table));
+		}
+		finally {
+			jdbc.execute("ALTER TABLE " + table + " RESET (autovacuum_enabled)");
+		}
+		assertThat(new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("no_such_", 20)).vacuumWarning())
+			.as("no table yet").isEmpty();
 	}
 
 	/**

@@ -11,6 +11,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -31,6 +33,21 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	@Override
 	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.POSTGRESQL;
+	}
+
+	@Test
+	void warnsAtStartWhenAutovacuumDoesNotProcessTheJobTable(CapturedOutput output) {
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		jdbc.execute("ALTER TABLE " + this.schema.tableName() + " SET (autovacuum_enabled = false)");
+		try {
+			start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			}, null));
+			assertThat(output).contains("Autovacuum does not process the OJS job table " + this.schema.tableName())
+				.contains("the table is set autovacuum_enabled = false");
+		}
+		finally {
+			jdbc.execute("ALTER TABLE " + this.schema.tableName() + " RESET (autovacuum_enabled)");
+		}
 	}
 
 	@Test
