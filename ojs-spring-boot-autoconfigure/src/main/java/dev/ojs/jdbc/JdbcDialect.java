@@ -263,8 +263,8 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Why nothing removes the job table's dead row versions and index entries, or
-	 * {@code null} when the platform does so itself or the table looks after.
+	 * A warning when nothing removes the job table's dead row versions and index entries
+	 * (PostgreSQL without autovacuum for it), or {@code null}.
 	 */
 	String vacuumWarning() {
 		return null;

@@ -120,28 +120,31 @@ final class PostgresDialect extends JdbcDialect {
 	 */
 	@Override
 	String vacuumWarning() {
-		List<String> off = this.jdbc.query("SELECT current_setting('autovacuum') = 'off',"
+		List<String> reasons = this.jdbc.query("SELECT current_setting('autovacuum') = 'off',"
 				+ " current_setting('track_counts') = 'off', coalesce((SELECT lower(option_value) IN ('false', 'off', 'no', '0')"
 				+ " FROM pg_options_to_table(c.reloptions) WHERE option_name = 'autovacuum_enabled'), false)"
-				+ " FROM pg_class c WHERE c.oid = to_regclass(?)", (rs, rowNum) -> {
-					List<String> reasons = new ArrayList<>();
-					if (rs.getBoolean(1)) {
-						reasons.add("the server runs with autovacuum = off");
+				+ " FROM pg_class c WHERE c.oid = to_regclass(?)", (rs) -> {
+					List<String> found = new ArrayList<>();
+					if (rs.next()) {
+						if (rs.getBoolean(1)) {
+							found.add("the server runs with autovacuum = off");
+						}
+						if (rs.getBoolean(2)) {
+							found.add("the server runs with track_counts = off, which autovacuum needs");
+						}
+						if (rs.getBoolean(3)) {
+							found.add("the table is set autovacuum_enabled = false");
+						}
 					}
-					if (rs.getBoolean(2)) {
-						reasons.add("the server runs with track_counts = off, which autovacuum needs");
-					}
-					if (rs.getBoolean(3)) {
-						reasons.add("the table is set autovacuum_enabled = false");
-					}
-					return String.join("; ", reasons);
-				}, this.table).stream().filter((reasons) -> !reasons.isEmpty()).toList();
-		if (off.isEmpty()) {
+					return found;
+				}, this.table);
+		if (reasons == null || reasons.isEmpty()) {
 			return null;
 		}
-		return "Autovacuum does not process the OJS job table " + this.table + " (" + off.get(0) + "): every claim"
-				+ " walks the index entries of the jobs claimed since the table was last vacuumed, so claims get"
-				+ " slower the more jobs run. Turn autovacuum on for it, or VACUUM " + this.table + " regularly.";
+		return "Autovacuum does not process the OJS job table " + this.table + " (" + String.join("; ", reasons)
+				+ "): every claim walks the index entries of the jobs claimed since the table was last vacuumed,"
+				+ " so claims get slower the more jobs run. Turn autovacuum on for it, or VACUUM " + this.table
+				+ " regularly.";
 	}
 
 	@Override
