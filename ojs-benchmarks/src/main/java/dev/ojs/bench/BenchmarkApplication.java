@@ -3,7 +3,9 @@ package dev.ojs.bench;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.ojs.bench.chaos.ChaosCoordinator;
 import dev.ojs.bench.scenario.BenchEnvironment;
@@ -58,6 +60,7 @@ public final class BenchmarkApplication {
 			out.println("created database " + BenchDatabase.databaseName(options.jdbcUrl()));
 		}
 		int failures = 0;
+		Map<String, ScenarioResult> judged = new LinkedHashMap<>();
 		for (String name : options.scenarios()) {
 			Scenario scenario = Scenario.named(name);
 			List<ScenarioResult> results = new ArrayList<>();
@@ -78,7 +81,15 @@ public final class BenchmarkApplication {
 				ScenarioResult median = ScenarioResult.median(results);
 				out.printf("%n# %s median of %d runs%n", name, results.size());
 				out.println(median.resultLine());
+				judged.put(name, median);
 			}
+			else if (results.size() == 1) {
+				judged.put(name, results.get(0));
+			}
+		}
+		if (!options.smoke()) {
+			// tiny smoke sizes say nothing about the targets
+			Targets.print(Targets.judge(judged), out);
 		}
 		return (failures == 0) ? 0 : 1;
 	}

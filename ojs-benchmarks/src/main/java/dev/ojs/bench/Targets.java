@@ -1,0 +1,89 @@
+package dev.ojs.bench;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark issue's targets, judged against the results of one invocation (the median
+ * of each scenario when it ran several times). A target whose scenarios did not run is not
+ * judged. The verdicts are printed, never asserted: the figures depend on the machine.
+ * <ul>
+ * <li>drain ≥ 20,000 jobs/s;</li>
+ * <li>steady state ≥ 15,000 jobs/s;</li>
+ * <li>idle latency p50 &lt; 10 ms and p99 &lt; 50 ms;</li>
+ * <li>retry path ≥ 50% of the drain rate;</li>
+ * <li>a 1M backlog within 20% of a 10k one (not slower than 0.8×).</li>
+ * </ul>
+ */
+public final class Targets {
+
+	/** One judged target: what was measured against what, and whether it was met. */
+	public record Verdict(String target, String measured, boolean met) {
+	}
+
+	private Targets() {
+	}
+
+	/**
+	 * Judges the targets whose scenarios ran.
+	 * @param results the result (or median) of each scenario that ran, by scenario name
+	 * @return the verdicts, in the issue's order
+	 */
+	public static List<Verdict> judge(Map<String, ScenarioResult> results) {
+		List<Verdict> verdicts = new ArrayList<>();
+		ScenarioResult drain = results.get("drain");
+		if (drain != null) {
+			verdicts.add(atLeast("drain ≥ 20,000 jobs/s", drain.jobsPerSecond(), 20_000));
+		}
+		ScenarioResult steady = results.get("steady");
+		if (steady != null) {
+			verdicts.add(atLeast("steady ≥ 15,000 jobs/s", steady.jobsPerSecond(), 15_000));
+		}
+		ScenarioResult idle = results.get("idle");
+		if (idle != null) {
+			double p50 = idle.latency().p50();
+			double p99 = idle.latency().p99();
+			verdicts.add(new Verdict("idle p50 < 10 ms and p99 < 50 ms",
+					"p50 " + figure(p50, 2) + " ms, p99 " + figure(p99, 2) + " ms", p50 < 10 && p99 < 50));
+		}
+		ScenarioResult retry = results.get("retry");
+		if (retry != null && drain != null) {
+			double ratio = retry.jobsPerSecond() / drain.jobsPerSecond();
+			verdicts.add(new Verdict("retry ≥ 50% of drain", figure(retry.jobsPerSecond(), 0) + " jobs/s = "
+					+ figure(100 * ratio, 0) + "% of " + figure(drain.jobsPerSecond(), 0), ratio >= 0.5));
+		}
+		ScenarioResult backlog = results.get("backlog");
+		if (backlog != null) {
+			double ratio = backlog.extra().getOrDefault("large_to_small", Double.NaN);
+			verdicts.add(new Verdict("1M backlog within 20% of 10k", figure(backlog.jobsPerSecond(), 0)
+					+ " jobs/s = " + figure(ratio, 2) + "× the 10k rate", ratio >= 0.8));
+		}
+		return verdicts;
+	}
+
+	/** Prints the verdicts as a table and a {@code TARGETS met=… missed=…} line; nothing when none. */
+	public static void print(List<Verdict> verdicts, PrintStream out) {
+		if (verdicts.isEmpty()) {
+			return;
+		}
+		ResultTable table = new ResultTable("targets of the benchmark issue (figures depend on the machine)",
+				"target", "measured", "verdict");
+		verdicts.forEach((verdict) -> table.row(verdict.target(), verdict.measured(), verdict.met() ? "met" : "MISSED"));
+		out.println();
+		table.print(out);
+		long met = verdicts.stream().filter(Verdict::met).count();
+		out.println("TARGETS met=" + met + " missed=" + (verdicts.size() - met));
+	}
+
+	private static Verdict atLeast(String target, double jobsPerSecond, double minimum) {
+		return new Verdict(target, figure(jobsPerSecond, 0) + " jobs/s", jobsPerSecond >= minimum);
+	}
+
+	private static String figure(double value, int decimals) {
+		return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,." + decimals + "f", value);
+	}
+
+}

@@ -1,0 +1,65 @@
+package dev.ojs.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.ojs.bench.Targets.Verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TargetsTests {
+
+	@Test
+	void judgesEveryTargetWhoseScenariosRan() {
+		Map<String, ScenarioResult> results = new LinkedHashMap<>();
+		results.put("drain", rate("drain", 16_910));
+		results.put("steady", rate("steady", 15_000));
+		results.put("idle", new ScenarioResult("idle", 200, 20, new LatencySummary(200, 3.25, 4.17, 5.43, 24.8, 3.4)));
+		results.put("retry", rate("retry", 5_735));
+		results.put("backlog", rate("backlog", 14_031).with("large_to_small", 0.98));
+		assertThat(Targets.judge(results)).containsExactly(
+				new Verdict("drain ≥ 20,000 jobs/s", "16,910 jobs/s", false),
+				new Verdict("steady ≥ 15,000 jobs/s", "15,000 jobs/s", true),
+				new Verdict("idle p50 < 10 ms and p99 < 50 ms", "p50 3.25 ms, p99 5.43 ms", true),
+				new Verdict("retry ≥ 50% of drain", "5,735 jobs/s = 34% of 16,910", false),
+				new Verdict("1M backlog within 20% of 10k", "14,031 jobs/s = 0.98× the 10k rate", true));
+	}
+
+	@Test
+	void boundariesAndMissingScenarios() {
+		assertThat(Targets.judge(Map.of("retry", rate("retry", 10_000)))).as("retry needs the drain").isEmpty();
+		assertThat(Targets.judge(Map.of("drain", rate("drain", 20_000), "retry", rate("retry", 10_000))))
+			.extracting(Verdict::met)
+			.containsExactly(true, true);
+		assertThat(Targets.judge(Map.of("idle",
+				new ScenarioResult("idle", 200, 20, new LatencySummary(200, 9.99, 20, 50, 60, 9)))))
+			.extracting(Verdict::met)
+			.containsExactly(false);
+		assertThat(Targets.judge(Map.of("backlog", rate("backlog", 1).with("large_to_small", 0.79))))
+			.extracting(Verdict::met)
+			.containsExactly(false);
+	}
+
+	@Test
+	void printsATableAndACountLine() {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+		Targets.print(Targets.judge(Map.of("drain", rate("drain", 25_000), "steady", rate("steady", 9_000))), out);
+		assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("drain ≥ 20,000 jobs/s", "MISSED")
+			.contains("TARGETS met=1 missed=1");
+		bytes.reset();
+		Targets.print(List.of(), out);
+		assertThat(bytes.toString(StandardCharsets.UTF_8)).isEmpty();
+	}
+
+	private static ScenarioResult rate(String scenario, double jobsPerSecond) {
+		return new ScenarioResult(scenario, (long) jobsPerSecond, 1.0, LatencySummary.EMPTY);
+	}
+
+}
