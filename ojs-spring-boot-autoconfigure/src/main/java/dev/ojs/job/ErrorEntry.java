@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.ojs.retry.ErrorCode;
+import dev.ojs.retry.JobError;
 
 /**
  * One entry of a job's error history (spec §10.1): the failed attempt, the error and when
@@ -14,13 +15,13 @@ import dev.ojs.retry.ErrorCode;
  * @param message human-readable message
  * @param code the handler response code
  * @param timestamp when the failure was recorded
- * @param details structured details (never {@code null})
+ * @param details structured details (never {@code null}; values may be {@code null})
  */
 public record ErrorEntry(int attempt, String type, String message, ErrorCode code, Instant timestamp,
 		Map<String, Object> details) {
 
 	public ErrorEntry {
-		details = (details != null) ? Map.copyOf(details) : Map.of();
+		details = JobError.copyOfDetails(details);
 	}
 
 }

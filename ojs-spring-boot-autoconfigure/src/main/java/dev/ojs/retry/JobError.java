@@ -1,5 +1,7 @@
 package dev.ojs.retry;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,7 +22,19 @@ public record JobError(String type, String message, ErrorCode code, Map<String, 
 		}
 		message = (message != null) ? message : "";
 		code = (code != null) ? code : ErrorCode.RETRY;
-		details = (details != null) ? Map.copyOf(details) : Map.of();
+		details = copyOfDetails(details);
+	}
+
+	/**
+	 * An unmodifiable copy of error details in their order. Unlike {@link Map#copyOf}, values
+	 * may be {@code null} (JSON {@code null} is a valid detail), so details never make a
+	 * failure report itself fail.
+	 * @param details the details, may be {@code null} (none)
+	 * @return the copy
+	 */
+	public static Map<String, Object> copyOfDetails(Map<String, ?> details) {
+		return (details == null || details.isEmpty()) ? Map.of()
+				: Collections.unmodifiableMap(new LinkedHashMap<>(details));
 	}
 
 	/**

@@ -44,7 +44,7 @@ public class OjsJobException extends RuntimeException {
 		}
 		this.type = type;
 		this.code = (code != null) ? code : ErrorCode.RETRY;
-		this.details = (details != null) ? Map.copyOf(details) : Map.of();
+		this.details = JobError.copyOfDetails(details);
 	}
 
 	/** @see #OjsJobException(String, ErrorCode, String, Map) */

@@ -641,6 +641,31 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.deadLetterStats().byErrorType()).containsOnlyKeys("x.nul");
 	}
 
+	/**
+	 * JSON {@code null} is a valid detail value: written, read back and claimed again
+	 * (a row whose history could not be read would be claimed and then lost to the worker).
+	 */
+	@Test
+	void errorDetailsWithNullValuesRoundTrip() {
+		String id = insertOne(job("email.send"));
+		Job claimed = claim(1).get(0);
+		Instant now = this.store.now();
+		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		details.put("response", null);
+		details.put("missing", java.util.Optional.empty());
+		details.put("status", 503);
+		ErrorEntry error = new ErrorEntry(1, "external.unavailable", "503", ErrorCode.RETRY, now, details);
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, now, List.of(error), false,
+				now)))).containsExactly(id);
+		assertThat(this.store.find(id).orElseThrow().lastError().details()).containsEntry("response", null)
+			.containsEntry("missing", null)
+			.containsEntry("status", 503);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(claim(1)).singleElement()
+			.satisfies((job) -> assertThat(job.errors()).singleElement()
+				.satisfies((entry) -> assertThat(entry.details()).containsEntry("response", null)));
+	}
+
 	@Test
 	void concurrentCountPrunesKeepExactlyTheNewestDeadLetters() throws Exception {
 		List<String> ids = new ArrayList<>();

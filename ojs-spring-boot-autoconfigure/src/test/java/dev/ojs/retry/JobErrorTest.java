@@ -21,6 +21,18 @@ class JobErrorTest {
 	}
 
 	@Test
+	void detailsKeepNullValuesAndTheirOrderAndCannotBeChanged() {
+		java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+		details.put("card", null);
+		details.put("attempts", 3);
+		JobError error = new JobError("payment.card_stolen", "stolen", ErrorCode.DEAD_LETTER, details);
+		details.put("late", "x");
+		assertThat(error.details()).containsExactly(org.assertj.core.api.Assertions.entry("card", null), org.assertj.core.api.Assertions.entry("attempts", 3))
+			.isUnmodifiable();
+		assertThat(error.code()).isEqualTo(ErrorCode.DEAD_LETTER);
+	}
+
+	@Test
 	void typeIsRequired() {
 		assertThatIllegalArgumentException().isThrownBy(() -> JobError.of(" ", "blank"));
 	}

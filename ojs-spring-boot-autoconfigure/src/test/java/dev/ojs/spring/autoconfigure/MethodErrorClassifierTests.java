@@ -60,6 +60,17 @@ class MethodErrorClassifierTests {
 	}
 
 	@Test
+	void ojsJobExceptionWithANullDetailKeepsItsCode() {
+		java.util.Map<String, Object> details = new java.util.HashMap<>();
+		details.put("card", null);
+		JobError error = classify("lists",
+				new OjsJobException("payment.card_stolen", ErrorCode.DEAD_LETTER, "stolen", details));
+		assertThat(error.type()).isEqualTo("payment.card_stolen");
+		assertThat(error.code()).isEqualTo(ErrorCode.DEAD_LETTER);
+		assertThat(error.details()).containsEntry("card", null);
+	}
+
+	@Test
 	void ojsJobExceptionIsRecordedAsGiven() {
 		for (ErrorCode code : ErrorCode.values()) {
 			JobError error = classify("lists",
