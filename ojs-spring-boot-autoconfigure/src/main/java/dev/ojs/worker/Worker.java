@@ -254,6 +254,9 @@ public class Worker {
 		this.maintenance.shutdownNow();
 		this.heartbeats.shutdownNow();
 		joinMaintenanceThreads(System.nanoTime() + STOP_THREADS_TIMEOUT.toNanos());
+		// outcomes the completer could not write are the reaper's now (§9.2): a later start
+		// must not heartbeat them
+		this.executions.clear();
 		logger.info("OJS worker " + this.nodeId + " stopped");
 	}
 
