@@ -567,7 +567,10 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	@Test
 	void schemaCreationIsIdempotent() {
+		String kept = insertOne(job("email.send"));
 		JdbcSchema.create(this.schema.dataSource(), this.schema.tablePrefix());
+		assertThat(this.store.find(kept)).as("existing jobs are kept").isPresent();
+		assertThat(total()).isEqualTo(1);
 		assertThat(JdbcPlatform.detect(this.schema.dataSource())).isEqualTo(this.store.platform());
 		this.store.checkAvailable();
 		JdbcJobStore missing = new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("missing_", 10));

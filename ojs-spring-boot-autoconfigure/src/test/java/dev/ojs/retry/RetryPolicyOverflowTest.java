@@ -105,6 +105,11 @@ class RetryPolicyOverflowTest {
 		if (policy.jitter()) {
 			// §5.2: [0.5 * D, 1.5 * D), then the §5.3 cap
 			assertThat(nanos(jittered).shiftLeft(1)).isGreaterThanOrEqualTo(nanos(raw));
+			// jittered = min(raw * m, max_interval) <= raw * m < 1.5 * raw (or exactly 0 when raw is 0)
+			if (!raw.isZero()) {
+				assertThat(nanos(jittered).shiftLeft(1)).as("%s retry %d", policy, retry)
+					.isLessThan(nanos(raw).multiply(BigInteger.valueOf(3)));
+			}
 		}
 		else {
 			assertThat(jittered).isEqualTo(raw);

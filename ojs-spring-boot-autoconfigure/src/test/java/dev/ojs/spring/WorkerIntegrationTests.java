@@ -105,7 +105,8 @@ abstract class WorkerIntegrationTests {
 		// ojs.retry: initial 10ms, exponential, no jitter, max 50ms (spec §3.3)
 		assertThat(retrying.getDelay()).isEqualTo(Duration.ofMillis(10));
 		assertThat(((JobRetryingEvent) events.get(1)).getDelay()).isEqualTo(Duration.ofMillis(20));
-		assertThat(retrying.getNextRetryAt()).isNotNull();
+		// next_retry_at (§10) = when the failure was recorded + the delay
+		assertThat(retrying.getNextRetryAt()).isEqualTo(job.errors().get(0).timestamp().plus(retrying.getDelay()));
 		assertThat(retrying.getHandlerDuration()).isGreaterThanOrEqualTo(Duration.ZERO);
 		assertThat(events.get(2).getAttempt()).isEqualTo(3);
 	}

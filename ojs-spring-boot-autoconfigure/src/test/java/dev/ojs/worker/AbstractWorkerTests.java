@@ -125,14 +125,16 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void retryDelaysFollowThePolicyAndRetriesArePickedUpPromptly() {
 		RetryPolicy policy = RetryPolicy.builder()
 			.maxAttempts(3)
-			.initialInterval(Duration.ofMillis(200))
+			.initialInterval(Duration.ofMillis(1500))
 			.backoffCoefficient(2.0)
 			.maxInterval(Duration.ofSeconds(10))
 			.jitter(false)
 			.build()
 			.effective();
 		List<Job> attempts = new CopyOnWriteArrayList<>();
-		// a 5 s poll interval: only the known due time can wake the poller in time
+		// a 5 s poll interval: only the known due time can wake the poller in time (without it,
+		// the adaptive polls after the last claim come at 5, 15, 35, ... 1275, 2555, 5115 ms,
+		// i.e. over a second after each due time)
 		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> {
 					attempts.add(execution.job());
@@ -145,7 +147,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.filter((event) -> event.kind().equals("retrying"))
 			.toList();
 		assertThat(retries).extracting(RecordingListener.Event::delay)
-			.containsExactly(Duration.ofMillis(200), Duration.ofMillis(400));
+			.containsExactly(Duration.ofMillis(1500), Duration.ofMillis(3000));
 		for (int retry = 1; retry <= 2; retry++) {
 			ErrorEntry failed = job.errors().get(retry - 1);
 			Instant due = retries.get(retry - 1).nextRetryAt();
@@ -164,7 +166,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		Map<String, Instant> retried = new ConcurrentHashMap<>();
 		RetryPolicy policy = RetryPolicy.builder().maxAttempts(2).maxInterval(Duration.ofSeconds(10)).build().effective();
 		List<String> ids = this.store.insert(IntStream.range(0, jobs).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
-		// jittered delays of 0.2 to 1 s, and a 5 s poll interval: only known due times wake the poller in time
+		// jittered delays of 1.3 to 2 s, and a 5 s poll interval: only known due times wake the poller in
+		// time (the adaptive polls after the first claim come at ... 1275, 2555 ms)
 		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
 			if (execution.job().attempt() == 1) {
 				throw new IllegalStateException("boom");
@@ -172,7 +175,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			retried.put(execution.job().id(), execution.job().startedAt());
 		})), new WorkerSettings("node-1", Map.of("default", jobs), Duration.ofSeconds(5), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), retention()), this.listener,
-				(job, error) -> Optional.of(Duration.ofMillis(ThreadLocalRandom.current().nextLong(200, 1000))));
+				(job, error) -> Optional.of(Duration.ofMillis(ThreadLocalRandom.current().nextLong(1300, 2000))));
 		startWorker(worker);
 		ids.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		List<Long> lateness = new ArrayList<>();
@@ -230,6 +233,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		}));
 		List<String> ids = this.store.insert(IntStream.range(0, 5).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
 		ids.forEach((id) -> awaitState(id, JobState.DISCARDED));
+		int jittered = 0;
 		for (String id : ids) {
 			List<RecordingListener.Event> retries = this.listener.of(id).stream()
 				.filter((event) -> event.kind().equals("retrying"))
@@ -241,8 +245,11 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 				// §5: raw * [0.5, 1.5), then capped at max_interval (RET-05, RET-06)
 				assertThat(delay).isGreaterThanOrEqualTo(raw.dividedBy(2))
 					.isLessThanOrEqualTo(min(raw.multipliedBy(3).dividedBy(2), Duration.ofMillis(120)));
+				jittered += delay.equals(raw) ? 0 : 1;
 			}
 		}
+		// the worker applies the jitter: 15 random draws all equal to the raw delay do not happen
+		assertThat(jittered).as("delays that differ from the unjittered delay").isPositive();
 	}
 
 	@Test
