@@ -131,11 +131,6 @@ public class JdbcJobStore implements JobStore {
 		return this.dialect.platform;
 	}
 
-	/** The store's clock; {@link #now()} reads it. */
-	public Clock clock() {
-		return this.clock;
-	}
-
 	/** The current instant at the precision stored: microseconds. */
 	public Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
@@ -491,11 +486,8 @@ public class JdbcJobStore implements JobStore {
 	 * @return how many reservations it still held
 	 */
 	public int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
-		int extended = 0;
-		for (List<String> chunk : JdbcDialect.chunks(ids, JdbcDialect.CHUNK)) {
-			extended += chunk.isEmpty() ? 0 : this.dialect.heartbeat(nodeId, chunk, lockedUntil);
-		}
-		return extended;
+		// the dialect chunks its IN lists; PostgreSQL binds one array
+		return ids.isEmpty() ? 0 : this.dialect.heartbeat(nodeId, ids, lockedUntil);
 	}
 
 	/**

@@ -12,13 +12,14 @@ import java.util.regex.Pattern;
  */
 public record JdbcStoreSettings(String tablePrefix, int errorHistoryLimit) {
 
-	private static final Pattern PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
+	/** What a table prefix may be: an unquoted SQL identifier start, at most 40 characters. */
+	public static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
 
 	/** RET-15: at least the 10 most recent errors are kept. */
 	public static final int MIN_ERROR_HISTORY = 10;
 
 	public JdbcStoreSettings {
-		if (tablePrefix == null || !PREFIX.matcher(tablePrefix).matches()) {
+		if (tablePrefix == null || !TABLE_PREFIX.matcher(tablePrefix).matches()) {
 			throw new IllegalArgumentException(
 					"Table prefix must match [A-Za-z_][A-Za-z0-9_]* and have at most 40 characters: " + tablePrefix);
 		}

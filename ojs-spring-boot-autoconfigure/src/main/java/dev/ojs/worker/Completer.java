@@ -97,10 +97,6 @@ final class Completer {
 		this.queue.add(outcome);
 	}
 
-	int pending() {
-		return this.queue.size();
-	}
-
 	/** Writes what is queued, retrying until {@code timeout}, then stops the thread. */
 	void stop(Duration timeout) {
 		this.running = false;

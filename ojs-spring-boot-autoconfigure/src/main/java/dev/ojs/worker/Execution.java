@@ -128,10 +128,6 @@ final class Execution implements JobExecution {
 		return this.state.compareAndSet(from, to);
 	}
 
-	int state() {
-		return this.state.get();
-	}
-
 	void runningOn(Thread thread) {
 		this.thread = thread;
 	}

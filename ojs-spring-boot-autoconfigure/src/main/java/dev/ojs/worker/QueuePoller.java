@@ -147,14 +147,6 @@ final class QueuePoller {
 		this.thread = new Thread(this::run, name + "-poller");
 	}
 
-	String queue() {
-		return this.queue;
-	}
-
-	int concurrency() {
-		return this.concurrency;
-	}
-
 	/** Attempts whose handler has not returned yet. */
 	int running() {
 		return this.running.get();

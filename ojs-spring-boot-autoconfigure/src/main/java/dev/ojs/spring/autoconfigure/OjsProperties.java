@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -27,8 +26,6 @@ import dev.ojs.worker.WorkerSettings;
  */
 @ConfigurationProperties("ojs")
 public class OjsProperties implements Validator {
-
-	static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
 
 	/**
 	 * Whether to enable OJS jobs (job store, template and worker).
@@ -153,9 +150,9 @@ public class OjsProperties implements Validator {
 		positive(errors, "worker.pollInterval", "ojs.worker.poll-interval", this.worker.pollInterval);
 		notNegative(errors, "worker.shutdownGracePeriod", "ojs.worker.shutdown-grace-period",
 				this.worker.shutdownGracePeriod);
-		if (this.jdbc.tablePrefix == null || !TABLE_PREFIX.matcher(this.jdbc.tablePrefix).matches()) {
+		if (this.jdbc.tablePrefix == null || !JdbcStoreSettings.TABLE_PREFIX.matcher(this.jdbc.tablePrefix).matches()) {
 			reject(errors, "jdbc.tablePrefix", "ojs.jdbc.table-prefix", this.jdbc.tablePrefix,
-					"must match " + TABLE_PREFIX.pattern());
+					"must match " + JdbcStoreSettings.TABLE_PREFIX.pattern());
 		}
 		if (this.jdbc.initializeSchema == null) {
 			reject(errors, "jdbc.initializeSchema", "ojs.jdbc.initialize-schema", null, "must be set");
