@@ -35,7 +35,7 @@ import dev.ojs.retry.JobError;
  * exactly as the OJS retry policy says.
  * <ul>
  * <li>Claiming: the served queues are the configured ones ({@link WorkerSettings#queues()})
- * plus each handler's queue (with {@value #DEFAULT_QUEUE_CONCURRENCY} unless configured);
+ * plus each handler's queue (with {@link WorkerSettings#defaultConcurrency()} unless configured);
  * one {@link QueuePoller} per served queue claims every registered type, since a job's queue
  * is its own ({@link HandlerRegistration#queue()} is only the default). Claims are batched
  * and sized to free slots (per queue, and per type where a registration sets a concurrency:
@@ -71,9 +71,6 @@ import dev.ojs.retry.JobError;
  * HikariCP pool smaller than the connections it may use at once.
  */
 public class Worker {
-
-	/** Concurrency of a queue that has handlers but is not configured. */
-	public static final int DEFAULT_QUEUE_CONCURRENCY = 10;
 
 	private static final Log logger = LogFactory.getLog(Worker.class);
 
@@ -136,7 +133,7 @@ public class Worker {
 				store.settings().errorHistoryLimit());
 		Map<String, Integer> queues = new TreeMap<>(settings.queues());
 		for (HandlerRegistration registration : handlers) {
-			queues.putIfAbsent(registration.queue(), DEFAULT_QUEUE_CONCURRENCY);
+			queues.putIfAbsent(registration.queue(), settings.defaultConcurrency());
 		}
 		this.queues = Map.copyOf(queues);
 	}

@@ -381,7 +381,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		served.forEach((id) -> awaitState(id, JobState.COMPLETED));
 		assertThat(ran).extracting(Job::queue).containsExactlyInAnyOrder("mail", "default", "bulk");
 		assertThat(worker.status().queues())
-			.isEqualTo(Map.of("default", 2, "bulk", 3, "mail", Worker.DEFAULT_QUEUE_CONCURRENCY));
+			.isEqualTo(Map.of("default", 2, "bulk", 3, "mail", WorkerSettings.DEFAULT_QUEUE_CONCURRENCY));
 		assertThat(this.store.find(unserved).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
 	}
 

@@ -40,6 +40,11 @@ class SettingsValidationTests {
 			.withMessage("shutdownGracePeriod must not be negative, got PT-1S");
 		assertThatNullPointerException()
 			.isThrownBy(() -> new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, null));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, retention, 0))
+			.withMessage("defaultConcurrency must be at least 1, got 0");
+		assertThat(new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, retention).defaultConcurrency())
+			.isEqualTo(WorkerSettings.DEFAULT_QUEUE_CONCURRENCY);
 	}
 
 	@Test

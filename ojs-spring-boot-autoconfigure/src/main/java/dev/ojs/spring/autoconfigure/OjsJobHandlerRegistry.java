@@ -6,13 +6,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -109,12 +107,6 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 	public List<HandlerRegistration> registrations() {
 		return handlers().values().stream().map(Handler::registration)
 			.sorted(Comparator.comparing(HandlerRegistration::type)).toList();
-	}
-
-	/** The queues named by handlers, in type order. */
-	public Set<String> queues() {
-		return registrations().stream().map(HandlerRegistration::queue)
-			.collect(Collectors.toCollection(LinkedHashSet::new));
 	}
 
 	@Override

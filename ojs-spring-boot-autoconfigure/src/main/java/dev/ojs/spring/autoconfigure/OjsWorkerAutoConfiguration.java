@@ -1,8 +1,5 @@
 package dev.ojs.spring.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -16,7 +13,6 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.spring.RetryDelayCustomizer;
 import dev.ojs.worker.JobEventListener;
 import dev.ojs.worker.Worker;
-import dev.ojs.worker.WorkerSettings;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the OJS worker: claims and runs the
@@ -50,7 +46,7 @@ public final class OjsWorkerAutoConfiguration {
 	@ConditionalOnMissingBean
 	Worker ojsWorker(JdbcJobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
 			ObjectProvider<JobEventListener> listeners, ObjectProvider<RetryDelayCustomizer> delayCustomizers) {
-		return new Worker(jobStore, registry.registrations(), workerSettings(properties, registry),
+		return new Worker(jobStore, registry.registrations(), properties.workerSettings(),
 				CompositeJobEventListener.of(listeners.orderedStream().toList()),
 				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
 	}
@@ -59,18 +55,6 @@ public final class OjsWorkerAutoConfiguration {
 	@ConditionalOnMissingBean
 	OjsWorkerLifecycle ojsWorkerLifecycle(Worker worker) {
 		return new OjsWorkerLifecycle(worker);
-	}
-
-	/**
-	 * The configured settings, plus every handler's queue that is not configured, with
-	 * {@code ojs.worker.concurrency}.
-	 */
-	private static WorkerSettings workerSettings(OjsProperties properties, OjsJobHandlerRegistry registry) {
-		WorkerSettings settings = properties.workerSettings();
-		Map<String, Integer> queues = new LinkedHashMap<>(settings.queues());
-		registry.queues().forEach((queue) -> queues.putIfAbsent(queue, properties.getWorker().getConcurrency()));
-		return new WorkerSettings(settings.nodeId(), queues, settings.pollInterval(), settings.visibilityTimeout(),
-				settings.shutdownGracePeriod(), settings.retention());
 	}
 
 }
