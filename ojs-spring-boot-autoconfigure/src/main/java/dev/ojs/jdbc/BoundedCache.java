@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * A thread-safe cache for the handful of distinct values that repeat across many rows (retry
- * policies and their JSON). It never holds more than {@code maxSize} entries: when full it
+ * A thread-safe cache for the handful of distinct values that repeat across many rows (the
+ * retry policies parsed from stored JSON). It never holds more than {@code maxSize} entries: when full it
  * forgets everything and starts again, which costs one recomputation per distinct key.
  *
  * @param <K> key type

@@ -92,8 +92,6 @@ public class JdbcJobStore implements JobStore {
 
 	private final String table;
 
-	private final BoundedCache<RetryPolicy, String> policyJson = new BoundedCache<>(1024);
-
 	/** Makes an insert without a caller's transaction atomic. */
 	private final TransactionTemplate insertTx;
 
@@ -214,7 +212,7 @@ public class JdbcJobStore implements JobStore {
 		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
-				job.priority(), state, policy.maxAttempts(), this.policyJson.get(policy, RetryPolicy::toJson),
+				job.priority(), state, policy.maxAttempts(), policy.toJson(),
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
 	}
 

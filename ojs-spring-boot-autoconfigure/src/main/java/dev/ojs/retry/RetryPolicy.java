@@ -55,6 +55,9 @@ public final class RetryPolicy {
 
 	private final BackoffStrategy backoffStrategy;
 
+	/** {@link #toJson()}, once written. */
+	private String json;
+
 	private RetryPolicy(Builder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.initialInterval = builder.initialInterval;
@@ -138,7 +141,13 @@ public final class RetryPolicy {
 	 * {@link #parse(String)} / {@link #parsePartial(String)} read it back to an equal policy.
 	 */
 	public String toJson() {
-		return RetryPolicyJson.write(this);
+		// immutable: written once (a benign race at worst writes it twice, like String.hashCode)
+		String json = this.json;
+		if (json == null) {
+			json = RetryPolicyJson.write(this);
+			this.json = json;
+		}
+		return json;
 	}
 
 	/** {@code max_attempts}: total attempts including the first (§2.2), or {@code null}. */
