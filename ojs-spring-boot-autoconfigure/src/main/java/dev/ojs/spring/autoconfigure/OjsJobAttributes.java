@@ -64,42 +64,26 @@ record OjsJobAttributes(String type, String queue, int priority, int concurrency
 				effectivePolicy);
 	}
 
+	/** The annotation's own settings: {@code null} (and the sentinels) leave a field unset. */
 	private static RetryPolicy handlerPolicy(OjsJob annotation) {
-		RetryPolicy.Builder builder = RetryPolicy.builder();
-		if (annotation.maxAttempts() != OjsJob.INHERIT) {
-			if (annotation.maxAttempts() < 0) {
-				throw invalid("maxAttempts", annotation.maxAttempts(), "must be at least 0 (-1 inherits)");
-			}
-			builder.maxAttempts(annotation.maxAttempts());
-		}
-		Duration initialInterval = duration("initialInterval", annotation.initialInterval());
-		if (initialInterval != null) {
-			builder.initialInterval(initialInterval);
-		}
-		if (annotation.backoffCoefficient() != OjsJob.INHERIT) {
-			builder.backoffCoefficient(annotation.backoffCoefficient());
-		}
-		Duration maxInterval = duration("maxInterval", annotation.maxInterval());
-		if (maxInterval != null) {
-			builder.maxInterval(maxInterval);
-		}
-		if (annotation.backoff().strategy() != null) {
-			builder.backoffStrategy(annotation.backoff().strategy());
-		}
-		if (annotation.jitter().jitter() != null) {
-			builder.jitter(annotation.jitter().jitter());
+		if (annotation.maxAttempts() != OjsJob.INHERIT && annotation.maxAttempts() < 0) {
+			throw invalid("maxAttempts", annotation.maxAttempts(), "must be at least 0 (-1 inherits)");
 		}
 		List<String> nonRetryableErrors = List.of(annotation.nonRetryableErrors());
-		if (!nonRetryableErrors.equals(List.of(OjsJob.INHERIT_LIST))) {
-			if (nonRetryableErrors.contains(OjsJob.INHERIT_LIST)) {
-				throw invalid("nonRetryableErrors", nonRetryableErrors,
-						"'" + OjsJob.INHERIT_LIST + "' (inherit) must be the only entry");
-			}
-			builder.nonRetryableErrors(nonRetryableErrors);
+		boolean inheritErrors = nonRetryableErrors.equals(List.of(OjsJob.INHERIT_LIST));
+		if (!inheritErrors && nonRetryableErrors.contains(OjsJob.INHERIT_LIST)) {
+			throw invalid("nonRetryableErrors", nonRetryableErrors,
+					"'" + OjsJob.INHERIT_LIST + "' (inherit) must be the only entry");
 		}
-		if (annotation.onExhaustion().onExhaustion() != null) {
-			builder.onExhaustion(annotation.onExhaustion().onExhaustion());
-		}
+		RetryPolicy.Builder builder = RetryPolicy.builder()
+			.maxAttempts((annotation.maxAttempts() != OjsJob.INHERIT) ? annotation.maxAttempts() : null)
+			.initialInterval(duration("initialInterval", annotation.initialInterval()))
+			.backoffCoefficient((annotation.backoffCoefficient() != OjsJob.INHERIT) ? annotation.backoffCoefficient() : null)
+			.maxInterval(duration("maxInterval", annotation.maxInterval()))
+			.backoffStrategy(annotation.backoff().strategy())
+			.jitter(annotation.jitter().jitter())
+			.nonRetryableErrors(inheritErrors ? null : nonRetryableErrors)
+			.onExhaustion(annotation.onExhaustion().onExhaustion());
 		try {
 			return builder.build();
 		}

@@ -1,7 +1,6 @@
 package dev.ojs.spring.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -424,32 +423,17 @@ public class OjsProperties implements Validator {
 
 		/** The partial policy these properties set (unset fields stay unset). */
 		public RetryPolicy toPolicy() {
-			RetryPolicy.Builder builder = RetryPolicy.builder();
-			if (this.maxAttempts != null) {
-				builder.maxAttempts(this.maxAttempts);
-			}
-			if (this.initialInterval != null) {
-				builder.initialInterval(this.initialInterval);
-			}
-			if (this.backoffCoefficient != null) {
-				builder.backoffCoefficient(this.backoffCoefficient);
-			}
-			if (this.maxInterval != null) {
-				builder.maxInterval(this.maxInterval);
-			}
-			if (this.jitter != null) {
-				builder.jitter(this.jitter);
-			}
-			if (this.nonRetryableErrors != null) {
-				builder.nonRetryableErrors(new ArrayList<>(this.nonRetryableErrors));
-			}
-			if (this.onExhaustion != null) {
-				builder.onExhaustion(this.onExhaustion);
-			}
-			if (this.backoffStrategy != null) {
-				builder.backoffStrategy(this.backoffStrategy);
-			}
-			return builder.build();
+			// the builder leaves a null field unset and copies the list
+			return RetryPolicy.builder()
+				.maxAttempts(this.maxAttempts)
+				.initialInterval(this.initialInterval)
+				.backoffCoefficient(this.backoffCoefficient)
+				.maxInterval(this.maxInterval)
+				.jitter(this.jitter)
+				.nonRetryableErrors(this.nonRetryableErrors)
+				.onExhaustion(this.onExhaustion)
+				.backoffStrategy(this.backoffStrategy)
+				.build();
 		}
 
 	}
