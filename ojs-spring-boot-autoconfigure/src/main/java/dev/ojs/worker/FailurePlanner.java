@@ -39,6 +39,9 @@ final class FailurePlanner {
 
 	private static final Log logger = LogFactory.getLog(FailurePlanner.class);
 
+	/** Merged over a job's policy for a timeout: only attempts and backoff apply (§9.2). */
+	private static final RetryPolicy NO_NON_RETRYABLE_ERRORS = RetryPolicy.builder().nonRetryableErrors(List.of()).build();
+
 	private final RetryDelayOverride delayOverride;
 
 	private final int errorHistoryLimit;
@@ -72,7 +75,7 @@ final class FailurePlanner {
 	 * are exhausted — {@code non_retryable_errors} does not apply to timeouts.
 	 */
 	Plan planTimeout(Job job, Instant now) {
-		RetryPolicy policy = RetryPolicy.builder().nonRetryableErrors(List.of()).build().mergedOver(job.retryPolicy());
+		RetryPolicy policy = NO_NON_RETRYABLE_ERRORS.mergedOver(job.retryPolicy());
 		return plan(job, JobError.of(VISIBILITY_TIMEOUT,
 				"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil()), now, policy);
 	}
