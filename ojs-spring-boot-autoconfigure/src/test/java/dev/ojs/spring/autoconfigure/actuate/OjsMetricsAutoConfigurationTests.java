@@ -60,8 +60,30 @@ class OjsMetricsAutoConfigurationTests {
 
 	@Test
 	void zeroDepthRefreshIntervalCountsOnEveryRead() {
-		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=0s")
-			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(QueueDepthMetrics.class));
+		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=0s").run((context) -> {
+			assertThat(depth(context)).isEqualTo(3);
+			given(context.getBean(JobStore.class).countByQueueAndState())
+				.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 7L)));
+			assertThat(depth(context)).as("counted again at once").isEqualTo(7);
+		});
+	}
+
+	@Test
+	void depthIsCachedForTheRefreshInterval() {
+		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=1h").run((context) -> {
+			assertThat(depth(context)).isEqualTo(3);
+			given(context.getBean(JobStore.class).countByQueueAndState())
+				.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 7L)));
+			assertThat(depth(context)).as("the cached count").isEqualTo(3);
+		});
+	}
+
+	private static double depth(org.springframework.context.ApplicationContext context) {
+		return context.getBean(MeterRegistry.class)
+			.get(QueueDepthMetrics.DEPTH)
+			.tags("queue", "default", "state", "available")
+			.gauge()
+			.value();
 	}
 
 	@Test
