@@ -65,6 +65,11 @@ abstract class WorkerIntegrationTests {
 		assertThat(this.worker.isRunning()).isTrue();
 		assertThat(this.worker.status().queues()).containsKeys("default", "precedence");
 		assertThat(this.worker.status().types()).contains("it.bind", "it.transactional", "it.precedence");
+		// a job in the handler's own queue is claimed and run
+		String id = this.template.enqueue("it.precedence", "p");
+		JobInfo job = awaitTerminal(id);
+		assertThat(job.queue()).isEqualTo("precedence");
+		assertThat(job.state()).isEqualTo(JobState.COMPLETED);
 	}
 
 	@Test
