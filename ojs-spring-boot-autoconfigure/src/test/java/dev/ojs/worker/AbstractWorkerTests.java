@@ -828,10 +828,14 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void heartbeatWarnsWhenTheReservationIsGone(CapturedOutput output) throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(600), (execution) -> {
-			started.countDown();
-			release.await(20, TimeUnit.SECONDS);
-		}, null));
+		Worker worker = new Worker(this.store, List.of(new HandlerRegistration(TYPE, "default", 0,
+				Duration.ofMillis(600), (execution) -> {
+					started.countDown();
+					release.await(20, TimeUnit.SECONDS);
+				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+		java.util.concurrent.atomic.AtomicReference<Execution> running = new java.util.concurrent.atomic.AtomicReference<>();
+		worker.beforeStart = running::set;
+		startWorker(worker);
 		String id = enqueue(job(TYPE));
 		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 		// another node's reaper finds the reservation expired (a stalled node) and discards the job
@@ -845,6 +849,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			return this.store.find(id).orElseThrow().state() == JobState.DISCARDED;
 		});
 		await().atMost(TIMEOUT).until(() -> output.getAll().contains("lost the reservation of job " + id + " attempt 1"));
+		// the worker knows: no more heartbeats for it, and its outcome is stale
+		assertThat(running.get().isReservationLost()).isTrue();
 		release.countDown();
 		await().atMost(TIMEOUT).until(() -> this.workers.get(0).status().activeByQueue().get("default") == 0);
 		stopWorkers();
