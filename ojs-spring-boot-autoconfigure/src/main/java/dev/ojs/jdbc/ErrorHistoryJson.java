@@ -1,16 +1,20 @@
 package dev.ojs.jdbc;
 
+import java.io.StringWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.retry.ErrorCode;
 
 /**
@@ -38,6 +42,8 @@ final class ErrorHistoryJson {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
+	private static final Log logger = LogFactory.getLog(ErrorHistoryJson.class);
+
 	private ErrorHistoryJson() {
 	}
 
@@ -45,17 +51,29 @@ final class ErrorHistoryJson {
 		if (errors.isEmpty()) {
 			return EMPTY;
 		}
-		ArrayNode array = MAPPER.createArrayNode();
-		for (ErrorEntry error : errors) {
-			ObjectNode node = array.addObject();
-			node.put("attempt", error.attempt());
-			node.put("type", errorType(error.type()));
-			node.put("message", bounded(error.message(), MAX_MESSAGE_LENGTH));
-			node.put("code", error.code().name());
-			node.put("timestamp", error.timestamp().toString());
-			node.set("details", details(error.details()));
+		StringWriter json = new StringWriter(256 * errors.size());
+		try (JsonGenerator generator = MAPPER.createGenerator(json)) {
+			generator.writeStartArray();
+			for (ErrorEntry error : errors) {
+				generator.writeStartObject();
+				generator.writeNumberProperty("attempt", error.attempt());
+				generator.writeStringProperty("type", errorType(error.type()));
+				generator.writeStringProperty("message", bounded(error.message(), MAX_MESSAGE_LENGTH));
+				generator.writeStringProperty("code", error.code().name());
+				generator.writeStringProperty("timestamp", error.timestamp().toString());
+				generator.writeName("details");
+				if (error.details().isEmpty()) {
+					generator.writeStartObject();
+					generator.writeEndObject();
+				}
+				else {
+					MAPPER.writeTree(generator, details(error.details()));
+				}
+				generator.writeEndObject();
+			}
+			generator.writeEndArray();
 		}
-		return MAPPER.writeValueAsString(array);
+		return json.toString();
 	}
 
 	/** An error type as stored: at most {@value #MAX_TYPE_LENGTH} characters, no NUL. */
@@ -103,6 +121,27 @@ final class ErrorHistoryJson {
 		}
 		int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
 		return text.substring(0, end);
+	}
+
+	/**
+	 * The stored history of job {@code jobId}, decoded when first read (a claim reads every
+	 * reserved job's history, but only a failing attempt needs it). A history that is not
+	 * valid JSON in this format (only a manual edit can store one) reads as empty, with a
+	 * warning, so that it cannot stop the job from running or failing.
+	 */
+	static List<ErrorEntry> readLazily(String jobId, String json) {
+		if (json == null || json.length() <= 2) {
+			return List.of();
+		}
+		return LazyErrorHistory.of(json, (stored) -> {
+			try {
+				return read(stored);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Ignoring the unreadable error history of job " + jobId + ": " + ex.getMessage());
+				return List.of();
+			}
+		});
 	}
 
 	@SuppressWarnings("unchecked")

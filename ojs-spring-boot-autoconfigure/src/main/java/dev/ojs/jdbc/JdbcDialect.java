@@ -153,7 +153,7 @@ abstract class JdbcDialect {
 	Job mapJob(ResultSet rs, int rowNum) throws SQLException {
 		return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
-				ErrorHistoryJson.read(rs.getString(11)), rs.getBoolean(12), rs.getString(13), getInstant(rs, 14),
+				ErrorHistoryJson.readLazily(rs.getString(1), rs.getString(11)), rs.getBoolean(12), rs.getString(13), getInstant(rs, 14),
 				getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18), getInstant(rs, 19),
 				rs.getString(20), getInstant(rs, 21));
 	}

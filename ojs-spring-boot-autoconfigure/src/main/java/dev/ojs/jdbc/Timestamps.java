@@ -26,10 +26,20 @@ public final class Timestamps {
 
 	/** {@code instant + amount}, at most {@link #MAX}; never throws for a non-negative amount. */
 	public static Instant plus(Instant instant, Duration amount) {
-		if (instant.isAfter(MAX) || amount.compareTo(Duration.between(instant, MAX)) >= 0) {
+		if (instant.isAfter(MAX) || amount.compareTo(untilMax(instant)) >= 0) {
 			return MAX;
 		}
 		return instant.plus(amount);
+	}
+
+	/**
+	 * {@code MAX - instant} for an instant not after {@link #MAX}. Computed from the fields:
+	 * {@link Duration#between} counts in nanoseconds first and, for spans beyond 292 years
+	 * (any span to {@code MAX}), throws and catches an overflow on every call.
+	 */
+	private static Duration untilMax(Instant instant) {
+		return Duration.ofSeconds(MAX.getEpochSecond() - instant.getEpochSecond(),
+				(long) MAX.getNano() - instant.getNano());
 	}
 
 	/** {@code instant - amount}, at least {@link #MIN}; never throws for a non-negative amount. */

@@ -25,7 +25,8 @@ import dev.ojs.retry.RetryPolicy;
  * @param attempt number of started executions (1-based once started, 0 before)
  * @param maxAttempts the effective policy's {@code max_attempts}
  * @param retryPolicy the effective retry policy
- * @param errors error history, oldest first
+ * @param errors error history, oldest first (copied, but a {@link LazyErrorHistory} is kept
+ * undecoded)
  * @param deadLetter whether this discarded job is a dead letter
  * @param uniqueKey the unique key, or {@code null}
  * @param scheduledAt when the job is (or was) due: run-at time, or {@code next_retry_at}
@@ -44,7 +45,7 @@ public record Job(String id, String type, String queue, String argsJson, String 
 		Instant startedAt, Instant completedAt, Instant discardedAt, String lockedBy, Instant lockedUntil) {
 
 	public Job {
-		errors = (errors != null) ? List.copyOf(errors) : List.of();
+		errors = LazyErrorHistory.copyOf(errors);
 	}
 
 	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */

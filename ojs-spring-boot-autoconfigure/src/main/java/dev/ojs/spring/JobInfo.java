@@ -9,6 +9,7 @@ import tools.jackson.databind.annotation.JsonSerialize;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -46,7 +47,7 @@ public record JobInfo(String id, String type, String queue, int priority,
 		Instant startedAt, Instant completedAt, Instant discardedAt) {
 
 	public JobInfo {
-		errors = (errors != null) ? List.copyOf(errors) : List.of();
+		errors = LazyErrorHistory.copyOf(errors);
 	}
 
 	/** The view of a stored job. */

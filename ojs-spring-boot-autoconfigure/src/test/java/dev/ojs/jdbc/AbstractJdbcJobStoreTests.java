@@ -19,6 +19,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.transaction.TransactionDefinition;
@@ -30,6 +31,7 @@ import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
@@ -667,6 +669,49 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(claim(1)).singleElement()
 			.satisfies((job) -> assertThat(job.errors()).singleElement()
 				.satisfies((entry) -> assertThat(entry.details()).containsEntry("response", null)));
+	}
+
+	/**
+	 * A claim hands out the stored history undecoded (only a failing attempt needs it); it
+	 * decodes to what was written when read.
+	 */
+	@Test
+	void claimedHistoryIsDecodedOnFirstRead() {
+		String id = insertOne(job("email.send"));
+		Job first = claim(1).get(0);
+		assertThat(first.errors()).isEmpty();
+		Instant now = this.store.now();
+		ErrorEntry error = new ErrorEntry(1, "external.unavailable", "503", ErrorCode.RETRY, now, Map.of("status", 503));
+		this.store.fail(List.of(new AttemptFailure(first, JobState.RETRYABLE, now, List.of(error), false, now)));
+		this.clock.advance(Duration.ofSeconds(1));
+		Job second = claim(1).get(0);
+		assertThat(second.id()).isEqualTo(id);
+		assertThat(second.errors()).isInstanceOfSatisfying(LazyErrorHistory.class,
+				(history) -> assertThat(history.isDecoded()).isFalse());
+		assertThat(second.errors()).containsExactly(error);
+		assertThat(((LazyErrorHistory) second.errors()).isDecoded()).isTrue();
+		assertThat(second.lastError()).isEqualTo(error);
+	}
+
+	/**
+	 * A history that is valid JSON but not a history (only a manual edit stores one) does not
+	 * stop the job: it is claimed, reads as empty and its next failure starts a new history.
+	 */
+	@Test
+	void unreadableHistoryReadsAsEmpty() {
+		String id = insertOne(job("email.send"));
+		new JdbcTemplate(this.schema.dataSource())
+			.update("UPDATE " + this.schema.tableName() + " SET errors = "
+					+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::jsonb" : "?") + " WHERE id = "
+					+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?"), "[{\"attempt\": \"first\"}]", id);
+		Job claimed = claim(1).get(0);
+		assertThat(claimed.id()).isEqualTo(id);
+		assertThat(claimed.errors()).isEmpty();
+		Instant now = this.store.now();
+		ErrorEntry error = new ErrorEntry(1, "x.failed", "boom", ErrorCode.RETRY, now, Map.of());
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, now, List.of(error), false,
+				now)))).containsExactly(id);
+		assertThat(this.store.find(id).orElseThrow().errors()).containsExactly(error);
 	}
 
 	@Test

@@ -1,0 +1,41 @@
+package dev.ojs.jdbc;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TimestampsTests {
+
+	private static final Instant NOW = Instant.parse("2026-11-22T10:15:30.123456789Z");
+
+	@Test
+	void plusAddsExactlyBelowMax() {
+		assertThat(Timestamps.plus(NOW, Duration.ZERO)).isEqualTo(NOW);
+		assertThat(Timestamps.plus(NOW, Duration.ofMillis(1))).isEqualTo(NOW.plusMillis(1));
+		assertThat(Timestamps.plus(NOW, Duration.ofDays(365 * 100).plusNanos(7)))
+			.isEqualTo(NOW.plus(Duration.ofDays(365 * 100)).plusNanos(7));
+	}
+
+	@Test
+	void plusSaturatesAtMaxToTheNanosecond() {
+		Duration untilMax = Duration.between(NOW, Timestamps.MAX);
+		assertThat(Timestamps.plus(NOW, untilMax.minusNanos(1))).isEqualTo(Timestamps.MAX.minusNanos(1));
+		assertThat(Timestamps.plus(NOW, untilMax)).isEqualTo(Timestamps.MAX);
+		assertThat(Timestamps.plus(NOW, untilMax.plusNanos(1))).isEqualTo(Timestamps.MAX);
+		assertThat(Timestamps.plus(NOW, Duration.ofSeconds(Long.MAX_VALUE, 999_999_999))).isEqualTo(Timestamps.MAX);
+		assertThat(Timestamps.plus(Timestamps.MAX, Duration.ZERO)).isEqualTo(Timestamps.MAX);
+		assertThat(Timestamps.plus(Instant.MAX, Duration.ofSeconds(1))).isEqualTo(Timestamps.MAX);
+		assertThat(Timestamps.plus(Instant.MIN, Duration.ofSeconds(1))).isEqualTo(Instant.MIN.plusSeconds(1));
+	}
+
+	@Test
+	void minusSaturatesAtMin() {
+		assertThat(Timestamps.minus(NOW, Duration.ofHours(1))).isEqualTo(NOW.minusSeconds(3600));
+		assertThat(Timestamps.minus(NOW, Duration.ofDays(365L * 100))).isEqualTo(Timestamps.MIN);
+		assertThat(Timestamps.minus(NOW, Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Timestamps.MIN);
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.ojs.job;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import dev.ojs.retry.ErrorCode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class LazyErrorHistoryTests {
+
+	private static final ErrorEntry FIRST = new ErrorEntry(1, "x.failed", "first", ErrorCode.RETRY,
+			Instant.parse("2026-11-22T10:00:00Z"), Map.of());
+
+	private static final ErrorEntry SECOND = new ErrorEntry(2, "x.failed", "second", ErrorCode.RETRY,
+			Instant.parse("2026-11-22T10:00:01Z"), Map.of("status", 503));
+
+	private final AtomicInteger decodes = new AtomicInteger();
+
+	private List<ErrorEntry> history() {
+		return LazyErrorHistory.of("stored", (stored) -> {
+			this.decodes.incrementAndGet();
+			assertThat(stored).isEqualTo("stored");
+			return List.of(FIRST, SECOND);
+		});
+	}
+
+	@Test
+	void decodesOnFirstReadAndOnlyOnce() {
+		List<ErrorEntry> history = history();
+		assertThat(this.decodes).hasValue(0);
+		assertThat(history.size()).isEqualTo(2);
+		assertThat(history.get(1)).isEqualTo(SECOND);
+		assertThat(history).containsExactly(FIRST, SECOND);
+		assertThat(this.decodes).hasValue(1);
+	}
+
+	@Test
+	void jobKeepsItUndecodedAndItEqualsTheDecodedList() {
+		List<ErrorEntry> history = history();
+		Job job = new Job("id", "x", "default", "[]", "{}", 0, JobState.ACTIVE, 3, 5, null, history, false, null,
+				Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null);
+		assertThat(job.errors()).isSameAs(history);
+		assertThat(this.decodes).hasValue(0);
+		assertThat(job.lastError()).isEqualTo(SECOND);
+		assertThat(job.errors()).isEqualTo(List.of(FIRST, SECOND)).hasSameHashCodeAs(List.of(FIRST, SECOND));
+	}
+
+	@Test
+	void isUnmodifiable() {
+		List<ErrorEntry> history = history();
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> history.add(FIRST));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> history.set(0, SECOND));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> history.remove(0));
+		assertThat(history).containsExactly(FIRST, SECOND);
+	}
+
+}
