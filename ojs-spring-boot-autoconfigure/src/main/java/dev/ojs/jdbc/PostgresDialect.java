@@ -33,7 +33,8 @@ import dev.ojs.job.Job;
  * <ul>
  * <li>Claim: {@code WITH due AS (SELECT id ... ORDER BY priority DESC, scheduled_at, id LIMIT n
  * FOR UPDATE SKIP LOCKED) UPDATE ... FROM due RETURNING ...}, served by the partial index
- * {@code <prefix>jobs_claim_idx}.</li>
+ * {@code <prefix>jobs_claim_idx}; under a backlog it resumes where the node's previous claim
+ * ended ({@link ClaimCursors}).</li>
  * <li>Completions, failures and releases of a whole batch: one {@code UPDATE}/{@code DELETE}
  * joined to {@code unnest(...)} of per-row arrays (id, attempt, owner, new values), guarded
  * per row and {@code RETURNING} the ids written.</li>
@@ -89,6 +90,8 @@ final class PostgresDialect extends JdbcDialect {
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
+
+	private final ClaimCursors cursors = new ClaimCursors();
 
 	PostgresDialect(String table, DataSource dataSource) {
 		super(JdbcPlatform.POSTGRESQL, table, dataSource);
@@ -194,27 +197,73 @@ final class PostgresDialect extends JdbcDialect {
 		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.type(), row.uniqueKey()) : inserted.get(0);
 	}
 
+	/**
+	 * Claims in claim order; while the queue has a backlog, from where this node's previous
+	 * claim ended (see {@link ClaimCursors}).
+	 */
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
-		String sql = "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
-				+ " AND queue = ? AND scheduled_at <= ? AND type = ANY(?)"
-				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
-				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
-				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")
-				+ " FROM due WHERE j.id = due.id RETURNING " + J_COLUMNS;
+		ClaimCursors.Cursor cursor = this.cursors.resumeAt(nodeId, queue, now);
+		List<Job> jobs = claim(nodeId, queue, visibilityByType, limit, now, cursor);
+		Instant frontClaimAt = (cursor != null) ? cursor.frontClaimAt() : now;
+		if (cursor != null && jobs.size() < limit) {
+			// the rest of the cursor's priority is taken: the front fills the remaining slots
+			List<Job> front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
+			if (!front.isEmpty()) {
+				List<Job> all = new ArrayList<>(jobs);
+				all.addAll(front);
+				all.sort(CLAIM_ORDER);
+				jobs = all;
+			}
+			frontClaimAt = now;
+		}
+		this.cursors.claimed(nodeId, queue, jobs, limit, frontClaimAt);
+		return jobs;
+	}
+
+	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
+			Instant now, ClaimCursors.Cursor resumeAfter) {
+		String sql = claimSql(visibilityByType, resumeAfter != null);
 		List<Job> jobs = this.jdbc.query(con -> {
 			PreparedStatement ps = con.prepareStatement(sql);
-			ps.setString(1, queue);
-			setInstant(ps, 2, now);
-			ps.setArray(3, con.createArrayOf("text", visibilityByType.keySet().toArray()));
-			ps.setInt(4, limit);
-			ps.setString(5, nodeId);
-			setInstant(ps, 6, now);
-			bindLockedUntil(ps, 7, visibilityByType, now);
+			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter);
 			return ps;
 		}, this::mapJob);
 		jobs.sort(CLAIM_ORDER);
 		return jobs;
+	}
+
+	/** Binds {@link #claimSql}'s parameters. */
+	void bindClaim(Connection con, PreparedStatement ps, String nodeId, String queue,
+			Map<String, Duration> visibilityByType, int limit, Instant now, ClaimCursors.Cursor resumeAfter)
+			throws SQLException {
+		int index = 1;
+		ps.setString(index++, queue);
+		setInstant(ps, index++, now);
+		ps.setArray(index++, con.createArrayOf("text", visibilityByType.keySet().toArray()));
+		if (resumeAfter != null) {
+			ps.setInt(index++, resumeAfter.priority());
+			setInstant(ps, index++, resumeAfter.scheduledAt());
+			ps.setString(index++, resumeAfter.id());
+		}
+		ps.setInt(index++, limit);
+		ps.setString(index++, nodeId);
+		setInstant(ps, index++, now);
+		bindLockedUntil(ps, index, visibilityByType, now);
+	}
+
+	/**
+	 * The claim; with {@code resume}, only the rest of one priority after a claim-order key
+	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range).
+	 */
+	String claimSql(Map<String, Duration> visibilityByType, boolean resume) {
+		return "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
+				+ " AND queue = ? AND scheduled_at <= ? AND type = ANY(?)"
+				+ (resume ? " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)" : "")
+				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
+				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")
+				+ " FROM due WHERE j.id = due.id RETURNING " + J_COLUMNS;
 	}
 
 	@Override

@@ -52,13 +52,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
-	private static final String NODE = "node-a";
+	static final String NODE = "node-a";
 
-	private static final Map<String, Duration> EMAIL = Map.of("email.send", Duration.ofSeconds(30));
+	static final Map<String, Duration> EMAIL = Map.of("email.send", Duration.ofSeconds(30));
 
-	private MutableClock clock;
+	MutableClock clock;
 
-	private JdbcJobStore store;
+	JdbcJobStore store;
 
 	@BeforeEach
 	void setUp() {
@@ -782,11 +782,11 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	// ---- helpers
 
-	private String insertOne(dev.ojs.testsupport.Jobs job) {
+	String insertOne(dev.ojs.testsupport.Jobs job) {
 		return this.store.insert(List.of(job.build())).get(0);
 	}
 
-	private List<Job> claim(int limit) {
+	List<Job> claim(int limit) {
 		return this.store.claim(NODE, "default", EMAIL, limit);
 	}
 
