@@ -46,6 +46,30 @@ class TargetsTests {
 			.containsExactly(false);
 	}
 
+	/**
+	 * The steady scenario is throttled at the target rate by default: it meets the target by
+	 * keeping up with it, since it cannot complete more than it is offered.
+	 */
+	@Test
+	void steadyStateMeetsTheTargetByKeepingUpWithIt() {
+		assertThat(Targets.judge(Map.of("steady", steady(14_998, 14_998.5, 100)))).singleElement()
+			.isEqualTo(new Verdict("steady ≥ 15,000 jobs/s", "14,998 jobs/s of 14,999 enqueued/s, backlog 100 at the end",
+					true));
+		assertThat(Targets.judge(Map.of("steady", steady(14_000, 14_998, 30_000)))).as("fell behind")
+			.extracting(Verdict::met)
+			.containsExactly(false);
+		assertThat(Targets.judge(Map.of("steady", steady(12_000, 12_000, 0)))).as("offered less than the target")
+			.extracting(Verdict::met)
+			.containsExactly(false);
+		assertThat(Targets.judge(Map.of("steady", steady(16_000, 20_000, 120_000)))).as("offered more, completed enough")
+			.extracting(Verdict::met)
+			.containsExactly(true);
+	}
+
+	private static ScenarioResult steady(double completed, double enqueued, double backlog) {
+		return rate("steady", completed).with("enqueued_per_sec", enqueued).with("backlog_at_end", backlog);
+	}
+
 	@Test
 	void printsATableAndACountLine() {
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
