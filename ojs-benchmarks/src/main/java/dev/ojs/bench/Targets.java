@@ -84,7 +84,9 @@ public final class Targets {
 	 * Steady state ≥ 15,000 jobs/s. A throttled run completes at most what it is offered, so
 	 * a run offered the target rate (enqueues at 99% of it or more, the throttle's accuracy)
 	 * meets it by keeping up: completing at least 99% of the jobs enqueued per second. A run
-	 * offered more, or unthrottled, must complete the target rate itself.
+	 * offered clearly more (over 1% above the target), or unthrottled, therefore has to
+	 * complete the target rate itself. With {@code --runs}, completed and enqueued rates are
+	 * medians taken figure by figure.
 	 */
 	private static Verdict steady(ScenarioResult steady) {
 		double completed = steady.jobsPerSecond();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ojs.job.Job;
@@ -13,11 +14,13 @@ import dev.ojs.job.Job;
  * <p>
  * A claim walks {@code <prefix>jobs_claim_idx} in claim order from the front of the queue's
  * range. Every job claimed since the table was last vacuumed has left a dead entry there,
- * and the walk steps over all of them: after 200,000 claims without a vacuum, one claim of
- * 54 jobs reads ~1,400 index pages and takes ~1.4 ms, most of it stepping over dead entries.
- * While a queue has a backlog, a node's next claim therefore resumes right after the last
- * job its previous claim took, within that job's priority: {@code priority = p AND
- * (scheduled_at, id) > (t, i)}, an index range that starts past the dead entries.
+ * and the walk steps over all of them: after 200,000 claimed jobs without a vacuum, one claim
+ * of 54 jobs reads ~1,400 index pages and takes ~1.4 ms, most of it stepping over dead
+ * entries. While a queue has a backlog, a node's next claim therefore resumes right after the
+ * last job its previous claim took, within that job's priority: {@code priority = p AND
+ * (scheduled_at, id) > (t, i)}, an index range that starts past the dead entries. A cursor
+ * belongs to one node, queue and set of job types: a poller claims for each group of types
+ * with its own limit separately, and each group resumes after its own last job.
  * <p>
  * A resumed claim does not see jobs that sort before its starting point: a higher
  * priority, or an earlier due time (a job released at shutdown, one enqueued by a long
@@ -43,11 +46,23 @@ final class ClaimCursors {
 	record Cursor(int priority, Instant scheduledAt, String id, Instant frontClaimAt) {
 	}
 
-	private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
+	/** Whose cursor: a node's claims of a queue for one set of job types. */
+	private record Key(String nodeId, String queue, Set<String> types) {
 
-	/** Where a claim by {@code nodeId} of {@code queue} at {@code now} resumes, or {@code null} to start from the front. */
-	Cursor resumeAt(String nodeId, String queue, Instant now) {
-		Cursor cursor = this.cursors.get(key(nodeId, queue));
+		private Key {
+			types = Set.copyOf(types);
+		}
+
+	}
+
+	private final Map<Key, Cursor> cursors = new ConcurrentHashMap<>();
+
+	/**
+	 * Where a claim by {@code nodeId} of {@code types} in {@code queue} at {@code now} resumes,
+	 * or {@code null} to start from the front.
+	 */
+	Cursor resumeAt(String nodeId, String queue, Set<String> types, Instant now) {
+		Cursor cursor = this.cursors.get(new Key(nodeId, queue, types));
 		if (cursor == null || now.isBefore(cursor.frontClaimAt())
 				|| !now.isBefore(cursor.frontClaimAt().plus(RESCAN_INTERVAL))) {
 			return null;
@@ -61,8 +76,8 @@ final class ClaimCursors {
 	 * @param limit the free slots the claim asked for
 	 * @param frontClaimAt when the last claim from the front ran (this one's time if it was one)
 	 */
-	void claimed(String nodeId, String queue, List<Job> claimed, int limit, Instant frontClaimAt) {
-		String key = key(nodeId, queue);
+	void claimed(String nodeId, String queue, Set<String> types, List<Job> claimed, int limit, Instant frontClaimAt) {
+		Key key = new Key(nodeId, queue, types);
 		if (claimed.isEmpty() || claimed.size() < limit) {
 			this.cursors.remove(key);
 			return;
@@ -71,8 +86,9 @@ final class ClaimCursors {
 		this.cursors.put(key, new Cursor(last.priority(), last.scheduledAt(), last.id(), frontClaimAt));
 	}
 
-	private static String key(String nodeId, String queue) {
-		return nodeId + '\u0000' + queue;
+	/** The next claim by {@code nodeId} of {@code types} in {@code queue} starts from the front. */
+	void forget(String nodeId, String queue, Set<String> types) {
+		this.cursors.remove(new Key(nodeId, queue, types));
 	}
 
 }

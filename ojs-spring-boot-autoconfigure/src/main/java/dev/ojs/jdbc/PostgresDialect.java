@@ -23,6 +23,9 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.PreparedStatementCreator;
 import org.springframework.util.ClassUtils;
 
@@ -90,6 +93,8 @@ final class PostgresDialect extends JdbcDialect {
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
+
+	private static final Log logger = LogFactory.getLog(PostgresDialect.class);
 
 	private final ClaimCursors cursors = new ClaimCursors();
 
@@ -203,12 +208,26 @@ final class PostgresDialect extends JdbcDialect {
 	 */
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
-		ClaimCursors.Cursor cursor = this.cursors.resumeAt(nodeId, queue, now);
+		Set<String> types = visibilityByType.keySet();
+		ClaimCursors.Cursor cursor = this.cursors.resumeAt(nodeId, queue, types, now);
 		List<Job> jobs = claim(nodeId, queue, visibilityByType, limit, now, cursor);
 		Instant frontClaimAt = (cursor != null) ? cursor.frontClaimAt() : now;
 		if (cursor != null && jobs.size() < limit) {
 			// the rest of the cursor's priority is taken: the front fills the remaining slots
-			List<Job> front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
+			List<Job> front;
+			try {
+				front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
+			}
+			catch (DataAccessException ex) {
+				this.cursors.forget(nodeId, queue, types);
+				if (jobs.isEmpty()) {
+					throw ex;
+				}
+				// the resumed claim has committed: its jobs are this node's, hand them out
+				logger.warn("OJS: claiming queue " + queue + " from the front failed after a resumed claim took "
+						+ jobs.size() + " jobs; running those, the next claim starts from the front: " + ex);
+				return jobs;
+			}
 			if (!front.isEmpty()) {
 				List<Job> all = new ArrayList<>(jobs);
 				all.addAll(front);
@@ -217,7 +236,7 @@ final class PostgresDialect extends JdbcDialect {
 			}
 			frontClaimAt = now;
 		}
-		this.cursors.claimed(nodeId, queue, jobs, limit, frontClaimAt);
+		this.cursors.claimed(nodeId, queue, types, jobs, limit, frontClaimAt);
 		return jobs;
 	}
 

@@ -13,9 +13,8 @@ import java.util.function.Function;
  * A claim reads the history of every job it reserves, but only an attempt that fails needs
  * it (to append its error, spec §10.1). Decoding it at claim time cost a retried job that
  * then succeeds a JSON parse and a timestamp parse per entry for nothing, so the store hands
- * out the stored text and this list decodes it when something reads it. Decoding happens at
- * most once per list that is read (a race between two first readers decodes twice, with the
- * same result).
+ * out the stored text and this list decodes it when something reads it: once, normally (two
+ * threads reading it for the first time at once may both decode it, with the same result).
  */
 public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements RandomAccess {
 

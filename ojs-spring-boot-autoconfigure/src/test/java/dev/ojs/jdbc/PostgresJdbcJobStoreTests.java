@@ -247,31 +247,108 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/**
+	 * A poller claims each group of types with its own limit separately, on one node and
+	 * queue: each group resumes after its own last job, never after another group's.
+	 */
+	@Test
+	void eachGroupOfTypesResumesAfterItsOwnLastJob() {
+		Map<String, Duration> reports = Map.of("report.build", Duration.ofSeconds(30));
+		List<String> olderEmails = sorted(this.store.insert(IntStream.range(0, 10)
+			.mapToObj((n) -> job("email.send").build())
+			.toList()));
+		this.clock.advance(Duration.ofMillis(1));
+		List<String> built = sorted(this.store.insert(IntStream.range(0, 20).mapToObj((n) -> job("report.build").build())
+			.toList()));
+		this.clock.advance(Duration.ofMillis(1));
+		List<String> newerEmails = sorted(this.store.insert(IntStream.range(0, 10)
+			.mapToObj((n) -> job("email.send").build())
+			.toList()));
+		assertThat(ids(this.store.claim(NODE, "default", reports, 5))).containsExactlyElementsOf(built.subList(0, 5));
+		assertThat(ids(claim(5))).as("the older emails, not those after the reports' resume point")
+			.containsExactlyElementsOf(olderEmails.subList(0, 5));
+		assertThat(ids(this.store.claim(NODE, "default", reports, 5))).containsExactlyElementsOf(built.subList(5, 10));
+		assertThat(ids(claim(5))).containsExactlyElementsOf(olderEmails.subList(5, 10));
+		assertThat(ids(claim(5))).containsExactlyElementsOf(newerEmails.subList(0, 5));
+	}
+
+	/**
+	 * When the claim from the front that fills a short resumed claim fails, the jobs the
+	 * resumed claim took (committed, so this node's) are still handed out, and the next claim
+	 * starts from the front.
+	 */
+	@Test
+	void aFailedFrontClaimStillHandsOutTheResumedClaimsJobs() {
+		AtomicBoolean failFrontClaims = new AtomicBoolean();
+		DelegatingDataSource failing = new DelegatingDataSource(this.schema.dataSource()) {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				Connection target = super.getConnection();
+				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+							if (method.getName().equals("prepareStatement") && failFrontClaims.get()
+									&& ((String) args[0]).startsWith("WITH due AS")
+									&& !((String) args[0]).contains("(scheduled_at, id) >")) {
+								throw new SQLException("connection reset", "08006");
+							}
+							try {
+								return method.invoke(target, args);
+							}
+							catch (InvocationTargetException ex) {
+								throw ex.getCause();
+							}
+						});
+			}
+
+		};
+		JdbcJobStore store = new JdbcJobStore(failing, this.schema.settings(20), this.clock);
+		List<String> all = sorted(store.insert(IntStream.range(0, 15).mapToObj((n) -> job("email.send").build()).toList()));
+		assertThat(ids(store.claim(NODE, "default", EMAIL, 10))).containsExactlyElementsOf(all.subList(0, 10));
+		failFrontClaims.set(true);
+		assertThat(ids(store.claim(NODE, "default", EMAIL, 10))).as("resumed, then the front failed")
+			.containsExactlyElementsOf(all.subList(10, 15));
+		org.assertj.core.api.Assertions.assertThatException()
+			.isThrownBy(() -> store.claim(NODE, "default", EMAIL, 10))
+			.as("from the front now, which fails");
+		failFrontClaims.set(false);
+		assertThat(store.claim(NODE, "default", EMAIL, 10)).isEmpty();
+		assertThat(this.store.find(all.get(14)).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+	}
+
+	/**
 	 * A resumed claim reads the index range after its starting point instead of walking the
 	 * dead entries every earlier claim left at the front of the queue (autovacuum is off on
-	 * the CI server): on 5,000 claimed jobs, its plan bounds the claim index scan by the
+	 * the CI server): after 5,000 claimed jobs, its plan bounds the claim index scan by the
 	 * starting key and reads a fraction of the pages a claim from the front reads.
 	 */
 	@Test
 	void aResumedClaimSkipsTheDeadEntriesAtTheFront() {
-		for (int i = 0; i < 6; i++) {
-			this.store.insert(IntStream.range(0, 1000).mapToObj((n) -> job("email.send").build()).toList());
+		// the dead entries must stay put, also on a server that runs autovacuum
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		jdbc.execute("ALTER TABLE " + this.schema.tableName() + " SET (autovacuum_enabled = false)");
+		try {
+			for (int i = 0; i < 6; i++) {
+				this.store.insert(IntStream.range(0, 1000).mapToObj((n) -> job("email.send").build()).toList());
+			}
+			List<Job> claimed = new ArrayList<>();
+			for (int i = 0; i < 50; i++) {
+				claimed.addAll(this.store.claim("node-b", "default", EMAIL, 100));
+				this.clock.advance(ClaimCursors.RESCAN_INTERVAL);
+			}
+			assertThat(claimed).hasSize(5000);
+			Job last = claimed.get(claimed.size() - 1);
+			PostgresDialect dialect = new PostgresDialect(this.schema.tableName(), this.schema.dataSource());
+			String resumed = explainClaim(dialect,
+					new ClaimCursors.Cursor(last.priority(), last.scheduledAt(), last.id(), this.store.now()));
+			String front = explainClaim(dialect, null);
+			assertThat(resumed).as(resumed).contains("Index Scan using " + this.schema.tableName() + "_claim_idx")
+				.containsPattern("Index Cond: .*ROW\\(scheduled_at, id\\) > ROW\\(");
+			assertThat(sharedHits(resumed)).as("pages read, resumed:%n%s%nfrom the front:%n%s", resumed, front)
+				.isLessThan(sharedHits(front) / 4);
 		}
-		List<Job> claimed = new ArrayList<>();
-		for (int i = 0; i < 50; i++) {
-			claimed.addAll(this.store.claim("node-b", "default", EMAIL, 100));
-			this.clock.advance(ClaimCursors.RESCAN_INTERVAL);
+		finally {
+			jdbc.execute("ALTER TABLE " + this.schema.tableName() + " RESET (autovacuum_enabled)");
 		}
-		assertThat(claimed).hasSize(5000);
-		Job last = claimed.get(claimed.size() - 1);
-		PostgresDialect dialect = new PostgresDialect(this.schema.tableName(), this.schema.dataSource());
-		String resumed = explainClaim(dialect,
-				new ClaimCursors.Cursor(last.priority(), last.scheduledAt(), last.id(), this.store.now()));
-		String front = explainClaim(dialect, null);
-		assertThat(resumed).as(resumed).contains("Index Scan using " + this.schema.tableName() + "_claim_idx")
-			.containsPattern("Index Cond: .*ROW\\(scheduled_at, id\\) > ROW\\(");
-		assertThat(sharedHits(resumed)).as("pages read, resumed:%n%s%nfrom the front:%n%s", resumed, front)
-			.isLessThan(sharedHits(front) / 4);
 	}
 
 	private String explainClaim(PostgresDialect dialect, ClaimCursors.Cursor resumeAfter) {
