@@ -1,8 +1,5 @@
 package dev.ojs.jdbc;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,14 +12,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.ErrorCode;
+import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
@@ -43,26 +42,8 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	void listenerReconnectsWhenItsConnectionIsNoLongerValid() throws Exception {
 		AtomicBoolean dropped = new AtomicBoolean();
 		// a connection the network dropped silently: no error, but isValid() says false
-		DelegatingDataSource dataSource = new DelegatingDataSource(this.schema.dataSource()) {
-
-			@Override
-			public Connection getConnection() throws SQLException {
-				Connection target = super.getConnection();
-				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-							if (method.getName().equals("isValid") && dropped.get()) {
-								return false;
-							}
-							try {
-								return method.invoke(target, args);
-							}
-							catch (InvocationTargetException ex) {
-								throw ex.getCause();
-							}
-						});
-			}
-
-		};
+		DataSource dataSource = new InterceptingDataSource(this.schema.dataSource(),
+				(call) -> (call.is("isValid", 1) && dropped.get()) ? Boolean.FALSE : call.proceed());
 		BlockingQueue<String> events = new LinkedBlockingQueue<>();
 		try (PostgresInsertListener listener = PostgresInsertListener.start(dataSource, this.schema.tableName(),
 				(queue) -> events.add(String.valueOf(queue)), 200)) {
@@ -157,29 +138,14 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	@Test
 	void outcomeWritesReadTheirBatchOnce() {
 		List<String> plans = new ArrayList<>();
-		DelegatingDataSource explaining = new DelegatingDataSource(this.schema.dataSource()) {
-
-			@Override
-			public Connection getConnection() throws SQLException {
-				Connection target = super.getConnection();
-				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-							if (method.getName().equals("prepareStatement") && args.length == 1
-									&& ((String) args[0]).contains("unnest(")
-									&& !((String) args[0]).startsWith("WITH")) {
-								plans.add((String) args[0]);
-								args = new Object[] { "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + args[0] };
-							}
-							try {
-								return method.invoke(target, args);
-							}
-							catch (InvocationTargetException ex) {
-								throw ex.getCause();
-							}
-						});
+		DataSource explaining = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && call.args().length == 1 && sql.contains("unnest(") && !sql.startsWith("WITH")) {
+				plans.add(sql);
+				return call.proceed("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql);
 			}
-
-		};
+			return call.proceed();
+		});
 		JdbcJobStore store = this.schema.newStore();
 		JdbcJobStore explainingStore = new JdbcJobStore(explaining, this.schema.settings(20));
 		Map<String, Duration> types = Map.of("email.send", Duration.ofMinutes(5));
@@ -279,28 +245,14 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	@Test
 	void aFailedFrontClaimStillHandsOutTheResumedClaimsJobs() {
 		AtomicBoolean failFrontClaims = new AtomicBoolean();
-		DelegatingDataSource failing = new DelegatingDataSource(this.schema.dataSource()) {
-
-			@Override
-			public Connection getConnection() throws SQLException {
-				Connection target = super.getConnection();
-				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-							if (method.getName().equals("prepareStatement") && failFrontClaims.get()
-									&& ((String) args[0]).startsWith("WITH due AS")
-									&& !((String) args[0]).contains("(scheduled_at, id) >")) {
-								throw new SQLException("connection reset", "08006");
-							}
-							try {
-								return method.invoke(target, args);
-							}
-							catch (InvocationTargetException ex) {
-								throw ex.getCause();
-							}
-						});
+		DataSource failing = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (failFrontClaims.get() && sql != null && sql.startsWith("WITH due AS")
+					&& !sql.contains("(scheduled_at, id) >")) {
+				throw new SQLException("connection reset", "08006");
 			}
-
-		};
+			return call.proceed();
+		});
 		JdbcJobStore store = new JdbcJobStore(failing, this.schema.settings(20), this.clock);
 		List<String> all = sorted(store.insert(IntStream.range(0, 15).mapToObj((n) -> job("email.send").build()).toList()));
 		assertThat(ids(store.claim(NODE, "default", EMAIL, 10))).containsExactlyElementsOf(all.subList(0, 10));

@@ -1,9 +1,5 @@
 package dev.ojs.worker;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +27,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.ojs.jdbc.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
@@ -43,6 +40,7 @@ import dev.ojs.retry.JobError;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.FlakyDataSource;
+import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.Jobs;
 import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.DatabaseTests;
@@ -878,27 +876,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void slotsStayTakenUntilTheOutcomeIsWrittenAndStopWritesPendingOutcomes() throws Exception {
 		CountDownLatch gate = new CountDownLatch(1);
 		// completions wait at the gate; claims and everything else pass
-		DelegatingDataSource gated = new DelegatingDataSource(this.schema.dataSource()) {
-
-			@Override
-			public Connection getConnection() throws SQLException {
-				Connection target = super.getConnection();
-				return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-						new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-							if (method.getName().equals("prepareStatement")
-									&& ((String) args[0]).contains("SET state = 'completed'")) {
-								gate.await(30, TimeUnit.SECONDS);
-							}
-							try {
-								return method.invoke(target, args);
-							}
-							catch (InvocationTargetException ex) {
-								throw ex.getCause();
-							}
-						});
+		DataSource gated = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && sql.contains("SET state = 'completed'")) {
+				gate.await(30, TimeUnit.SECONDS);
 			}
-
-		};
+			return call.proceed();
+		});
 		AtomicInteger runs = new AtomicInteger();
 		Worker worker = startWorker(new Worker(new JdbcJobStore(gated, this.schema.settings(20)),
 				List.of(handler(TYPE, (execution) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
