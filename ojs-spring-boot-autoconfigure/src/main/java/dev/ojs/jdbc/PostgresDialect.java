@@ -25,7 +25,6 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.PreparedStatementCreator;
 import org.springframework.util.ClassUtils;
 
@@ -218,7 +217,7 @@ final class PostgresDialect extends JdbcDialect {
 			try {
 				front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
 			}
-			catch (DataAccessException ex) {
+			catch (RuntimeException ex) {
 				this.cursors.forget(nodeId, queue, types);
 				if (jobs.isEmpty()) {
 					throw ex;
