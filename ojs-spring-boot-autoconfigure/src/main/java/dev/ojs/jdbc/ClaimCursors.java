@@ -46,10 +46,15 @@ final class ClaimCursors {
 	record Cursor(int priority, Instant scheduledAt, String id, Instant frontClaimAt) {
 	}
 
-	/** Whose cursor: a node's claims of a queue for one set of job types. */
-	private record Key(String nodeId, String queue, Set<String> types) {
+	/**
+	 * Whose cursor: a node's claims of a queue for one set of job types.
+	 * @param nodeId the claiming node
+	 * @param queue the queue
+	 * @param types the job types claimed together
+	 */
+	record Key(String nodeId, String queue, Set<String> types) {
 
-		private Key {
+		Key {
 			types = Set.copyOf(types);
 		}
 
@@ -57,12 +62,9 @@ final class ClaimCursors {
 
 	private final Map<Key, Cursor> cursors = new ConcurrentHashMap<>();
 
-	/**
-	 * Where a claim by {@code nodeId} of {@code types} in {@code queue} at {@code now} resumes,
-	 * or {@code null} to start from the front.
-	 */
-	Cursor resumeAt(String nodeId, String queue, Set<String> types, Instant now) {
-		Cursor cursor = this.cursors.get(new Key(nodeId, queue, types));
+	/** Where the next claim for {@code key} at {@code now} resumes, or {@code null} to start from the front. */
+	Cursor resumeAt(Key key, Instant now) {
+		Cursor cursor = this.cursors.get(key);
 		if (cursor == null || now.isBefore(cursor.frontClaimAt())
 				|| !now.isBefore(cursor.frontClaimAt().plus(RESCAN_INTERVAL))) {
 			return null;
@@ -72,12 +74,12 @@ final class ClaimCursors {
 
 	/**
 	 * Records a claim: resume after its last job while claims fill every free slot.
+	 * @param key whose claim it was
 	 * @param claimed the jobs claimed, in claim order
 	 * @param limit the free slots the claim asked for
 	 * @param frontClaimAt when the last claim from the front ran (this one's time if it was one)
 	 */
-	void claimed(String nodeId, String queue, Set<String> types, List<Job> claimed, int limit, Instant frontClaimAt) {
-		Key key = new Key(nodeId, queue, types);
+	void claimed(Key key, List<Job> claimed, int limit, Instant frontClaimAt) {
 		if (claimed.isEmpty() || claimed.size() < limit) {
 			this.cursors.remove(key);
 			return;
@@ -86,9 +88,9 @@ final class ClaimCursors {
 		this.cursors.put(key, new Cursor(last.priority(), last.scheduledAt(), last.id(), frontClaimAt));
 	}
 
-	/** The next claim by {@code nodeId} of {@code types} in {@code queue} starts from the front. */
-	void forget(String nodeId, String queue, Set<String> types) {
-		this.cursors.remove(new Key(nodeId, queue, types));
+	/** The next claim for {@code key} starts from the front. */
+	void forget(Key key) {
+		this.cursors.remove(key);
 	}
 
 }

@@ -151,11 +151,12 @@ abstract class JdbcDialect {
 	// ---- rows
 
 	Job mapJob(ResultSet rs, int rowNum) throws SQLException {
-		return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+		String id = rs.getString(1);
+		return new Job(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
-				ErrorHistoryJson.readLazily(rs.getString(1), rs.getString(11)), rs.getBoolean(12), rs.getString(13), getInstant(rs, 14),
-				getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18), getInstant(rs, 19),
-				rs.getString(20), getInstant(rs, 21));
+				ErrorHistoryJson.readLazily(id, rs.getString(11)), rs.getBoolean(12), rs.getString(13),
+				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
+				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21));
 	}
 
 	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */

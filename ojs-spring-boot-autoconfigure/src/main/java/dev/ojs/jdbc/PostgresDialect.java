@@ -149,9 +149,9 @@ final class PostgresDialect extends JdbcDialect {
 			return null;
 		}
 		return "Autovacuum does not process the OJS job table " + this.table + " (" + String.join("; ", reasons)
-				+ "): every claim walks the index entries of the jobs claimed since the table was last vacuumed,"
-				+ " so claims get slower the more jobs run. Turn autovacuum on for it, or VACUUM " + this.table
-				+ " regularly.";
+				+ "): a claim from the front of a queue walks the index entries of the jobs claimed since the table"
+				+ " was last vacuumed, so such claims get slower the more jobs run. Turn autovacuum on for it, or"
+				+ " VACUUM " + this.table + " regularly.";
 	}
 
 	@Override
@@ -207,8 +207,8 @@ final class PostgresDialect extends JdbcDialect {
 	 */
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
-		Set<String> types = visibilityByType.keySet();
-		ClaimCursors.Cursor cursor = this.cursors.resumeAt(nodeId, queue, types, now);
+		ClaimCursors.Key key = new ClaimCursors.Key(nodeId, queue, visibilityByType.keySet());
+		ClaimCursors.Cursor cursor = this.cursors.resumeAt(key, now);
 		List<Job> jobs = claim(nodeId, queue, visibilityByType, limit, now, cursor);
 		Instant frontClaimAt = (cursor != null) ? cursor.frontClaimAt() : now;
 		if (cursor != null && jobs.size() < limit) {
@@ -218,7 +218,7 @@ final class PostgresDialect extends JdbcDialect {
 				front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
 			}
 			catch (RuntimeException ex) {
-				this.cursors.forget(nodeId, queue, types);
+				this.cursors.forget(key);
 				if (jobs.isEmpty()) {
 					throw ex;
 				}
@@ -235,7 +235,7 @@ final class PostgresDialect extends JdbcDialect {
 			}
 			frontClaimAt = now;
 		}
-		this.cursors.claimed(nodeId, queue, types, jobs, limit, frontClaimAt);
+		this.cursors.claimed(key, jobs, limit, frontClaimAt);
 		return jobs;
 	}
 
