@@ -15,6 +15,7 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.job.ErrorEntry;
@@ -26,6 +27,7 @@ import dev.ojs.testsupport.TestDatabases;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@link AbstractJdbcJobStoreTests} on PostgreSQL, plus the insert listener's connection
@@ -259,9 +261,8 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		failFrontClaims.set(true);
 		assertThat(ids(store.claim(NODE, "default", EMAIL, 10))).as("resumed, then the front failed")
 			.containsExactlyElementsOf(all.subList(10, 15));
-		org.assertj.core.api.Assertions.assertThatException()
-			.isThrownBy(() -> store.claim(NODE, "default", EMAIL, 10))
-			.as("from the front now, which fails");
+		assertThatExceptionOfType(DataAccessException.class).as("from the front now, which fails")
+			.isThrownBy(() -> store.claim(NODE, "default", EMAIL, 10));
 		failFrontClaims.set(false);
 		assertThat(store.claim(NODE, "default", EMAIL, 10)).isEmpty();
 		assertThat(this.store.find(all.get(14)).orElseThrow().state()).isEqualTo(JobState.ACTIVE);

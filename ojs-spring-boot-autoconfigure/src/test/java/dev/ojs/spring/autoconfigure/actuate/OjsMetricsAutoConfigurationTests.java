@@ -1,6 +1,5 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
-import java.time.Duration;
 import java.util.Map;
 
 import dev.ojs.job.JobState;
@@ -11,6 +10,8 @@ import dev.ojs.worker.JobEventListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -51,31 +52,20 @@ class OjsMetricsAutoConfigurationTests {
 		});
 	}
 
-	@Test
-	void depthRefreshIntervalIsConfigurable() {
-		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=30s")
-			.run((context) -> assertThat(context.getBean(OjsMetricsProperties.class).getDepthRefreshInterval())
-				.isEqualTo(Duration.ofSeconds(30)));
-	}
-
-	@Test
-	void zeroDepthRefreshIntervalCountsOnEveryRead() {
-		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=0s").run((context) -> {
-			assertThat(depth(context)).isEqualTo(3);
-			given(context.getBean(JobStore.class).countByQueueAndState())
-				.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 7L)));
-			assertThat(depth(context)).as("counted again at once").isEqualTo(7);
-		});
-	}
-
-	@Test
-	void depthIsCachedForTheRefreshInterval() {
-		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=1h").run((context) -> {
-			assertThat(depth(context)).isEqualTo(3);
-			given(context.getBean(JobStore.class).countByQueueAndState())
-				.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 7L)));
-			assertThat(depth(context)).as("the cached count").isEqualTo(3);
-		});
+	/**
+	 * {@code depth-refresh-interval} decides whether the gauge counts again: {@code 0s} on
+	 * every read, {@code 1h} keeps the first count.
+	 */
+	@ParameterizedTest
+	@CsvSource({ "0s, 7", "1h, 3" })
+	void depthIsCountedAgainOnlyAfterTheRefreshInterval(String interval, double secondRead) {
+		this.withMetrics.withPropertyValues("management.metrics.ojs.depth-refresh-interval=" + interval)
+			.run((context) -> {
+				assertThat(depth(context)).isEqualTo(3);
+				given(context.getBean(JobStore.class).countByQueueAndState())
+					.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 7L)));
+				assertThat(depth(context)).isEqualTo(secondRead);
+			});
 	}
 
 	private static double depth(org.springframework.context.ApplicationContext context) {
