@@ -212,7 +212,7 @@ public class JdbcJobStore implements JobStore {
 		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
-				job.priority(), state, policy.maxAttempts(), policy.toJson(),
+				job.priority(), state, policy.maxAttempts(), policy.toJsonOmittingDefaults(),
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
 	}
 

@@ -58,6 +58,9 @@ public final class RetryPolicy {
 	/** {@link #toJson()}, once written. */
 	private String json;
 
+	/** {@link #toJsonOmittingDefaults()}, once written. */
+	private String jsonOmittingDefaults;
+
 	private RetryPolicy(Builder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.initialInterval = builder.initialInterval;
@@ -146,6 +149,31 @@ public final class RetryPolicy {
 		if (json == null) {
 			json = RetryPolicyJson.write(this);
 			this.json = json;
+		}
+		return json;
+	}
+
+	/**
+	 * The fields of this policy that differ from {@link #DEFAULT}, in the spec's snake_case
+	 * JSON: <code>{}</code> for the default policy. {@link #parse(String)} merges the
+	 * defaults back (§8.1), so it reads this to an equal policy; job stores keep each job's
+	 * effective policy this way, a few dozen bytes instead of all eight fields.
+	 */
+	public String toJsonOmittingDefaults() {
+		// immutable: written once, like toJson()
+		String json = this.jsonOmittingDefaults;
+		if (json == null) {
+			json = builder().maxAttempts(unlessEqual(this.maxAttempts, DEFAULT.maxAttempts))
+				.initialInterval(unlessEqual(this.initialInterval, DEFAULT.initialInterval))
+				.backoffCoefficient(unlessEqual(this.backoffCoefficient, DEFAULT.backoffCoefficient))
+				.maxInterval(unlessEqual(this.maxInterval, DEFAULT.maxInterval))
+				.jitter(unlessEqual(this.jitter, DEFAULT.jitter))
+				.nonRetryableErrors(unlessEqual(this.nonRetryableErrors, DEFAULT.nonRetryableErrors))
+				.onExhaustion(unlessEqual(this.onExhaustion, DEFAULT.onExhaustion))
+				.backoffStrategy(unlessEqual(this.backoffStrategy, DEFAULT.backoffStrategy))
+				.build()
+				.toJson();
+			this.jsonOmittingDefaults = json;
 		}
 		return json;
 	}
@@ -323,6 +351,10 @@ public final class RetryPolicy {
 		if (!isComplete()) {
 			throw new IllegalStateException("retry policy is partial, use effective() first: " + toJson());
 		}
+	}
+
+	private static <T> T unlessEqual(T value, T other) {
+		return Objects.equals(value, other) ? null : value;
 	}
 
 	private static <T> T pick(T value, T fallback) {

@@ -1,6 +1,8 @@
 -- OJS job table for H2 2.2+. The prefix "ojs_" is replaced by the configured table prefix.
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
+-- retry_policy is the job's effective retry policy written without the fields that equal the spec's
+-- default policy (§8): {} for the default; every reader merges the defaults back.
 -- Without partial indexes, generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
 --   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,

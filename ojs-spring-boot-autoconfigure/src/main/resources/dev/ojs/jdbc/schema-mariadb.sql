@@ -2,6 +2,8 @@
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. DATETIME(6) columns hold UTC instants written by the
 -- application clock.
+-- retry_policy is the job's effective retry policy written without the fields that equal the spec's
+-- default policy (§8): {} for the default; every reader merges the defaults back.
 -- Without partial indexes, two stored generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order;
 --                     claim_rank = -priority keeps that order ascending, which 10.6 needs)

@@ -1,6 +1,8 @@
 -- OJS job table for PostgreSQL 13+. The prefix "ojs_" is replaced by the configured table prefix.
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
+-- retry_policy is the job's effective retry policy written without the fields that equal the spec's
+-- default policy (§8): {} for the default; every reader merges the defaults back.
 CREATE TABLE IF NOT EXISTS ojs_jobs (
 	id              uuid         NOT NULL PRIMARY KEY,
 	type            varchar(255) NOT NULL,

@@ -694,6 +694,29 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	/**
+	 * A job's effective policy is stored as the fields that differ from the spec default, and
+	 * read back whole; a policy stored whole (by an earlier version) reads the same.
+	 */
+	@Test
+	void retryPolicyIsStoredWithoutItsDefaults() {
+		RetryPolicy policy = RetryPolicy.parse("{\"max_attempts\": 7, \"jitter\": false, \"on_exhaustion\": \"dead_letter\"}");
+		String custom = insertOne(job("email.send").policy(policy));
+		String byDefault = insertOne(job("email.send"));
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String select = "SELECT retry_policy FROM " + this.schema.tableName() + " WHERE id = "
+				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?");
+		assertThat(RetryPolicy.parsePartial(jdbc.queryForObject(select, String.class, custom)))
+			.isEqualTo(RetryPolicy.builder().maxAttempts(7).jitter(false).onExhaustion(OnExhaustion.DEAD_LETTER).build());
+		assertThat(jdbc.queryForObject(select, String.class, byDefault).replace(" ", "")).isEqualTo("{}");
+		assertThat(this.store.find(custom).orElseThrow().retryPolicy()).isEqualTo(policy);
+		assertThat(this.store.find(byDefault).orElseThrow().retryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
+		jdbc.update("UPDATE " + this.schema.tableName() + " SET retry_policy = "
+				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::jsonb" : "?") + " WHERE id = "
+				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?"), policy.toJson(), custom);
+		assertThat(claim(2)).extracting(Job::retryPolicy).containsExactlyInAnyOrder(policy, RetryPolicy.DEFAULT);
+	}
+
+	/**
 	 * A history that is valid JSON but not a history (only a manual edit stores one) does not
 	 * stop the job: it is claimed, reads as empty and its next failure starts a new history.
 	 */

@@ -130,6 +130,22 @@ class RetryPolicyJsonTest {
 	}
 
 	@Test
+	void toJsonOmittingDefaultsWritesOnlyTheFieldsThatDiffer() {
+		assertThat(RetryPolicy.DEFAULT.toJsonOmittingDefaults()).isEqualTo("{}");
+		assertThat(RetryPolicy.parse("{\"max_attempts\": 3, \"jitter\": true}").toJsonOmittingDefaults()).isEqualTo("{}");
+		RetryPolicy policy = RetryPolicy.parse("""
+				{"max_attempts": 3, "initial_interval": "PT0.001S", "jitter": false, "non_retryable_errors": ["a.b"],
+				 "backoff_strategy": "linear"}""");
+		assertThat(tree(policy.toJsonOmittingDefaults())).isEqualTo(tree("""
+				{"initial_interval": "PT0.001S", "jitter": false, "non_retryable_errors": ["a.b"],
+				 "backoff_strategy": "linear"}"""));
+		assertThat(RetryPolicy.parse(policy.toJsonOmittingDefaults())).isEqualTo(policy);
+		// a max_interval below the default initial_interval is written with its own initial_interval
+		RetryPolicy capped = RetryPolicy.parse("{\"initial_interval\": \"PT0.1S\", \"max_interval\": \"PT0.5S\"}");
+		assertThat(RetryPolicy.parse(capped.toJsonOmittingDefaults())).isEqualTo(capped);
+	}
+
+	@Test
 	void toJsonRoundTripsRandomPolicies() {
 		SplittableRandom random = new SplittableRandom(2026);
 		for (int i = 0; i < 2_000; i++) {
@@ -145,6 +161,7 @@ class RetryPolicyJsonTest {
 				.backoffStrategy(BackoffStrategy.values()[random.nextInt(4)])
 				.build();
 			assertThat(RetryPolicy.parse(policy.toJson())).isEqualTo(policy);
+			assertThat(RetryPolicy.parse(policy.toJsonOmittingDefaults())).isEqualTo(policy);
 		}
 	}
 
