@@ -3,7 +3,9 @@ package dev.ojs.jdbc;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -99,6 +101,17 @@ final class PostgresDialect extends JdbcDialect {
 
 	PostgresDialect(String table, DataSource dataSource) {
 		super(JdbcPlatform.POSTGRESQL, table, dataSource);
+	}
+
+	/**
+	 * Reads a {@code timestamptz} as a {@link java.sql.Timestamp}: pgjdbc builds it straight
+	 * from the binary value, where an {@code OffsetDateTime} costs new {@code ZoneRules} per
+	 * value on Java 17 (twice the time per timestamp read, eight per claimed job).
+	 */
+	@Override
+	Instant getInstant(ResultSet rs, int index) throws SQLException {
+		Timestamp value = rs.getTimestamp(index);
+		return (value != null) ? value.toInstant() : null;
 	}
 
 	@Override
