@@ -57,6 +57,7 @@ final class BacklogScenario implements Scenario {
 		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
 		double preload = Preloader.enqueue(producer.template(), BenchJobs.NOOP, backlog, JobOptions.none(),
 				environment.out());
+		environment.checkpoint();
 		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		JobProbe probe = worker.probe();
 		AtomicBoolean running = new AtomicBoolean(true);

@@ -1,7 +1,9 @@
 package dev.ojs.bench.scenario;
 
 import java.io.PrintStream;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,6 +113,24 @@ public final class BenchEnvironment implements AutoCloseable {
 	public void stop(Node node) {
 		this.contexts.remove(node.context());
 		node.context().close();
+	}
+
+	/**
+	 * Runs a {@code CHECKPOINT} after a preload, so every measured run starts at the same
+	 * point of PostgreSQL's checkpoint cycle: otherwise whether a run crosses a checkpoint
+	 * (and then logs a full page image on its first write to each page) depends on how much
+	 * WAL the runs before it wrote. Needs a superuser or {@code pg_checkpoint}; without
+	 * either the run goes on and says so.
+	 */
+	public void checkpoint() throws SQLException {
+		try (HikariDataSource dataSource = BenchDatabase.dataSource(this.options.jdbcUrl(), 1, "bench-checkpoint");
+				Connection connection = dataSource.getConnection();
+				Statement statement = connection.createStatement()) {
+			statement.execute("CHECKPOINT");
+		}
+		catch (SQLException ex) {
+			this.out.println("CHECKPOINT before the measurement failed, going on without it: " + ex.getMessage());
+		}
 	}
 
 	/** Drops a prefix's tables now (large backlogs), unless tables are kept. */

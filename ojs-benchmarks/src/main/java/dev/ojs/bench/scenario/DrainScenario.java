@@ -41,6 +41,7 @@ final class DrainScenario implements Scenario {
 		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
 		double preload = Preloader.enqueue(producer.template(), type, jobs, jobOptions, environment.out());
 		environment.stop(producer);
+		environment.checkpoint();
 		long boot = System.nanoTime();
 		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		double startup = (System.nanoTime() - boot) / 1e9;
