@@ -49,9 +49,15 @@ public record AttemptFailure(Job job, JobState state, Instant nextRetryAt, List<
 		return (this.state == JobState.DISCARDED) ? this.failedAt : null;
 	}
 
-	/** The stored {@code last_error_type}, cut to the column's length. */
+	/**
+	 * The stored {@code last_error_type}, cut to the column's length: the error that
+	 * discarded the job, which dead letter statistics and filters read. A retryable job
+	 * stores none (its history has the error): the column would otherwise be copied into
+	 * every later version of its row.
+	 */
 	String lastErrorType() {
-		return this.errors.isEmpty() ? null : ErrorHistoryJson.errorType(this.errors.get(this.errors.size() - 1).type());
+		return (this.state != JobState.DISCARDED || this.errors.isEmpty()) ? null
+				: ErrorHistoryJson.errorType(this.errors.get(this.errors.size() - 1).type());
 	}
 
 }

@@ -716,6 +716,27 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(claim(2)).extracting(Job::retryPolicy).containsExactlyInAnyOrder(policy, RetryPolicy.DEFAULT);
 	}
 
+	/** Only a discarded job stores its last error type (the dead letter filters' column). */
+	@Test
+	void lastErrorTypeIsStoredForDiscardedJobsOnly() {
+		String id = insertOne(job("email.send"));
+		Job claimed = claim(1).get(0);
+		Instant now = this.store.now();
+		ErrorEntry first = new ErrorEntry(1, "smtp.timeout", "slow", ErrorCode.RETRY, now, Map.of());
+		assertThat(this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, now, List.of(first), false,
+				now)))).containsExactly(id);
+		String select = "SELECT last_error_type FROM " + this.schema.tableName() + " WHERE id = "
+				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?");
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		assertThat(jdbc.queryForObject(select, String.class, id)).isNull();
+		Job again = claim(1).get(0);
+		ErrorEntry second = new ErrorEntry(2, "smtp.rejected", "no", ErrorCode.DEAD_LETTER, now, Map.of());
+		assertThat(this.store.fail(List.of(new AttemptFailure(again, JobState.DISCARDED, null, List.of(first, second),
+				true, now)))).containsExactly(id);
+		assertThat(jdbc.queryForObject(select, String.class, id)).isEqualTo("smtp.rejected");
+		assertThat(this.store.deadLetterStats().byErrorType()).containsExactly(Map.entry("smtp.rejected", 1L));
+	}
+
 	/**
 	 * A history that is valid JSON but not a history (only a manual edit stores one) does not
 	 * stop the job: it is claimed, reads as empty and its next failure starts a new history.
