@@ -10,21 +10,17 @@ import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.RegisteredJob;
 
 /**
- * The parsed and validated attributes of one {@link OjsJob @OjsJob} annotation.
+ * The parsed and validated attributes of one {@link OjsJob @OjsJob} annotation: the
+ * {@link RegisteredJob} they describe, and the one setting that it does not keep.
  *
- * @param type the job type
- * @param queue its queue ({@code "default"} when unset)
- * @param priority its default priority (0 when unset)
- * @param concurrency its per-node limit (0 = only the queue's)
- * @param handlerVisibilityTimeout its own visibility timeout, or {@code null}
- * @param visibilityTimeout its effective visibility timeout
- * @param handlerPolicy the retry settings of the annotation only (partial)
- * @param effectivePolicy spec defaults &lt; {@code ojs.retry.*} &lt; annotation, validated
+ * @param job the registered job, with the effective visibility timeout and retry policy
+ * @param handlerVisibilityTimeout the annotation's own visibility timeout, or {@code null}
+ * when it inherits the application's
  */
-record OjsJobAttributes(String type, String queue, int priority, int concurrency, Duration handlerVisibilityTimeout,
-		Duration visibilityTimeout, RetryPolicy handlerPolicy, RetryPolicy effectivePolicy) {
+record OjsJobAttributes(RegisteredJob job, Duration handlerVisibilityTimeout) {
 
 	/** Annotation attribute per retry policy field, to name it in errors. */
 	private static final Map<String, String> ATTRIBUTES = Map.of("max_attempts", "maxAttempts", "initial_interval",
@@ -33,9 +29,16 @@ record OjsJobAttributes(String type, String queue, int priority, int concurrency
 			"backoff_strategy", "backoff");
 
 	/**
+	 * @param annotation the annotation
+	 * @param applicationPolicy the application's default policy, which the annotation's
+	 * settings are merged over
+	 * @param defaultVisibilityTimeout the application's default visibility timeout
+	 * @param beanName the bean that declares the handler method
+	 * @param method the handler method, e.g. {@code EmailJobs#sendWelcome(String, int)}
 	 * @throws IllegalArgumentException naming the attribute when one is invalid
 	 */
-	static OjsJobAttributes of(OjsJob annotation, RetryPolicy applicationPolicy, Duration defaultVisibilityTimeout) {
+	static OjsJobAttributes of(OjsJob annotation, RetryPolicy applicationPolicy, Duration defaultVisibilityTimeout,
+			String beanName, String method) {
 		if (annotation.type().isBlank()) {
 			throw invalid("type", annotation.type(), "must not be blank");
 		}
@@ -59,9 +62,10 @@ record OjsJobAttributes(String type, String queue, int priority, int concurrency
 		catch (RetryPolicyValidationException ex) {
 			throw invalid(attribute(ex), ex.value(), ex.getMessage() + " (after merging over ojs.retry.*)");
 		}
-		return new OjsJobAttributes(annotation.type(), queue, priority, annotation.concurrency(), visibilityTimeout,
+		RegisteredJob job = new RegisteredJob(annotation.type(), queue, priority, annotation.concurrency(),
 				(visibilityTimeout != null) ? visibilityTimeout : defaultVisibilityTimeout, handlerPolicy,
-				effectivePolicy);
+				effectivePolicy, beanName, method);
+		return new OjsJobAttributes(job, visibilityTimeout);
 	}
 
 	/** The annotation's own settings: {@code null} (and the sentinels) leave a field unset. */

@@ -248,16 +248,15 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		MethodArgumentBinder binder;
 		ExceptionCodes codes;
 		try {
-			attributes = OjsJobAttributes.of(annotation, this.applicationPolicy, this.visibilityTimeout);
+			attributes = OjsJobAttributes.of(annotation, this.applicationPolicy, this.visibilityTimeout, beanName,
+					describe(method));
 			binder = new MethodArgumentBinder(method, this.jsonMapper);
 			codes = ExceptionCodes.of(annotation);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new BeanInitializationException(description + ": " + ex.getMessage(), ex);
 		}
-		RegisteredJob job = new RegisteredJob(attributes.type(), attributes.queue(), attributes.priority(),
-				attributes.concurrency(), attributes.visibilityTimeout(), attributes.handlerPolicy(),
-				attributes.effectivePolicy(), beanName, describe(method));
+		RegisteredJob job = attributes.job();
 		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName));
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
 				attributes.handlerVisibilityTimeout(), handler, new MethodErrorClassifier(codes, this.classifiers));
