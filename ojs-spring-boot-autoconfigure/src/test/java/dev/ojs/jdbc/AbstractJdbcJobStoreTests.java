@@ -38,6 +38,7 @@ import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.testsupport.RejectingDataSource;
+import dev.ojs.testsupport.StoredJobs;
 import dev.ojs.testsupport.DatabaseTests;
 import dev.ojs.testsupport.TestDatabases;
 
@@ -301,8 +302,8 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		List<Job> claimed = claim(2);
 		Job first = claimed.get(0);
 		Job second = claimed.get(1);
-		Job wrongOwner = withOwner(first, "node-b");
-		Job wrongAttempt = withAttempt(second, 2);
+		Job wrongOwner = StoredJobs.from(first).lockedBy("node-b").build();
+		Job wrongAttempt = StoredJobs.from(second).attempt(2).build();
 		assertThat(this.store.complete(List.of(wrongOwner, wrongAttempt), false)).isEmpty();
 		this.clock.advance(Duration.ofMillis(5));
 		assertThat(this.store.complete(List.of(first), false)).containsExactly(first.id());
@@ -325,8 +326,8 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 				List.of(error(1, "external.timeout", now)), false, now);
 		AttemptFailure dead = new AttemptFailure(claimed.get(1), JobState.DISCARDED, null,
 				List.of(error(1, "payment.declined", now)), true, now);
-		AttemptFailure stale = new AttemptFailure(withAttempt(claimed.get(0), 3), JobState.DISCARDED, null,
-				List.of(), false, now);
+		AttemptFailure stale = new AttemptFailure(StoredJobs.from(claimed.get(0)).attempt(3).build(),
+				JobState.DISCARDED, null, List.of(), false, now);
 		assertThat(this.store.fail(List.of(stale))).isEmpty();
 		assertThat(this.store.fail(List.of(retry, dead))).containsExactlyInAnyOrder(claimed.get(0).id(),
 				claimed.get(1).id());
@@ -820,7 +821,8 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		this.clock.advance(Duration.ofSeconds(11));
 		this.store.reapExpired(1, this::timeout);
 		assertThat(this.store.reservationsHeld(claimed)).hasSize(1);
-		assertThat(this.store.reservationsHeld(List.of(withAttempt(claimed.get(0), 2), withOwner(claimed.get(1), "x"))))
+		assertThat(this.store.reservationsHeld(List.of(StoredJobs.from(claimed.get(0)).attempt(2).build(),
+				StoredJobs.from(claimed.get(1)).lockedBy("x").build())))
 			.isEmpty();
 	}
 
@@ -886,20 +888,6 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	private static ErrorEntry error(int attempt, String type, Instant at) {
 		return new ErrorEntry(attempt, type, "failed: " + type, ErrorCode.RETRY, at, Map.of("k", "v"));
-	}
-
-	private static Job withOwner(Job job, String owner) {
-		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
-				job.attempt(), job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
-				job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt(), owner,
-				job.lockedUntil());
-	}
-
-	private static Job withAttempt(Job job, int attempt) {
-		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), job.state(),
-				attempt, job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
-				job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt(),
-				job.lockedBy(), job.lockedUntil());
 	}
 
 }

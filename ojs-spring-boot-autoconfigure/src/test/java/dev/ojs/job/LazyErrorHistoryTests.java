@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import dev.ojs.retry.ErrorCode;
+import dev.ojs.testsupport.StoredJobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -43,8 +44,7 @@ class LazyErrorHistoryTests {
 	@Test
 	void jobKeepsItUndecodedAndItEqualsTheDecodedList() {
 		List<ErrorEntry> history = history();
-		Job job = new Job("id", "x", "default", "[]", "{}", 0, JobState.ACTIVE, 3, 5, null, history, false, null,
-				Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null);
+		Job job = StoredJobs.job("x").errors(history).build();
 		assertThat(job.errors()).isSameAs(history);
 		assertThat(this.decodes).hasValue(0);
 		assertThat(job.lastError()).isEqualTo(SECOND);

@@ -1,5 +1,7 @@
 package dev.ojs.spring;
 
+import java.time.Instant;
+
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -7,6 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.StoredJobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,12 +20,14 @@ class JobInfoTests {
 
 	@Test
 	void serialisesPolicyArgsAndMetaAsJsonValues() {
-		java.time.Instant now = java.time.Instant.parse("2024-05-01T10:00:00Z");
-		java.time.Instant created = java.time.Instant.parse("2024-05-01T08:00:00Z");
-		java.time.Instant enqueued = java.time.Instant.parse("2024-05-01T09:00:00Z");
-		Job job = new Job("0190f5f0-0000-7000-8000-000000000001", "t", "q", "[1,{\"a\":\"b\"}]", "{\"m\":2}", 3,
-				JobState.RETRYABLE, 1, 3, RetryPolicy.DEFAULT, java.util.List.of(), false, "k", now, created, enqueued,
-				now, null, null, null, null);
+		Job job = StoredJobs.job("t")
+			.args("[1,{\"a\":\"b\"}]")
+			.meta("{\"m\":2}")
+			.state(JobState.RETRYABLE)
+			.scheduledAt(Instant.parse("2024-05-01T10:00:00Z"))
+			.createdAt(Instant.parse("2024-05-01T08:00:00Z"))
+			.enqueuedAt(Instant.parse("2024-05-01T09:00:00Z"))
+			.build();
 		JsonMapper mapper = new JsonMapper();
 		JsonNode json = mapper.readTree(mapper.writeValueAsString(JobInfo.of(job)));
 		assertThat(json.get("state").asString()).isEqualTo("retryable");

@@ -2,7 +2,6 @@ package dev.ojs.spring.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -10,7 +9,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.retry.JobError;
-import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.StoredJobs;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -112,11 +111,8 @@ class JobMetricsListenerTests {
 			.timer();
 	}
 
-	static Job job(String type, String queue) {
-		Instant now = Instant.now();
-		return new Job("0190b6f0-0000-7000-8000-000000000001", type, queue, "[]", "{}", 0, JobState.ACTIVE, 1, 3,
-				RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, now, null, null, "node-1",
-				now.plusSeconds(30));
+	private static Job job(String type, String queue) {
+		return StoredJobs.job(type).queue(queue).build();
 	}
 
 }

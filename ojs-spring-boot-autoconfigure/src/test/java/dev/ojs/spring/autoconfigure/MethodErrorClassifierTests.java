@@ -25,6 +25,7 @@ import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsError;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobException;
+import dev.ojs.testsupport.StoredJobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -162,10 +163,12 @@ class MethodErrorClassifierTests {
 		};
 		MethodErrorClassifier classifier = new MethodErrorClassifier(ExceptionCodes.NONE,
 				() -> List.of(broken, keep, timeouts, never));
-		JobError error = classifier.classify(TestJobs.job("t", "[]", 2), new java.util.concurrent.TimeoutException("slow"));
+		JobError error = classifier.classify(StoredJobs.job("t").attempt(2).build(),
+				new java.util.concurrent.TimeoutException("slow"));
 		assertThat(error).isEqualTo(new JobError("net.timeout", "slow", ErrorCode.RETRY, Map.of("attempt", 2)));
 		MethodErrorClassifier keeping = new MethodErrorClassifier(ExceptionCodes.NONE, () -> List.of(keep));
-		assertThat(keeping.classify(TestJobs.job("t", "[]"), new IOException("x")).type()).isEqualTo("java.io.IOException");
+		assertThat(keeping.classify(StoredJobs.job("t").build(), new IOException("x")).type())
+			.isEqualTo("java.io.IOException");
 	}
 
 	@Test
@@ -176,7 +179,7 @@ class MethodErrorClassifierTests {
 
 	private JobError classify(String method, Throwable failure) {
 		MethodErrorClassifier classifier = new MethodErrorClassifier(ExceptionCodes.of(annotation(method)), List::of);
-		return classifier.classify(TestJobs.job("t", "[]"), failure);
+		return classifier.classify(StoredJobs.job("t").build(), failure);
 	}
 
 	private static OjsJob annotation(String method) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.ojs.retry.JobError;
 import dev.ojs.spring.RetryDelayCustomizer;
+import dev.ojs.testsupport.StoredJobs;
 import dev.ojs.worker.RetryDelayOverride;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,9 +35,9 @@ class RetryDelayCustomizersTests {
 				? Optional.of(Duration.ofSeconds(attempt)) : Optional.empty();
 		RetryDelayCustomizer never = (type, attempt, error) -> Optional.of(Duration.ofDays(1));
 		RetryDelayOverride override = RetryDelayCustomizers.of(List.of(failing, empty, byAttempt, never));
-		assertThat(override.delay(TestJobs.job("t", "[]", 2), this.error)).contains(Duration.ofSeconds(2));
-		assertThat(override.delay(TestJobs.job("other", "[]", 2), this.error)).contains(Duration.ofDays(1));
-		assertThat(RetryDelayCustomizers.of(List.of(empty)).delay(TestJobs.job("t", "[]"), this.error)).isEmpty();
+		assertThat(override.delay(StoredJobs.job("t").attempt(2).build(), this.error)).contains(Duration.ofSeconds(2));
+		assertThat(override.delay(StoredJobs.job("other").attempt(2).build(), this.error)).contains(Duration.ofDays(1));
+		assertThat(RetryDelayCustomizers.of(List.of(empty)).delay(StoredJobs.job("t").build(), this.error)).isEmpty();
 	}
 
 }

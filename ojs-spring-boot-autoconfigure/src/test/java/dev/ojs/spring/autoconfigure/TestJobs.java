@@ -1,36 +1,21 @@
 package dev.ojs.spring.autoconfigure;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 import dev.ojs.job.Job;
-import dev.ojs.job.JobState;
-import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.StoredJobs;
 import dev.ojs.worker.JobExecution;
 
 /**
- * Jobs and executions for unit tests that run handlers without a worker.
+ * Executions for unit tests that run handlers without a worker.
  */
 final class TestJobs {
 
 	private TestJobs() {
 	}
 
-	static Job job(String type, String argsJson) {
-		return job(type, argsJson, 1);
-	}
-
-	static Job job(String type, String argsJson, int attempt) {
-		Instant now = Instant.now();
-		return new Job("0190f5f0-0000-7000-8000-000000000001", type, "default", argsJson, "{}", 0, JobState.ACTIVE,
-				attempt, 3, RetryPolicy.DEFAULT, List.of(), false, null, now, now, now, now, null, null,
-				"test-node", now.plus(Duration.ofMinutes(1)));
-	}
-
 	static TestExecution execution(String type, String argsJson) {
-		return new TestExecution(job(type, argsJson));
+		return new TestExecution(StoredJobs.job(type).args(argsJson).build());
 	}
 
 	static final class TestExecution implements JobExecution {
