@@ -1,8 +1,5 @@
 package dev.ojs.sample;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -10,9 +7,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -33,17 +30,17 @@ class SampleActuatorWalkthroughTests {
 
 	private static final Set<String> DEAD_LETTER_TYPES = Set.of("sample.charge", "sample.import", "sample.sync");
 
-	private final HttpClient http = HttpClient.newHttpClient();
+	private SampleClient client;
 
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	private int port;
+	@BeforeEach
+	void createClient(@LocalServerPort int port) {
+		this.client = new SampleClient(port);
+	}
 
 	@Test
 	void deadLettersOfTheStartUpJobsCanBeInspectedRetriedAndDeleted() throws Exception {
 		JsonNode page = await().atMost(TIMEOUT)
-			.until(() -> read("/actuator/deadletters"), (list) -> list.get("total").asInt() == 3);
+			.until(() -> this.client.getJson("/actuator/deadletters"), (list) -> list.get("total").asInt() == 3);
 		assertThat(values(page.get("deadLetters"), "type")).isEqualTo(DEAD_LETTER_TYPES);
 
 		assertThat(ids("/actuator/deadletters?type=sample.sync")).hasSize(1);
@@ -51,52 +48,51 @@ class SampleActuatorWalkthroughTests {
 		assertThat(ids("/actuator/deadletters?errorType=java.io.IOException")).hasSize(1);
 		assertThat(ids("/actuator/deadletters?queue=emails")).isEmpty();
 
-		JsonNode stats = read("/actuator/deadletters/stats");
+		JsonNode stats = this.client.getJson("/actuator/deadletters/stats");
 		assertThat(stats.get("total").asInt()).isEqualTo(3);
 		assertThat(stats.get("byErrorType").propertyNames()).containsExactlyInAnyOrder("payments.card_declined",
 				"validation.file_corrupt", "java.io.IOException");
 
 		String sync = ids("/actuator/deadletters?type=sample.sync").get(0);
-		JsonNode detail = read("/actuator/deadletters/" + sync);
+		JsonNode detail = this.client.getJson("/actuator/deadletters/" + sync);
 		assertThat(detail.get("args").get(0).asString()).isEqualTo("acme");
 		assertThat(values(detail.get("errors"), "attempt")).containsExactlyInAnyOrder("1", "2", "3");
 		assertThat(detail.get("retryPolicy").get("max_attempts").asInt()).isEqualTo(3);
 		assertThat(detail.get("retryPolicy").get("on_exhaustion").asString()).isEqualTo("dead_letter");
 
-		HttpResponse<String> unconfirmed = postJson("/actuator/deadletters", "{\"type\": \"sample.sync\"}");
+		HttpResponse<String> unconfirmed = this.client.postJson("/actuator/deadletters", "{\"type\": \"sample.sync\"}");
 		assertThat(unconfirmed.statusCode()).isEqualTo(400);
 		assertThat(unconfirmed.body()).contains("confirm=true");
-		HttpResponse<String> confirmed = postJson("/actuator/deadletters",
+		HttpResponse<String> confirmed = this.client.postJson("/actuator/deadletters",
 				"{\"type\": \"sample.sync\", \"confirm\": true}");
 		assertThat(confirmed.statusCode()).isEqualTo(200);
-		assertThat(this.json.readTree(confirmed.body()).get("retried").asInt()).isEqualTo(1);
+		assertThat(this.client.readTree(confirmed).get("retried").asInt()).isEqualTo(1);
 		// same id and history: three more failed attempts, then back in the dead letter queue
 		// (until then the dead letter detail answers 404)
 		await().atMost(TIMEOUT)
 			.ignoreExceptions()
-			.until(() -> read("/actuator/deadletters/" + sync), (job) -> job.get("errors").size() == 6);
+			.until(() -> this.client.getJson("/actuator/deadletters/" + sync), (job) -> job.get("errors").size() == 6);
 
 		String imported = ids("/actuator/deadletters?type=sample.import").get(0);
-		assertThat(send(HttpRequest.newBuilder(uri("/actuator/deadletters/" + imported)).DELETE()).statusCode())
-			.isEqualTo(204);
-		assertThat(get("/actuator/deadletters/" + imported).statusCode()).isEqualTo(404);
-		assertThat(read("/actuator/deadletters/stats").get("total").asInt()).isEqualTo(2);
+		assertThat(this.client.delete("/actuator/deadletters/" + imported).statusCode()).isEqualTo(204);
+		assertThat(this.client.get("/actuator/deadletters/" + imported).statusCode()).isEqualTo(404);
+		assertThat(this.client.getJson("/actuator/deadletters/stats").get("total").asInt()).isEqualTo(2);
 	}
 
 	@Test
 	void ojsEndpointAndHealthDescribeTheSample() throws Exception {
-		JsonNode ojs = read("/actuator/ojs");
+		JsonNode ojs = this.client.getJson("/actuator/ojs");
 		assertThat(values(ojs.get("handlers"), "type")).containsAll(DEAD_LETTER_TYPES)
 			.contains("sample.welcome", "sample.flaky");
 		assertThat(ojs.get("worker").get("mode").asString()).isEqualTo("worker");
 		assertThat(ojs.get("worker").get("running").asBoolean()).isTrue();
-		JsonNode health = read("/actuator/health");
+		JsonNode health = this.client.getJson("/actuator/health");
 		assertThat(health.get("status").asString()).isEqualTo("UP");
 		assertThat(health.get("components").get("ojs").get("status").asString()).isEqualTo("UP");
 	}
 
 	private List<String> ids(String path) throws Exception {
-		return StreamSupport.stream(read(path).get("deadLetters").spliterator(), false)
+		return StreamSupport.stream(this.client.getJson(path).get("deadLetters").spliterator(), false)
 			.map((deadLetter) -> deadLetter.get("id").asString())
 			.toList();
 	}
@@ -105,30 +101,6 @@ class SampleActuatorWalkthroughTests {
 		return StreamSupport.stream(array.spliterator(), false)
 			.map((element) -> element.get(field).asString())
 			.collect(Collectors.toSet());
-	}
-
-	private JsonNode read(String path) throws Exception {
-		HttpResponse<String> response = get(path);
-		assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
-		return this.json.readTree(response.body());
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return send(HttpRequest.newBuilder(uri(path)).GET());
-	}
-
-	private HttpResponse<String> postJson(String path, String body) throws Exception {
-		return send(HttpRequest.newBuilder(uri(path))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body)));
-	}
-
-	private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private URI uri(String path) {
-		return URI.create("http://localhost:" + this.port + path);
 	}
 
 }

@@ -1,18 +1,16 @@
 package dev.ojs.sample;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -31,12 +29,12 @@ class SampleApplicationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private final HttpClient http = HttpClient.newHttpClient();
+	private SampleClient client;
 
-	private final JsonMapper json = new JsonMapper();
-
-	@LocalServerPort
-	private int port;
+	@BeforeEach
+	void createClient(@LocalServerPort int port) {
+		this.client = new SampleClient(port);
+	}
 
 	@Test
 	void everyScenarioEndsAsDemonstrated() throws Exception {
@@ -50,8 +48,8 @@ class SampleApplicationTests {
 		assertDeadLetter(awaitTerminal(ids.get("charge")), 1, "payments.card_declined", "RETRY");
 		assertDeadLetter(awaitTerminal(ids.get("import")), 1, "validation.file_corrupt", "DEAD_LETTER");
 		assertDeadLetter(awaitTerminal(ids.get("sync")), 3, "java.io.IOException", "RETRY");
-		assertThat(get("/jobs/0190f5f0-0000-7000-8000-000000000000").statusCode()).isEqualTo(404);
-		assertThat(post("/jobs/unknown").statusCode()).isEqualTo(404);
+		assertThat(this.client.get("/jobs/0190f5f0-0000-7000-8000-000000000000").statusCode()).isEqualTo(404);
+		assertThat(this.client.post("/jobs/unknown").statusCode()).isEqualTo(404);
 	}
 
 	@Test
@@ -62,13 +60,13 @@ class SampleApplicationTests {
 			awaitTerminal(id);
 		}
 		Set<String> expected = Set.of(ids.get("charge"), ids.get("import"), ids.get("sync"));
-		JsonNode page = this.json.readTree(get("/actuator/deadletters?size=100").body());
+		JsonNode page = this.client.getJson("/actuator/deadletters?size=100");
 		Set<String> listed = page.findValues("id").stream().map(JsonNode::asString).collect(Collectors.toSet());
 		assertThat(listed).containsAll(expected).doesNotContain(ids.get("welcome"), ids.get("flaky"));
-		HttpResponse<String> detail = get("/actuator/deadletters/" + ids.get("import"));
+		HttpResponse<String> detail = this.client.get("/actuator/deadletters/" + ids.get("import"));
 		assertThat(detail.statusCode()).isEqualTo(200);
 		assertThat(detail.body()).contains("validation.file_corrupt").contains("orders-2024-05.csv");
-		HttpResponse<String> retried = post("/actuator/deadletters/" + ids.get("sync"));
+		HttpResponse<String> retried = this.client.post("/actuator/deadletters/" + ids.get("sync"));
 		assertThat(retried.statusCode()).isEqualTo(200);
 		JsonNode again = await().atMost(TIMEOUT)
 			.until(() -> job(ids.get("sync")), (job) -> job.get("errors").size() == 6);
@@ -89,10 +87,10 @@ class SampleApplicationTests {
 	}
 
 	private Map<String, String> enqueueAll() throws Exception {
-		HttpResponse<String> response = post("/jobs");
+		HttpResponse<String> response = this.client.post("/jobs");
 		assertThat(response.statusCode()).isEqualTo(200);
-		return this.json.readValue(response.body(),
-				this.json.getTypeFactory().constructMapType(Map.class, String.class, String.class));
+		return this.client.readValue(response, new TypeReference<Map<String, String>>() {
+		});
 	}
 
 	private JsonNode awaitTerminal(String id) {
@@ -101,22 +99,7 @@ class SampleApplicationTests {
 	}
 
 	private JsonNode job(String id) throws Exception {
-		HttpResponse<String> response = get("/jobs/" + id);
-		assertThat(response.statusCode()).isEqualTo(200);
-		return this.json.readTree(response.body());
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpResponse<String> post(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
-	private URI uri(String path) {
-		return URI.create("http://localhost:" + this.port + path);
+		return this.client.getJson("/jobs/" + id);
 	}
 
 }
