@@ -53,7 +53,7 @@ final class Completer {
 	/** SQLState classes of errors that pass: connection, transaction rollback, resources, operator intervention. */
 	private static final Set<String> TRANSIENT_SQL_STATES = Set.of("08", "40", "53", "57");
 
-	/** A finished attempt waiting to be written. */
+	/** A finished attempt, or one abandoned at shutdown, waiting to be written. */
 	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan failure, QueuePoller poller) {
 
 		Job job() {

@@ -30,7 +30,7 @@ final class Execution implements JobExecution {
 	/** Released on shutdown before it started. */
 	static final int RELEASED = 3;
 
-	/** Still running at the end of the shutdown grace period; recorded as failed. */
+	/** Still running at the end of the shutdown grace period; its failure is queued by shutdown. */
 	static final int ABANDONED = 4;
 
 	private final Job job;

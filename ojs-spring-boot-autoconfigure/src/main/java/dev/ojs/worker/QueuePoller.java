@@ -216,7 +216,8 @@ final class QueuePoller {
 	/**
 	 * A handler returned (or the attempt ended before it ran).
 	 * @param outcomeQueued whether its outcome went to the completer, which frees the slot
-	 * ({@link #outcomeWritten}) once it is written; otherwise the slot is free now
+	 * ({@link #outcomeWritten}) once it is written (for an attempt abandoned at shutdown,
+	 * the worker saw to the outcome and the slot); otherwise the slot is free now
 	 */
 	void finished(Execution execution, boolean outcomeQueued) {
 		this.running.decrementAndGet();

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -57,8 +58,9 @@ import dev.ojs.retry.JobError;
  * <li>Shutdown ({@link #stop()}): stop claiming; release claimed attempts that have not
  * started (back to {@code available}, attempt not consumed); let running handlers finish
  * within the grace period; record those still running as failed with error type
- * {@code shutdown} (retried per policy, possibly by another node) and interrupt them; write
- * every pending outcome.</li>
+ * {@code shutdown} (retried per policy, possibly by another node), an outcome for the
+ * completer like any other, and interrupt them; write every pending outcome, retrying
+ * transient errors for the rest of the grace period but at least 5 s.</li>
  * </ul>
  * Completed jobs are kept for {@link RetentionSettings#completed()} and then pruned, or
  * deleted on completion when that retention is zero (the fastest setting).
@@ -319,35 +321,26 @@ public class Worker {
 		}
 	}
 
+	/**
+	 * Records the attempts still running at the end of the grace period as failed with error
+	 * type {@code shutdown} and interrupts them. Their outcomes go to the completer like any
+	 * other, before it stops: written in a batch, a transient error retried until the
+	 * completer's stop timeout, the listener told once written. Their handler threads leave
+	 * the slots to the completer ({@link #execute}).
+	 */
 	private void failStillRunning() {
-		List<Execution> abandoned = new ArrayList<>();
+		JobError shutdown = JobError.of(FailurePlanner.SHUTDOWN,
+				"Worker " + this.nodeId + " shut down while the job was running");
 		for (Execution execution : this.executions.values()) {
 			if (execution.transition(Execution.RUNNING, Execution.ABANDONED)) {
-				abandoned.add(execution);
+				QueuePoller poller = this.pollers.get(execution.job().queue());
+				if (!submit(execution, () -> shutdown, Duration.ZERO, poller)) {
+					// nothing to write: the slot is free now
+					poller.outcomeWritten(execution);
+				}
+				execution.interrupt();
 			}
 		}
-		if (abandoned.isEmpty()) {
-			return;
-		}
-		Instant now = this.store.now();
-		List<FailurePlanner.Plan> plans = abandoned.stream()
-			.map((execution) -> this.planner.plan(execution.job(), JobError.of(FailurePlanner.SHUTDOWN,
-					"Worker " + this.nodeId + " shut down while the job was running"), now))
-			.toList();
-		try {
-			var written = this.store.fail(plans.stream().map(FailurePlanner.Plan::failure).toList());
-			plans.stream()
-				.filter((plan) -> written.contains(plan.job().id()))
-				.forEach((plan) -> this.listeners.failed(plan, Duration.ZERO));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("OJS could not record " + plans.size()
-					+ " jobs interrupted by shutdown; they come back after their visibility timeout: " + ex);
-		}
-		abandoned.forEach((execution) -> {
-			untrack(execution);
-			execution.interrupt();
-		});
 	}
 
 	/** The poller of a served queue once started, else {@code null}. */
@@ -394,6 +387,8 @@ public class Worker {
 			}
 			Duration duration = Duration.ofNanos(System.nanoTime() - start);
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
+				// abandoned by stop(), which queued its outcome (or freed its slot)
+				queued = true;
 				return;
 			}
 			queued = submit(execution, failure, duration, poller);
@@ -404,15 +399,23 @@ public class Worker {
 		}
 	}
 
+	/** Queues a handler's outcome: completed, or failed with the error {@code failure} is classified as. */
+	private boolean submit(Execution execution, Throwable failure, Duration duration, QueuePoller poller) {
+		return submit(execution, () -> (failure != null) ? classify(execution, failure) : null, duration, poller);
+	}
+
 	/**
-	 * Queues the outcome; if that fails, stops tracking the attempt (no heartbeats) so the reaper records it.
+	 * Queues the outcome: completed when {@code error} supplies {@code null}, else failed with
+	 * that error. If that fails, stops tracking the attempt (no heartbeats) so the reaper
+	 * records it.
 	 * @return whether it was queued
 	 */
-	private boolean submit(Execution execution, Throwable failure, Duration duration, QueuePoller poller) {
+	private boolean submit(Execution execution, Supplier<JobError> error, Duration duration, QueuePoller poller) {
 		boolean submitted = false;
 		try {
-			FailurePlanner.Plan plan = (failure != null)
-					? this.planner.plan(execution.job(), classify(execution, failure), this.store.now()) : null;
+			JobError failure = error.get();
+			FailurePlanner.Plan plan = (failure != null) ? this.planner.plan(execution.job(), failure, this.store.now())
+					: null;
 			this.completer.submit(new Completer.Outcome(execution, duration, plan, poller));
 			submitted = true;
 		}

@@ -1,5 +1,6 @@
 package dev.ojs.worker;
 
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -589,6 +590,39 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		start(settings("node-2"), handler(TYPE, (execution) -> {
 		}));
 		assertThat(awaitState(retried, JobState.COMPLETED).attempt()).isEqualTo(2);
+	}
+
+	@Test
+	void shutdownRetriesATransientErrorWhileRecordingTheJobsStillRunning() throws Exception {
+		AtomicInteger failWrites = new AtomicInteger();
+		// the first failure write, the shutdown's, loses its connection
+		DataSource flaky = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && sql.startsWith("UPDATE") && sql.contains("last_error_type = ")
+					&& failWrites.getAndIncrement() == 0) {
+				throw new SQLTransientConnectionException("connection lost (simulated)");
+			}
+			return call.proceed();
+		});
+		CountDownLatch started = new CountDownLatch(1);
+		Worker worker = startWorker(new Worker(new JdbcJobStore(flaky, this.schema.settings(20)),
+				List.of(handler(TYPE, (execution) -> {
+					started.countDown();
+					Thread.sleep(60_000);
+				})), new WorkerSettings("node-1", Map.of("default", 1), Duration.ofMillis(100), Duration.ofSeconds(30),
+						Duration.ofMillis(200), retention()), this.listener, RetryDelayOverride.NONE));
+		String id = enqueue(job(TYPE).policy(quickRetries(3)));
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		worker.stop();
+		assertThat(failWrites).as("failure writes").hasValue(2);
+		// recorded by this node at shutdown, not left to the reaper
+		Job job = this.store.find(id).orElseThrow();
+		assertThat(job.state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.lastError().type()).isEqualTo("shutdown");
+		assertThat(this.listener.kinds(id)).containsExactly("retrying");
+		// the interrupted handler has returned
+		await().atMost(TIMEOUT).until(() -> worker.status().activeByQueue().get("default") == 0);
 	}
 
 	@Test
