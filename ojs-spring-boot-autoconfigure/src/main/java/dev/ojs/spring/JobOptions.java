@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyValidationException;
 
 /**
  * Per-enqueue options for {@link OjsTemplate}. Every option is optional: the queue and
@@ -34,6 +35,9 @@ public final class JobOptions {
 	private final Map<String, Object> meta;
 
 	private final String uniqueKey;
+
+	/** {@link #retryJson} parsed, once parsed. */
+	private RetryPolicy parsedRetryJson;
 
 	private JobOptions(Builder builder) {
 		this.queue = builder.queue;
@@ -83,6 +87,25 @@ public final class JobOptions {
 	/** The partial retry policy as JSON, or {@code null}. */
 	public String retryJson() {
 		return this.retryJson;
+	}
+
+	/**
+	 * The partial retry policy: {@link #retry()}, else {@link #retryJson()} parsed, else
+	 * {@code null}. The JSON is parsed at the first enqueue with these options and kept for
+	 * the next ones; JSON that does not parse is not kept, so it throws at every enqueue.
+	 * @throws RetryPolicyValidationException when the JSON is malformed or a field invalid
+	 */
+	RetryPolicy partialRetry() {
+		if (this.retryJson == null) {
+			return this.retry;
+		}
+		// immutable: parsed once (a benign race at worst parses it twice, like String.hashCode)
+		RetryPolicy parsed = this.parsedRetryJson;
+		if (parsed == null) {
+			parsed = RetryPolicy.parsePartial(this.retryJson);
+			this.parsedRetryJson = parsed;
+		}
+		return parsed;
 	}
 
 	/** Metadata stored with the job (never {@code null}). */
@@ -165,7 +188,8 @@ public final class JobOptions {
 
 		/**
 		 * A partial retry policy as snake_case JSON, e.g.
-		 * <code>{"max_attempts": 5}</code>, validated at enqueue. Replaces
+		 * <code>{"max_attempts": 5}</code>, validated at enqueue (parsed once per
+		 * {@link JobOptions}, however many enqueues use them). Replaces
 		 * {@link #retry(RetryPolicy)}.
 		 */
 		public Builder retry(String json) {

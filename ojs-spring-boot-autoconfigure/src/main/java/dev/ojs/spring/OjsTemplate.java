@@ -152,10 +152,7 @@ public class OjsTemplate {
 
 	/** Spec §8.1: the per-enqueue partial policy's set fields win over the handler's. */
 	private RetryPolicy effectivePolicy(RetryPolicy base, JobOptions options) {
-		RetryPolicy perJob = options.retry();
-		if (perJob == null && options.retryJson() != null) {
-			perJob = RetryPolicy.parsePartial(options.retryJson());
-		}
+		RetryPolicy perJob = options.partialRetry();
 		return (perJob != null) ? perJob.mergedOver(base).effective() : base;
 	}
 
