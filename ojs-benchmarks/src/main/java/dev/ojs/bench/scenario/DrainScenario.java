@@ -2,11 +2,14 @@ package dev.ojs.bench.scenario;
 
 import java.util.Map;
 
+import javax.sql.DataSource;
+
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
+import dev.ojs.bench.WalUsage;
 import dev.ojs.spring.JobOptions;
 
 /**
@@ -45,10 +48,14 @@ final class DrainScenario implements Scenario {
 		long boot = System.nanoTime();
 		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		double startup = (System.nanoTime() - boot) / 1e9;
+		DataSource dataSource = worker.context().getBean(DataSource.class);
+		WalUsage walStart = WalUsage.now(dataSource);
 		CpuUsage cpuStart = CpuUsage.now();
 		JobProbe probe = worker.probe();
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
 		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
+		WalUsage walEnd = WalUsage.now(dataSource);
+		WalUsage wal = (walStart != null && walEnd != null) ? walEnd.since(walStart) : null;
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
 		long executions = probe.started();
 		long retries = probe.retrying();
@@ -59,12 +66,20 @@ final class DrainScenario implements Scenario {
 			.with("java_cpu_pct", cpu.java())
 			.with("pg_cpu_pct", cpu.postgres())
 			.with("machine_cpu_pct", cpu.machine());
+		if (wal != null) {
+			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
+				.with("full_page_images", wal.fullPageImages())
+				.with("backend_buffer_writes", wal.backendWrites())
+				.with("checkpoints", wal.checkpoints());
+		}
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
 				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
-				"machine cpu%")
+				"machine cpu%", "WAL B/job", "page images", "backend writes", "checkpoints")
 			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
-					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine())
+					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(),
+					(wal != null) ? wal.walBytes() / jobs : "n/a", (wal != null) ? wal.fullPageImages() : "n/a",
+					(wal != null) ? wal.backendWrites() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
 			.print(environment.out());
 		return result;
 	}
