@@ -110,15 +110,7 @@ public final class RetryPolicy {
 	 */
 	public RetryPolicy mergedOver(RetryPolicy base) {
 		Objects.requireNonNull(base, "base must not be null");
-		return builder().maxAttempts(pick(this.maxAttempts, base.maxAttempts))
-			.initialInterval(pick(this.initialInterval, base.initialInterval))
-			.backoffCoefficient(pick(this.backoffCoefficient, base.backoffCoefficient))
-			.maxInterval(pick(this.maxInterval, base.maxInterval))
-			.jitter(pick(this.jitter, base.jitter))
-			.nonRetryableErrors(pick(this.nonRetryableErrors, base.nonRetryableErrors))
-			.onExhaustion(pick(this.onExhaustion, base.onExhaustion))
-			.backoffStrategy(pick(this.backoffStrategy, base.backoffStrategy))
-			.build();
+		return fieldByField(base, RetryPolicy::pick);
 	}
 
 	/**
@@ -163,16 +155,7 @@ public final class RetryPolicy {
 		// immutable: written once, like toJson()
 		String json = this.jsonOmittingDefaults;
 		if (json == null) {
-			json = builder().maxAttempts(unlessEqual(this.maxAttempts, DEFAULT.maxAttempts))
-				.initialInterval(unlessEqual(this.initialInterval, DEFAULT.initialInterval))
-				.backoffCoefficient(unlessEqual(this.backoffCoefficient, DEFAULT.backoffCoefficient))
-				.maxInterval(unlessEqual(this.maxInterval, DEFAULT.maxInterval))
-				.jitter(unlessEqual(this.jitter, DEFAULT.jitter))
-				.nonRetryableErrors(unlessEqual(this.nonRetryableErrors, DEFAULT.nonRetryableErrors))
-				.onExhaustion(unlessEqual(this.onExhaustion, DEFAULT.onExhaustion))
-				.backoffStrategy(unlessEqual(this.backoffStrategy, DEFAULT.backoffStrategy))
-				.build()
-				.toJson();
+			json = fieldByField(DEFAULT, RetryPolicy::unlessEqual).toJson();
 			this.jsonOmittingDefaults = json;
 		}
 		return json;
@@ -351,6 +334,26 @@ public final class RetryPolicy {
 		if (!isComplete()) {
 			throw new IllegalStateException("retry policy is partial, use effective() first: " + toJson());
 		}
+	}
+
+	/** A new policy whose every field is {@code rule} applied to this policy's and {@code other}'s. */
+	private RetryPolicy fieldByField(RetryPolicy other, FieldRule rule) {
+		return builder().maxAttempts(rule.apply(this.maxAttempts, other.maxAttempts))
+			.initialInterval(rule.apply(this.initialInterval, other.initialInterval))
+			.backoffCoefficient(rule.apply(this.backoffCoefficient, other.backoffCoefficient))
+			.maxInterval(rule.apply(this.maxInterval, other.maxInterval))
+			.jitter(rule.apply(this.jitter, other.jitter))
+			.nonRetryableErrors(rule.apply(this.nonRetryableErrors, other.nonRetryableErrors))
+			.onExhaustion(rule.apply(this.onExhaustion, other.onExhaustion))
+			.backoffStrategy(rule.apply(this.backoffStrategy, other.backoffStrategy))
+			.build();
+	}
+
+	/** How {@link #fieldByField} combines two values of one field. */
+	private interface FieldRule {
+
+		<T> T apply(T value, T other);
+
 	}
 
 	private static <T> T unlessEqual(T value, T other) {
