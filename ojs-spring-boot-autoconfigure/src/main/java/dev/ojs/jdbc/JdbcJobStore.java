@@ -355,8 +355,8 @@ public class JdbcJobStore implements JobStore {
 		Instant now = now();
 		return this.jdbc.update(con -> {
 			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
-					+ " dead_letter = FALSE, scheduled_at = ?, enqueued_at = ?, discarded_at = NULL,"
-					+ " started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
+					+ " dead_letter = FALSE, last_error_type = NULL, scheduled_at = ?, enqueued_at = ?,"
+					+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
 					+ String.join(", ", java.util.Collections.nCopies(ids.size(), this.dialect.idParam())) + ")");
 			this.dialect.setInstant(ps, 1, now);
 			this.dialect.setInstant(ps, 2, now);

@@ -33,7 +33,7 @@ final class MariaDbDialect extends JdbcDialect {
 
 	@Override
 	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
-		ps.setObject(index, (value != null) ? LocalDateTime.ofInstant(value, ZoneOffset.UTC) : null);
+		ps.setObject(index, (value != null) ? utcDateTime(value) : null);
 	}
 
 	@Override

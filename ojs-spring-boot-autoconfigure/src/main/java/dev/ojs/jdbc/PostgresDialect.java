@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.SignStyle;
@@ -88,8 +87,7 @@ final class PostgresDialect extends JdbcDialect {
 		.appendPattern("-MM-dd HH:mm:ss")
 		.appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
 		.appendLiteral("+00")
-		.toFormatter(Locale.ROOT)
-		.withZone(ZoneOffset.UTC);
+		.toFormatter(Locale.ROOT);
 
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
@@ -402,7 +400,7 @@ final class PostgresDialect extends JdbcDialect {
 	 * which PostgreSQL would reject.
 	 */
 	static String timestamptz(Instant instant) {
-		return (instant != null) ? TIMESTAMPTZ.format(instant) : null;
+		return (instant != null) ? TIMESTAMPTZ.format(utcDateTime(instant)) : null;
 	}
 
 	private static <T> Array texts(Connection con, List<T> items, Function<T, String> value) throws SQLException {

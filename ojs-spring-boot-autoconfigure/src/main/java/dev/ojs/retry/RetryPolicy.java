@@ -28,7 +28,11 @@ import java.util.random.RandomGenerator;
  */
 public final class RetryPolicy {
 
-	/** The default policy of spec §8 (RET-09), with {@code backoff_strategy} exponential. */
+	/**
+	 * The default policy of spec §8 (RET-09), with {@code backoff_strategy} exponential. Job
+	 * stores keep each job's policy relative to it ({@link #toJsonOmittingDefaults()}), so a
+	 * change here would change the policy of every job already stored.
+	 */
 	public static final RetryPolicy DEFAULT = builder().maxAttempts(3)
 		.initialInterval(Duration.ofSeconds(1))
 		.backoffCoefficient(2.0)

@@ -39,6 +39,8 @@ final class Execution implements JobExecution {
 
 	private final Duration visibilityTimeout;
 
+	private final QueuePoller poller;
+
 	private static final Log logger = LogFactory.getLog(Execution.class);
 
 	private final JdbcJobStore store;
@@ -51,10 +53,12 @@ final class Execution implements JobExecution {
 
 	private volatile Thread thread;
 
-	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, JdbcJobStore store) {
+	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, QueuePoller poller,
+			JdbcJobStore store) {
 		this.job = job;
 		this.registration = registration;
 		this.visibilityTimeout = visibilityTimeout;
+		this.poller = poller;
 		this.store = store;
 		this.lockedUntil = job.lockedUntil();
 	}
@@ -66,6 +70,11 @@ final class Execution implements JobExecution {
 
 	String id() {
 		return this.job.id();
+	}
+
+	/** The poller that claimed the attempt and holds its slot. */
+	QueuePoller poller() {
+		return this.poller;
 	}
 
 	/** Id and attempt: a stale attempt still running here and the job's next attempt are two executions. */

@@ -392,8 +392,8 @@ final class QueuePoller {
 			this.held.addAndGet(jobs.size());
 			this.running.addAndGet(jobs.size());
 			for (Job job : jobs) {
-				Execution execution = this.worker.track(job, group.visibilityByType.get(job.type()));
-				this.executor.execute(() -> this.worker.execute(execution, this));
+				Execution execution = this.worker.track(job, group.visibilityByType.get(job.type()), this);
+				this.executor.execute(() -> this.worker.execute(execution));
 			}
 		}
 		forgetDueTimesBefore(started);

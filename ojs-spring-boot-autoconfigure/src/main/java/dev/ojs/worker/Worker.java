@@ -333,10 +333,9 @@ public class Worker {
 				"Worker " + this.nodeId + " shut down while the job was running");
 		for (Execution execution : this.executions.values()) {
 			if (execution.transition(Execution.RUNNING, Execution.ABANDONED)) {
-				QueuePoller poller = this.pollers.get(execution.job().queue());
-				if (!submit(execution, () -> shutdown, Duration.ZERO, poller)) {
+				if (!submit(execution, () -> shutdown, Duration.ZERO, execution.poller())) {
 					// nothing to write: the slot is free now
-					poller.outcomeWritten(execution);
+					execution.poller().outcomeWritten(execution);
 				}
 				execution.interrupt();
 			}
@@ -350,8 +349,9 @@ public class Worker {
 
 	// ---- called by pollers and handler threads
 
-	Execution track(Job job, Duration visibilityTimeout) {
-		Execution execution = new Execution(job, this.registrations.get(job.type()), visibilityTimeout, this.store);
+	Execution track(Job job, Duration visibilityTimeout, QueuePoller poller) {
+		Execution execution = new Execution(job, this.registrations.get(job.type()), visibilityTimeout, poller,
+				this.store);
 		this.executions.put(execution.key(), execution);
 		return execution;
 	}
@@ -361,7 +361,8 @@ public class Worker {
 	}
 
 	/** Runs one attempt on a handler thread and queues its outcome. */
-	void execute(Execution execution, QueuePoller poller) {
+	void execute(Execution execution) {
+		QueuePoller poller = execution.poller();
 		boolean queued = false;
 		try {
 			Consumer<Execution> hook = this.beforeStart;

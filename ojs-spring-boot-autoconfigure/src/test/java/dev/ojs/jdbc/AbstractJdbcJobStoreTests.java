@@ -736,6 +736,9 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 				true, now)))).containsExactly(id);
 		assertThat(jdbc.queryForObject(select, String.class, id)).isEqualTo("smtp.rejected");
 		assertThat(this.store.deadLetterStats().byErrorType()).containsExactly(Map.entry("smtp.rejected", 1L));
+		// a dead letter retried is live again: the column goes with the dead letter
+		assertThat(this.store.retryDeadLetter(id)).isTrue();
+		assertThat(jdbc.queryForObject(select, String.class, id)).isNull();
 	}
 
 	/**

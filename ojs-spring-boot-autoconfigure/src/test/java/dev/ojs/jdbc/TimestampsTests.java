@@ -2,6 +2,9 @@ package dev.ojs.jdbc;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +39,18 @@ class TimestampsTests {
 		assertThat(Timestamps.minus(NOW, Duration.ofHours(1))).isEqualTo(NOW.minusSeconds(3600));
 		assertThat(Timestamps.minus(NOW, Duration.ofDays(365L * 100))).isEqualTo(Timestamps.MIN);
 		assertThat(Timestamps.minus(NOW, Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Timestamps.MIN);
+	}
+
+	@Test
+	void utcConversionsMatchTheZoneApisTheyReplace() {
+		for (Instant instant : List.of(NOW, Instant.EPOCH, Instant.parse("1969-12-31T23:59:59.999999Z"), Timestamps.MAX)) {
+			assertThat(JdbcDialect.utc(instant)).isEqualTo(instant.atOffset(ZoneOffset.UTC));
+			assertThat(JdbcDialect.utcDateTime(instant)).isEqualTo(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+		}
+		assertThat(PostgresDialect.timestamptz(Instant.parse("2026-02-12T10:31:05.123456Z")))
+			.isEqualTo("2026-02-12 10:31:05.123456+00");
+		assertThat(PostgresDialect.timestamptz(Timestamps.MAX)).isEqualTo("9999-12-31 23:59:59+00");
+		assertThat(PostgresDialect.timestamptz(null)).isNull();
 	}
 
 }

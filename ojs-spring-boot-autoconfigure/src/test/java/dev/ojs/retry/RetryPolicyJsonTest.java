@@ -146,6 +146,28 @@ class RetryPolicyJsonTest {
 	}
 
 	@Test
+	void toJsonOmittingDefaultsRoundTripsPoliciesMixingDefaultAndOtherValues() {
+		SplittableRandom random = new SplittableRandom(2027);
+		RetryPolicy d = RetryPolicy.DEFAULT;
+		for (int i = 0; i < 2_000; i++) {
+			Duration initial = random.nextBoolean() ? d.initialInterval() : Duration.ofMillis(random.nextLong(1, 600_000));
+			Duration max = random.nextBoolean() && d.maxInterval().compareTo(initial) >= 0 ? d.maxInterval()
+					: initial.plusMillis(random.nextLong(0, 3_600_000));
+			RetryPolicy policy = RetryPolicy.builder()
+				.maxAttempts(random.nextBoolean() ? d.maxAttempts() : random.nextInt(0, 100))
+				.initialInterval(initial)
+				.backoffCoefficient(random.nextBoolean() ? d.backoffCoefficient() : 1.0 + random.nextInt(0, 10))
+				.maxInterval(max)
+				.jitter(random.nextBoolean())
+				.nonRetryableErrors(random.nextBoolean() ? d.nonRetryableErrors() : List.of("e" + random.nextInt()))
+				.onExhaustion(OnExhaustion.values()[random.nextInt(2)])
+				.backoffStrategy(BackoffStrategy.values()[random.nextInt(4)])
+				.build();
+			assertThat(RetryPolicy.parse(policy.toJsonOmittingDefaults())).as(policy.toJson()).isEqualTo(policy);
+		}
+	}
+
+	@Test
 	void toJsonRoundTripsRandomPolicies() {
 		SplittableRandom random = new SplittableRandom(2026);
 		for (int i = 0; i < 2_000; i++) {
