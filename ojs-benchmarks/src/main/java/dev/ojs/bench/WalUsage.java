@@ -8,12 +8,14 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * What PostgreSQL wrote during a measurement (PostgreSQL 14+): write-ahead log bytes, exact
- * (from the WAL insert position), and from the cumulative statistics full page images
- * ({@code pg_stat_wal}), buffers that backends had to write out themselves to make room in
- * {@code shared_buffers}, and checkpoints ({@code pg_stat_bgwriter}). Backends report those
- * statistics at most once a second, so over a run of a few seconds they are short by up
- * to its last second. Every figure is server-wide: it includes other clients' writes.
+ * What PostgreSQL wrote during a measurement: write-ahead log bytes, exact (from the WAL
+ * insert position, PostgreSQL 10+), and from the cumulative statistics full page images
+ * ({@code pg_stat_wal}, 14+), buffers that backends had to write out themselves to make room
+ * in {@code shared_buffers}, and checkpoints ({@code pg_stat_bgwriter} up to 16,
+ * {@code pg_stat_io} and {@code pg_stat_checkpointer} from 17). Backends report those
+ * statistics at most once a second, so over a run of a few seconds they are short by up to
+ * its last second. A statistic the server does not have is {@code -1}. Every figure is
+ * server-wide: it includes other clients' writes.
  *
  * @param walBytes WAL bytes written
  * @param fullPageImages full page images logged (the first change of a page after a checkpoint)
@@ -22,25 +24,58 @@ import javax.sql.DataSource;
  */
 public record WalUsage(long walBytes, long fullPageImages, long backendWrites, long checkpoints) {
 
-	/** A reading now, or {@code null} where the statistics cannot be read (not PostgreSQL 14+). */
+	private static final String WAL_BYTES = "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint";
+
+	private static final String FULL_PAGE_IMAGES = "SELECT wal_fpi FROM pg_stat_wal";
+
+	private static final String[] BACKEND_WRITES = { "SELECT buffers_backend FROM pg_stat_bgwriter",
+			"SELECT sum(writes)::bigint FROM pg_stat_io WHERE backend_type = 'client backend'" };
+
+	private static final String[] CHECKPOINTS = { "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter",
+			"SELECT num_timed + num_requested FROM pg_stat_checkpointer" };
+
+	/** A reading now, or {@code null} where not even the WAL position can be read (not PostgreSQL). */
 	public static WalUsage now(DataSource dataSource) {
-		try (Connection connection = dataSource.getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint,"
-						+ " w.wal_fpi, b.buffers_backend,"
-						+ " b.checkpoints_timed + b.checkpoints_req FROM pg_stat_wal w, pg_stat_bgwriter b")) {
-			rs.next();
-			return new WalUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+		try (Connection connection = dataSource.getConnection()) {
+			long walBytes;
+			try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(WAL_BYTES)) {
+				rs.next();
+				walBytes = rs.getLong(1);
+			}
+			return new WalUsage(walBytes, optional(connection, FULL_PAGE_IMAGES), optional(connection, BACKEND_WRITES),
+					optional(connection, CHECKPOINTS));
 		}
 		catch (SQLException ex) {
 			return null;
 		}
 	}
 
-	/** What was written between an earlier reading and this one. */
+	/**
+	 * The answer to the first of {@code queries} this server knows, or {@code -1} (the
+	 * connection is in autocommit, so a failed query does not abort the next).
+	 */
+	private static long optional(Connection connection, String... queries) {
+		for (String query : queries) {
+			try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
+				if (rs.next()) {
+					return rs.getLong(1);
+				}
+			}
+			catch (SQLException ex) {
+				// an older or newer server: try the next form
+			}
+		}
+		return -1;
+	}
+
+	/** What was written between an earlier reading and this one ({@code -1} where either lacks the figure). */
 	public WalUsage since(WalUsage earlier) {
-		return new WalUsage(this.walBytes - earlier.walBytes, this.fullPageImages - earlier.fullPageImages,
-				this.backendWrites - earlier.backendWrites, this.checkpoints - earlier.checkpoints);
+		return new WalUsage(this.walBytes - earlier.walBytes, delta(this.fullPageImages, earlier.fullPageImages),
+				delta(this.backendWrites, earlier.backendWrites), delta(this.checkpoints, earlier.checkpoints));
+	}
+
+	private static long delta(long now, long earlier) {
+		return (now < 0 || earlier < 0) ? -1 : now - earlier;
 	}
 
 }

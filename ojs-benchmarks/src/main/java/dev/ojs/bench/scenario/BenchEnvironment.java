@@ -16,6 +16,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchDatabase;
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.WalUsage;
 import dev.ojs.spring.OjsTemplate;
 
 /**
@@ -130,6 +131,13 @@ public final class BenchEnvironment implements AutoCloseable {
 		}
 		catch (SQLException ex) {
 			this.out.println("CHECKPOINT before the measurement failed, going on without it: " + ex.getMessage());
+		}
+	}
+
+	/** What PostgreSQL has written so far ({@link WalUsage}), or {@code null} when it cannot be read. */
+	public WalUsage walUsage() {
+		try (HikariDataSource dataSource = BenchDatabase.dataSource(this.options.jdbcUrl(), 1, "bench-wal")) {
+			return WalUsage.now(dataSource);
 		}
 	}
 

@@ -2,8 +2,6 @@ package dev.ojs.bench.scenario;
 
 import java.util.Map;
 
-import javax.sql.DataSource;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
@@ -45,16 +43,16 @@ final class DrainScenario implements Scenario {
 		double preload = Preloader.enqueue(producer.template(), type, jobs, jobOptions, environment.out());
 		environment.stop(producer);
 		environment.checkpoint();
+		// before the worker starts: it claims while its context starts
+		WalUsage walStart = environment.walUsage();
 		long boot = System.nanoTime();
 		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		double startup = (System.nanoTime() - boot) / 1e9;
-		DataSource dataSource = worker.context().getBean(DataSource.class);
-		WalUsage walStart = WalUsage.now(dataSource);
 		CpuUsage cpuStart = CpuUsage.now();
 		JobProbe probe = worker.probe();
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
 		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
-		WalUsage walEnd = WalUsage.now(dataSource);
+		WalUsage walEnd = environment.walUsage();
 		WalUsage wal = (walStart != null && walEnd != null) ? walEnd.since(walStart) : null;
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
 		long executions = probe.started();
