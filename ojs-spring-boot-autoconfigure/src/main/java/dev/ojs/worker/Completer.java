@@ -54,7 +54,7 @@ final class Completer {
 	private static final Set<String> TRANSIENT_SQL_STATES = Set.of("08", "40", "53", "57");
 
 	/** A finished attempt, or one abandoned at shutdown, waiting to be written. */
-	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan failure, QueuePoller poller) {
+	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan failure) {
 
 		Job job() {
 			return this.execution.job();

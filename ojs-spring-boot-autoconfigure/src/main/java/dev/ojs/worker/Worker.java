@@ -333,7 +333,7 @@ public class Worker {
 				"Worker " + this.nodeId + " shut down while the job was running");
 		for (Execution execution : this.executions.values()) {
 			if (execution.transition(Execution.RUNNING, Execution.ABANDONED)) {
-				if (!submit(execution, () -> shutdown, Duration.ZERO, execution.poller())) {
+				if (!submit(execution, () -> shutdown, Duration.ZERO)) {
 					// nothing to write: the slot is free now
 					execution.poller().outcomeWritten(execution);
 				}
@@ -388,11 +388,11 @@ public class Worker {
 			}
 			Duration duration = Duration.ofNanos(System.nanoTime() - start);
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
-				// abandoned by stop(), which queued its outcome (or freed its slot)
+				// abandoned by stop(), which queued its outcome (or freed its slot): not this thread's slot to free
 				queued = true;
 				return;
 			}
-			queued = submit(execution, failure, duration, poller);
+			queued = submit(execution, failure, duration);
 		}
 		finally {
 			// a queued outcome keeps its slot until the completer has written it
@@ -401,8 +401,8 @@ public class Worker {
 	}
 
 	/** Queues a handler's outcome: completed, or failed with the error {@code failure} is classified as. */
-	private boolean submit(Execution execution, Throwable failure, Duration duration, QueuePoller poller) {
-		return submit(execution, () -> (failure != null) ? classify(execution, failure) : null, duration, poller);
+	private boolean submit(Execution execution, Throwable failure, Duration duration) {
+		return submit(execution, () -> (failure != null) ? classify(execution, failure) : null, duration);
 	}
 
 	/**
@@ -411,13 +411,13 @@ public class Worker {
 	 * records it.
 	 * @return whether it was queued
 	 */
-	private boolean submit(Execution execution, Supplier<JobError> error, Duration duration, QueuePoller poller) {
+	private boolean submit(Execution execution, Supplier<JobError> error, Duration duration) {
 		boolean submitted = false;
 		try {
 			JobError failure = error.get();
 			FailurePlanner.Plan plan = (failure != null) ? this.planner.plan(execution.job(), failure, this.store.now())
 					: null;
-			this.completer.submit(new Completer.Outcome(execution, duration, plan, poller));
+			this.completer.submit(new Completer.Outcome(execution, duration, plan));
 			submitted = true;
 		}
 		catch (Throwable ex) {
@@ -452,10 +452,11 @@ public class Worker {
 	}
 
 	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {
-		untrack(outcome.execution());
-		outcome.poller().outcomeWritten(outcome.execution());
+		Execution execution = outcome.execution();
+		untrack(execution);
+		execution.poller().outcomeWritten(execution);
 		if (accepted && outcome.failure() != null) {
-			outcome.poller().offerDue(outcome.failure().failure().nextRetryAt());
+			execution.poller().offerDue(outcome.failure().failure().nextRetryAt());
 		}
 	}
 
