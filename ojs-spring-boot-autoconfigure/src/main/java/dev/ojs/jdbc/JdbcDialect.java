@@ -34,7 +34,10 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
 
@@ -65,6 +68,9 @@ abstract class JdbcDialect {
 
 	/** States a job can be claimed from (once {@code scheduled_at <= now}). */
 	static final String CLAIMABLE = "'available', 'scheduled', 'retryable'";
+
+	/** Dead letters: discarded jobs marked as such. */
+	static final String DEAD_LETTER = "state = 'discarded' AND dead_letter = TRUE";
 
 	/** Live (non-terminal) states: at most one job per unique key among them. */
 	static final String LIVE = "'scheduled', 'available', 'active', 'retryable'";
@@ -366,7 +372,7 @@ abstract class JdbcDialect {
 			ps.setString(1, failure.state().value());
 			setInstant(ps, 2, failure.scheduledAt());
 			ps.setString(3, ErrorHistoryJson.write(failure.errors()));
-			ps.setString(4, failure.lastErrorType());
+			ps.setString(4, lastErrorType(failure));
 			ps.setBoolean(5, failure.deadLetter());
 			setInstant(ps, 6, failure.discardedAt());
 			int index = bindGuard(ps, 7, failure.job());
@@ -374,6 +380,18 @@ abstract class JdbcDialect {
 				setInstant(ps, index, expiredBefore);
 			}
 		});
+	}
+
+	/**
+	 * The stored {@code last_error_type}, cut to the column's length: the error that
+	 * discarded the job, which dead letter statistics and filters read. A retryable job
+	 * stores none (its history has the error): the column would otherwise be copied into
+	 * every later version of its row.
+	 */
+	static String lastErrorType(AttemptFailure failure) {
+		List<ErrorEntry> errors = failure.errors();
+		return (failure.state() != JobState.DISCARDED || errors.isEmpty()) ? null
+				: ErrorHistoryJson.errorType(errors.get(errors.size() - 1).type());
 	}
 
 	/** Returns claimed jobs that never started to {@code available}, without the attempt. */
@@ -553,8 +571,23 @@ abstract class JdbcDialect {
 		return times.stream().sorted().distinct().limit(limit).toList();
 	}
 
-	/** Deletes up to {@code limit} rows matching {@code where} with one instant parameter, oldest first. */
-	int deleteOlderThan(String where, String order, Instant cutoff, int limit) {
+	/** Deletes up to {@code limit} jobs completed before {@code cutoff}, oldest first. */
+	int deleteCompletedBefore(Instant cutoff, int limit) {
+		return deleteOlderThan("state = 'completed' AND completed_at < ?", "completed_at", cutoff, limit);
+	}
+
+	/** Deletes up to {@code limit} plain discarded and cancelled jobs discarded before {@code cutoff}, oldest first. */
+	int deleteDiscardedBefore(Instant cutoff, int limit) {
+		return deleteOlderThan("state IN ('discarded', 'cancelled') AND dead_letter = FALSE AND discarded_at < ?",
+				"discarded_at", cutoff, limit);
+	}
+
+	/** Deletes up to {@code limit} dead letters discarded before {@code cutoff}, oldest first. */
+	int deleteDeadLettersBefore(Instant cutoff, int limit) {
+		return deleteOlderThan(DEAD_LETTER + " AND discarded_at < ?", "discarded_at, id", cutoff, limit);
+	}
+
+	private int deleteOlderThan(String where, String order, Instant cutoff, int limit) {
 		return this.jdbc.update(deleteLimited(where, order), ps -> {
 			setInstant(ps, 1, cutoff);
 			ps.setInt(2, limit);
@@ -568,14 +601,14 @@ abstract class JdbcDialect {
 	/** The {@code n}-th newest dead letter (1-based), or {@code null} when there are fewer. */
 	DeadLetterPosition newestDeadLetter(int n) {
 		List<DeadLetterPosition> rows = this.jdbc.query("SELECT discarded_at, id FROM " + this.table
-				+ " WHERE state = 'discarded' AND dead_letter = TRUE ORDER BY discarded_at DESC, id DESC LIMIT 1 OFFSET ?",
+				+ " WHERE " + DEAD_LETTER + " ORDER BY discarded_at DESC, id DESC LIMIT 1 OFFSET ?",
 				(ps) -> ps.setInt(1, n - 1), (rs, rowNum) -> new DeadLetterPosition(getInstant(rs, 1), rs.getString(2)));
 		return rows.isEmpty() ? null : rows.get(0);
 	}
 
 	/** Deletes up to {@code limit} of the dead letters ordered strictly before {@code position}, oldest first. */
 	int deleteDeadLettersBefore(DeadLetterPosition position, int limit) {
-		return this.jdbc.update(deleteLimited("state = 'discarded' AND dead_letter = TRUE AND (discarded_at < ?"
+		return this.jdbc.update(deleteLimited(DEAD_LETTER + " AND (discarded_at < ?"
 				+ " OR (discarded_at = ? AND id < " + idParam() + "))", "discarded_at, id"), ps -> {
 					setInstant(ps, 1, position.discardedAt());
 					setInstant(ps, 2, position.discardedAt());

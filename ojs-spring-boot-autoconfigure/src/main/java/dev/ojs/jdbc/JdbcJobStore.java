@@ -21,25 +21,41 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+
 import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.worker.RetentionSettings;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * {@link JobStore} on one table {@code <prefix>jobs} in the application's database
@@ -66,7 +82,12 @@ import dev.ojs.retry.RetryPolicy;
  * itself folds identical notifications (channel and payload) of one transaction into one, so
  * many inserts in one transaction still notify once per queue.
  */
-public class JdbcJobStore implements JobStore {
+public class JdbcJobStore implements JobStore, WorkerStore {
+
+	private static final Log logger = LogFactory.getLog(JdbcJobStore.class);
+
+	/** SQLState classes of errors that pass: connection, transaction rollback, resources, operator intervention. */
+	private static final Set<String> TRANSIENT_SQL_STATES = Set.of("08", "40", "53", "57");
 
 	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
 	static final int MAX_NAME_LENGTH = 255;
@@ -76,9 +97,6 @@ public class JdbcJobStore implements JobStore {
 	private static final int PRUNE_CHUNK = 5000;
 
 	private static final int PRUNE_MAX_CHUNKS = 200;
-
-	/** How long one {@link #prune} call of the worker's pruner may delete before it stops. */
-	public static final Duration PRUNE_BUDGET = Duration.ofSeconds(1);
 
 	private final DataSource dataSource;
 
@@ -199,7 +217,7 @@ public class JdbcJobStore implements JobStore {
 		if (job.type() == null || job.type().isBlank()) {
 			throw new IllegalArgumentException("Job type must not be blank");
 		}
-		String queue = (job.queue() != null) ? job.queue() : "default";
+		String queue = (job.queue() != null) ? job.queue() : NewJob.DEFAULT_QUEUE;
 		checkLength("type", job.type());
 		checkLength("queue", queue);
 		checkLength("unique key", job.uniqueKey());
@@ -287,7 +305,7 @@ public class JdbcJobStore implements JobStore {
 
 	@Override
 	public DeadLetterStats deadLetterStats() {
-		String from = " FROM " + this.table + " WHERE " + DEAD_LETTER;
+		String from = " FROM " + this.table + " WHERE " + JdbcDialect.DEAD_LETTER;
 		Map<String, Long> byQueue = new TreeMap<>();
 		this.jdbc.query("SELECT queue, count(*)" + from + " GROUP BY queue",
 				(rs) -> {
@@ -356,7 +374,7 @@ public class JdbcJobStore implements JobStore {
 		return this.jdbc.update(con -> {
 			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
 					+ " dead_letter = FALSE, last_error_type = NULL, scheduled_at = ?, enqueued_at = ?,"
-					+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER + " AND id IN ("
+					+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + JdbcDialect.DEAD_LETTER + " AND id IN ("
 					+ String.join(", ", java.util.Collections.nCopies(ids.size(), this.dialect.idParam())) + ")");
 			this.dialect.setInstant(ps, 1, now);
 			this.dialect.setInstant(ps, 2, now);
@@ -371,7 +389,7 @@ public class JdbcJobStore implements JobStore {
 	@Override
 	public boolean deleteDeadLetter(String id) {
 		return isId(id) && this.jdbc.update(
-				"DELETE FROM " + this.table + " WHERE id = " + this.dialect.idParam() + " AND " + DEAD_LETTER, id) == 1;
+				"DELETE FROM " + this.table + " WHERE id = " + this.dialect.idParam() + " AND " + JdbcDialect.DEAD_LETTER, id) == 1;
 	}
 
 	@Override
@@ -380,10 +398,8 @@ public class JdbcJobStore implements JobStore {
 		}, new UUID(0, 0).toString());
 	}
 
-	private static final String DEAD_LETTER = "state = 'discarded' AND dead_letter = TRUE";
-
 	private Where deadLetters(DeadLetterFilter filter) {
-		Where where = new Where(DEAD_LETTER);
+		Where where = new Where(JdbcDialect.DEAD_LETTER);
 		DeadLetterFilter f = (filter != null) ? filter : DeadLetterFilter.ALL;
 		where.and("queue = ?", f.queue());
 		where.and("type = ?", f.type());
@@ -438,14 +454,9 @@ public class JdbcJobStore implements JobStore {
 		}
 	}
 
-	// ---- worker operations
+	// ---- WorkerStore
 
-	/**
-	 * Claims up to {@code limit} due jobs from {@code queue} for {@code nodeId} (see the
-	 * platform's dialect for the SQL): only the types in {@code visibilityByType}, each
-	 * reserved for its visibility timeout. Each claimed job is {@code active} with its attempt
-	 * incremented, returned in claim order (priority descending, FIFO within a priority).
-	 */
+	@Override
 	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
@@ -453,58 +464,38 @@ public class JdbcJobStore implements JobStore {
 		return this.dialect.claim(nodeId, queue, new LinkedHashMap<>(visibilityByType), limit, now());
 	}
 
-	/**
-	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
-	 * @return ids written; the others were no longer this attempt's (reaped meanwhile)
-	 */
+	@Override
 	public Set<String> complete(List<Job> jobs, boolean delete) {
 		return jobs.isEmpty() ? Set.of() : this.dialect.complete(jobs, now(), delete);
 	}
 
-	/**
-	 * Records failed attempts.
-	 * @return ids written; the others were no longer this attempt's (reaped meanwhile)
-	 */
+	@Override
 	public Set<String> fail(List<AttemptFailure> failures) {
 		return failures.isEmpty() ? Set.of() : this.dialect.fail(failures, null);
 	}
 
-	/**
-	 * Returns claimed jobs that never started to {@code available} without consuming the
-	 * attempt.
-	 * @return ids released
-	 */
+	@Override
 	public Set<String> release(List<Job> jobs) {
 		return jobs.isEmpty() ? Set.of() : this.dialect.release(jobs);
 	}
 
-	/**
-	 * Extends the reservations {@code nodeId} holds on these jobs to {@code lockedUntil}
-	 * (spec §9.3, RET-13).
-	 * @return how many reservations it still held
-	 */
+	@Override
 	public int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
-		// the dialect chunks its IN lists; PostgreSQL binds one array
 		return ids.isEmpty() ? 0 : this.dialect.heartbeat(nodeId, ids, lockedUntil);
 	}
 
-	/**
-	 * Those of these claimed jobs whose reservation is still theirs: {@code active} with the
-	 * same attempt and owner. A claimed job missing here lost its reservation (reaped), and no
-	 * write of that attempt can succeed any more.
-	 */
+	@Override
 	public List<Job> reservationsHeld(List<Job> jobs) {
 		return jobs.isEmpty() ? List.of() : this.dialect.reservationsHeld(jobs);
 	}
 
 	/**
-	 * Turns up to {@code limit} expired reservations into failed attempts (spec §9.2,
-	 * RET-12): {@code decide} says where each goes. Safe on every node at once: one
-	 * transaction locks the expired rows, skipping those another reaper holds, and each write
-	 * is guarded by the attempt, the owner and the still-expired reservation, so each expired
-	 * attempt is counted once.
-	 * @return the failures written by this call
+	 * {@inheritDoc}
+	 * <p>
+	 * One transaction locks the expired rows, skipping those another reaper holds, and each
+	 * write is guarded by the attempt, the owner and the still-expired reservation.
 	 */
+	@Override
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
 		Instant now = now();
 		return this.dialect.workerTx.execute((status) -> {
@@ -518,65 +509,46 @@ public class JdbcJobStore implements JobStore {
 		});
 	}
 
-	/** The earliest time after now at which a scheduled or retryable job of {@code queue} is due, or {@code null}. */
-	public Instant nextDueAt(String queue) {
-		List<Instant> due = nextDueTimes(queue, 1);
-		return due.isEmpty() ? null : due.get(0);
-	}
-
-	/**
-	 * The earliest {@code limit} distinct times after now at which scheduled or retryable
-	 * jobs of {@code queue} are due, earliest first.
-	 */
+	@Override
 	public List<Instant> nextDueTimes(String queue, int limit) {
 		return this.dialect.nextDueTimes(queue, now(), limit);
 	}
 
 	/**
-	 * Deletes finished jobs past their retention: completed jobs older than
-	 * {@code completed}, plain discarded and cancelled jobs older than {@code discarded}, dead
-	 * letters older than {@code deadLetterMaxAge}, then the oldest dead letters beyond
-	 * {@code deadLetterMaxCount}. Works in chunks of {@value #PRUNE_CHUNK} rows, at most
-	 * {@value #PRUNE_MAX_CHUNKS} per rule, so a large backlog is pruned over several runs.
-	 * @return the number of jobs deleted
-	 */
-	public long prune(Duration completed, Duration discarded, Duration deadLetterMaxAge, int deadLetterMaxCount) {
-		return prune(completed, discarded, deadLetterMaxAge, deadLetterMaxCount, Duration.ofDays(1));
-	}
-
-	/**
-	 * Like {@link #prune(Duration, Duration, Duration, int)}, but starts no further chunk once
-	 * {@code budget} has passed (see {@link #PRUNE_BUDGET}); the next run continues.
+	 * {@inheritDoc}
+	 * <p>
+	 * Completed jobs older than {@link RetentionSettings#completed()}, plain discarded and
+	 * cancelled jobs older than {@link RetentionSettings#discarded()}, dead letters older
+	 * than {@link RetentionSettings#deadLetterMaxAge()}, then the oldest dead letters beyond
+	 * {@link RetentionSettings#deadLetterMaxCount()}. Works in chunks of
+	 * {@value #PRUNE_CHUNK} rows, at most {@value #PRUNE_MAX_CHUNKS} per rule, and starts no
+	 * chunk once {@code budget} has passed: the next run continues.
 	 * <p>
 	 * The count rule is idempotent, so nodes pruning at the same time never keep fewer than
-	 * {@code deadLetterMaxCount}: it finds the {@code deadLetterMaxCount}-th newest dead letter
-	 * (by {@code discarded_at}, then id) and deletes only dead letters ordered strictly before
-	 * that row.
-	 * @return the number of jobs deleted
+	 * the maximum: it finds the n-th newest dead letter (by {@code discarded_at}, then id) and
+	 * deletes only dead letters ordered strictly before that row.
 	 */
-	public long prune(Duration completed, Duration discarded, Duration deadLetterMaxAge, int deadLetterMaxCount,
-			Duration budget) {
+	@Override
+	public long prune(RetentionSettings retention, Duration budget) {
 		long deadline = System.nanoTime() + Math.min(budget.toNanos(), Duration.ofDays(1).toNanos());
 		Instant now = now();
-		long deleted = deleteOlderThan("state = 'completed' AND completed_at < ?", "completed_at",
-				Timestamps.minus(now, completed), deadline);
-		deleted += deleteOlderThan("state IN ('discarded', 'cancelled') AND dead_letter = FALSE AND discarded_at < ?",
-				"discarded_at", Timestamps.minus(now, discarded), deadline);
-		deleted += deleteOlderThan(DEAD_LETTER + " AND discarded_at < ?", "discarded_at",
-				Timestamps.minus(now, deadLetterMaxAge), deadline);
-		if (deadLetterMaxCount <= 0) {
-			return deleted + deleteOlderThan(DEAD_LETTER + " AND discarded_at <= ?", "discarded_at, id", Timestamps.MAX,
+		long deleted = deleteInChunks(
+				() -> this.dialect.deleteCompletedBefore(Timestamps.minus(now, retention.completed()), PRUNE_CHUNK),
+				deadline);
+		deleted += deleteInChunks(
+				() -> this.dialect.deleteDiscardedBefore(Timestamps.minus(now, retention.discarded()), PRUNE_CHUNK),
+				deadline);
+		deleted += deleteInChunks(() -> this.dialect
+			.deleteDeadLettersBefore(Timestamps.minus(now, retention.deadLetterMaxAge()), PRUNE_CHUNK), deadline);
+		if (retention.deadLetterMaxCount() <= 0) {
+			return deleted + deleteInChunks(() -> this.dialect.deleteDeadLettersBefore(Timestamps.MAX, PRUNE_CHUNK),
 					deadline);
 		}
-		JdbcDialect.DeadLetterPosition oldestKept = this.dialect.newestDeadLetter(deadLetterMaxCount);
+		JdbcDialect.DeadLetterPosition oldestKept = this.dialect.newestDeadLetter(retention.deadLetterMaxCount());
 		if (oldestKept != null) {
 			deleted += deleteInChunks(() -> this.dialect.deleteDeadLettersBefore(oldestKept, PRUNE_CHUNK), deadline);
 		}
 		return deleted;
-	}
-
-	private long deleteOlderThan(String where, String order, Instant cutoff, long deadline) {
-		return deleteInChunks(() -> this.dialect.deleteOlderThan(where, order, cutoff, PRUNE_CHUNK), deadline);
 	}
 
 	/**
@@ -602,35 +574,63 @@ public class JdbcJobStore implements JobStore {
 	}
 
 	/**
-	 * A warning when nothing vacuums the job table (PostgreSQL with autovacuum off for the
-	 * server or the table), for the worker to log at start; empty otherwise, also when the
-	 * settings cannot be read.
+	 * {@inheritDoc}
+	 * <p>
+	 * Connection and resource failures, timeouts, deadlocks and serialization failures, as
+	 * Spring translates them or as the driver reports them (SQLState classes 08 connection,
+	 * 40 transaction rollback, 53 insufficient resources, 57 operator intervention). Anything
+	 * else (data too long, constraint violation, bad SQL) fails again for the same rows.
 	 */
-	public Optional<String> vacuumWarning() {
+	@Override
+	public boolean isTransient(Throwable failure) {
+		for (Throwable ex = failure; ex != null; ex = (ex.getCause() != ex) ? ex.getCause() : null) {
+			if (ex instanceof TransientDataAccessException || ex instanceof RecoverableDataAccessException
+					|| ex instanceof DataAccessResourceFailureException || ex instanceof CannotCreateTransactionException
+					|| ex instanceof SQLTransientException || ex instanceof SQLRecoverableException
+					|| ex instanceof SQLNonTransientConnectionException) {
+				return true;
+			}
+			String state = (ex instanceof SQLException sql) ? sql.getSQLState() : null;
+			if (state != null && TRANSIENT_SQL_STATES.contains(state.substring(0, Math.min(2, state.length())))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * PostgreSQL only ({@code LISTEN} on a dedicated connection, reconnecting with backoff).
+	 */
+	@Override
+	public Optional<AutoCloseable> listenForInserts(Consumer<String> onInsert) {
+		String channel = this.dialect.notifyChannel();
+		return (channel != null) ? Optional.of(PostgresInsertListener.start(this.dataSource, channel, onInsert))
+				: Optional.empty();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Warns when a HikariCP pool is smaller than the worker's own connections, and when
+	 * nothing vacuums the job table (PostgreSQL with autovacuum off for the server or the
+	 * table).
+	 */
+	@Override
+	public void workerStarting(int engineConnections, int handlerSlots) {
+		ConnectionPoolCheck.check(this.dataSource, engineConnections, handlerSlots);
+		vacuumWarning().ifPresent(logger::warn);
+	}
+
+	/** Why nothing vacuums the job table, if so; empty also when the settings cannot be read. */
+	Optional<String> vacuumWarning() {
 		try {
 			return Optional.ofNullable(this.dialect.vacuumWarning());
 		}
 		catch (DataAccessException ex) {
 			return Optional.empty();
 		}
-	}
-
-	/** Whether {@link #listenForInserts} is available (PostgreSQL LISTEN/NOTIFY). */
-	public boolean supportsInsertNotifications() {
-		return this.dialect.notifyChannel() != null;
-	}
-
-	/**
-	 * Listens for insert notifications on a dedicated connection, calling
-	 * {@code onInsert} with the queue name of each, and with {@code null} after every
-	 * (re)connect, when notifications may have been missed. Reconnects with backoff when the
-	 * connection fails. Close the returned handle to stop.
-	 */
-	public AutoCloseable listenForInserts(Consumer<String> onInsert) {
-		if (!supportsInsertNotifications()) {
-			throw new UnsupportedOperationException(platform() + " has no insert notifications");
-		}
-		return PostgresInsertListener.start(this.dataSource, this.dialect.notifyChannel(), onInsert);
 	}
 
 }

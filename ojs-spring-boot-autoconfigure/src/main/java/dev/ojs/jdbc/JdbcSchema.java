@@ -37,7 +37,7 @@ public final class JdbcSchema {
 
 	/** A platform's script with {@code tablePrefix} substituted for {@code ojs_}. */
 	public static String script(JdbcPlatform platform, String tablePrefix) {
-		String prefix = new JdbcStoreSettings(tablePrefix, JdbcStoreSettings.MIN_ERROR_HISTORY).tablePrefix();
+		String prefix = new JdbcStoreSettings(tablePrefix).tablePrefix();
 		String location = location(platform);
 		try (InputStream in = JdbcSchema.class.getClassLoader().getResourceAsStream(location)) {
 			if (in == null) {
@@ -66,7 +66,7 @@ public final class JdbcSchema {
 
 	/** Drops the job table when it exists. */
 	public static void drop(DataSource dataSource, String tablePrefix) {
-		String table = new JdbcStoreSettings(tablePrefix, JdbcStoreSettings.MIN_ERROR_HISTORY).tableName();
+		String table = new JdbcStoreSettings(tablePrefix).tableName();
 		new org.springframework.jdbc.core.JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + table);
 	}
 

@@ -3,35 +3,30 @@ package dev.ojs.jdbc;
 import java.util.regex.Pattern;
 
 /**
- * How the JDBC store names its table and how much error history it keeps.
+ * How the JDBC store names its table.
  *
  * @param tablePrefix prefix of the job table {@code <prefix>jobs}: an identifier
- * ({@code [A-Za-z_][A-Za-z0-9_]*}) of at most 40 characters, default {@code "ojs_"}
- * @param errorHistoryLimit how many of the most recent errors each job keeps (spec §10.1:
- * at least 10), default 20
+ * ({@code [A-Za-z_][A-Za-z0-9_]*}) of at most 40 characters, default {@code "ojs_"}; the
+ * only text from configuration ever spliced into SQL, so it is validated here, once
  */
-public record JdbcStoreSettings(String tablePrefix, int errorHistoryLimit) {
+public record JdbcStoreSettings(String tablePrefix) {
 
 	/** What a table prefix may be: an unquoted SQL identifier start, at most 40 characters. */
 	public static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
 
-	/** RET-15: at least the 10 most recent errors are kept. */
-	public static final int MIN_ERROR_HISTORY = 10;
+	/** The default table prefix. */
+	public static final String DEFAULT_TABLE_PREFIX = "ojs_";
 
 	public JdbcStoreSettings {
 		if (tablePrefix == null || !TABLE_PREFIX.matcher(tablePrefix).matches()) {
 			throw new IllegalArgumentException(
 					"Table prefix must match [A-Za-z_][A-Za-z0-9_]* and have at most 40 characters: " + tablePrefix);
 		}
-		if (errorHistoryLimit < MIN_ERROR_HISTORY) {
-			throw new IllegalArgumentException(
-					"errorHistoryLimit must be at least " + MIN_ERROR_HISTORY + " (spec §10.1), got " + errorHistoryLimit);
-		}
 	}
 
-	/** Prefix {@code "ojs_"}, 20 errors. */
+	/** Prefix {@value #DEFAULT_TABLE_PREFIX}. */
 	public static JdbcStoreSettings defaults() {
-		return new JdbcStoreSettings("ojs_", 20);
+		return new JdbcStoreSettings(DEFAULT_TABLE_PREFIX);
 	}
 
 	/** The job table's name, {@code <prefix>jobs}. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.Timestamps;
 
 /**
  * MariaDB 10.6+ and MySQL 8.0+. There is no {@code UPDATE ... RETURNING}, so a claim is two

@@ -29,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.jdbc.core.PreparedStatementCreator;
 import org.springframework.util.ClassUtils;
 
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 
 /**
@@ -327,7 +328,7 @@ final class PostgresDialect extends JdbcDialect {
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
-			ps.setArray(index++, texts(con, failures, AttemptFailure::lastErrorType));
+			ps.setArray(index++, texts(con, failures, JdbcDialect::lastErrorType));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
 			if (expiredBefore != null) {

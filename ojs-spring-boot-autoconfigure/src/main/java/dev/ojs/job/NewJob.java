@@ -10,7 +10,7 @@ import dev.ojs.retry.RetryPolicy;
  * invalid policy.
  *
  * @param type dot-namespaced job type
- * @param queue queue name
+ * @param queue queue name; {@code null} means {@value #DEFAULT_QUEUE}
  * @param priority higher runs first
  * @param argsJson JSON array of arguments
  * @param metaJson JSON object of metadata
@@ -21,5 +21,8 @@ import dev.ojs.retry.RetryPolicy;
  */
 public record NewJob(String type, String queue, int priority, String argsJson, String metaJson,
 		RetryPolicy retryPolicy, Instant runAt, String uniqueKey) {
+
+	/** The queue of a job enqueued without one whose handler names none. */
+	public static final String DEFAULT_QUEUE = "default";
 
 }

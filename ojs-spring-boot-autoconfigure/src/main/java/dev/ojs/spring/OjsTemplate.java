@@ -33,9 +33,6 @@ public class OjsTemplate {
 
 	private static final Log logger = LogFactory.getLog(OjsTemplate.class);
 
-	/** Queue of jobs whose handler (if any) names none. */
-	public static final String DEFAULT_QUEUE = "default";
-
 	private final JobStore store;
 
 	private final OjsJobRegistry registry;
@@ -134,7 +131,7 @@ public class OjsTemplate {
 			logger.debug("Enqueuing job type '" + type + "' that has no handler in this application");
 		}
 		String queue = (options.queue() != null) ? options.queue()
-				: handler.map(RegisteredJob::queue).orElse(DEFAULT_QUEUE);
+				: handler.map(RegisteredJob::queue).orElse(NewJob.DEFAULT_QUEUE);
 		int priority = (options.priority() != null) ? options.priority()
 				: handler.map(RegisteredJob::priority).orElse(0);
 		RetryPolicy policy = effectivePolicy(handler.map(RegisteredJob::effectivePolicy).orElse(this.defaultPolicy),

@@ -21,7 +21,6 @@ import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
-import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 
 /**
@@ -62,7 +61,7 @@ final class Completer {
 
 	}
 
-	private final JdbcJobStore store;
+	private final WorkerStore store;
 
 	private final boolean deleteCompleted;
 
@@ -80,7 +79,7 @@ final class Completer {
 	 * @param written called for every outcome once it is written ({@code true}) or rejected
 	 * ({@code false}); either way it no longer needs heartbeats
 	 */
-	Completer(JdbcJobStore store, boolean deleteCompleted, Listeners listeners, BiConsumer<Outcome, Boolean> written,
+	Completer(WorkerStore store, boolean deleteCompleted, Listeners listeners, BiConsumer<Outcome, Boolean> written,
 			String nodeId) {
 		this.store = store;
 		this.deleteCompleted = deleteCompleted;
@@ -177,7 +176,7 @@ final class Completer {
 		}
 		catch (Throwable ex) {
 			Listeners.rethrowIfFatal(ex);
-			if (isTransient(ex)) {
+			if (this.store.isTransient(ex)) {
 				logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
 				return false;
 			}
@@ -194,7 +193,7 @@ final class Completer {
 			}
 			catch (Throwable ex) {
 				Listeners.rethrowIfFatal(ex);
-				if (isTransient(ex)) {
+				if (this.store.isTransient(ex)) {
 					logger.warn("OJS could not write the outcome of job " + outcome.job().id() + " attempt "
 							+ outcome.job().attempt() + " (" + outcomes.size() + " left to write), retrying: " + ex);
 					return false;

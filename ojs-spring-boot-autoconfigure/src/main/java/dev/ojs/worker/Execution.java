@@ -9,8 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.jdbc.Timestamps;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.Job;
 
 /**
@@ -43,7 +42,7 @@ final class Execution implements JobExecution {
 
 	private static final Log logger = LogFactory.getLog(Execution.class);
 
-	private final JdbcJobStore store;
+	private final WorkerStore store;
 
 	private final AtomicInteger state = new AtomicInteger(CLAIMED);
 
@@ -54,7 +53,7 @@ final class Execution implements JobExecution {
 	private volatile Thread thread;
 
 	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, QueuePoller poller,
-			JdbcJobStore store) {
+			WorkerStore store) {
 		this.job = job;
 		this.registration = registration;
 		this.visibilityTimeout = visibilityTimeout;

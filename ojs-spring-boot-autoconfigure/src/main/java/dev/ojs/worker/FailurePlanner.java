@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.jdbc.AttemptFailure;
-import dev.ojs.jdbc.Timestamps;
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;

@@ -16,7 +16,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 
 /**
@@ -75,7 +74,7 @@ final class QueuePoller {
 
 	private final int concurrency;
 
-	private final JdbcJobStore store;
+	private final WorkerStore store;
 
 	private final Worker worker;
 
@@ -122,7 +121,7 @@ final class QueuePoller {
 	/** When the due times were last read from the database (poller thread only). */
 	private long dueRefreshedNanos = System.nanoTime();
 
-	QueuePoller(String queue, int concurrency, List<ClaimGroup> groups, JdbcJobStore store, Worker worker,
+	QueuePoller(String queue, int concurrency, List<ClaimGroup> groups, WorkerStore store, Worker worker,
 			Duration pollInterval) {
 		this.queue = queue;
 		this.concurrency = concurrency;

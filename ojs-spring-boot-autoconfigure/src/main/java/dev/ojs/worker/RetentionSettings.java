@@ -28,10 +28,25 @@ public record RetentionSettings(Duration completed, Duration discarded, Duration
 		positive("pruneInterval", pruneInterval);
 	}
 
-	/** Completed 1 h, discarded 7 days, dead letters 180 days / 10,000, pruned every minute. */
+	/** How long completed jobs are kept, unless given. */
+	public static final Duration DEFAULT_COMPLETED = Duration.ofHours(1);
+
+	/** How long discarded and cancelled jobs are kept, unless given. */
+	public static final Duration DEFAULT_DISCARDED = Duration.ofDays(7);
+
+	/** How long dead letters are kept, unless given. */
+	public static final Duration DEFAULT_DEAD_LETTER_MAX_AGE = Duration.ofDays(180);
+
+	/** How many dead letters are kept, unless given. */
+	public static final int DEFAULT_DEAD_LETTER_MAX_COUNT = 10_000;
+
+	/** How often a node prunes, unless given. */
+	public static final Duration DEFAULT_PRUNE_INTERVAL = Duration.ofMinutes(1);
+
+	/** Every default. */
 	public static RetentionSettings defaults() {
-		return new RetentionSettings(Duration.ofHours(1), Duration.ofDays(7), Duration.ofDays(180), 10_000,
-				Duration.ofMinutes(1));
+		return new RetentionSettings(DEFAULT_COMPLETED, DEFAULT_DISCARDED, DEFAULT_DEAD_LETTER_MAX_AGE,
+				DEFAULT_DEAD_LETTER_MAX_COUNT, DEFAULT_PRUNE_INTERVAL);
 	}
 
 	static void positive(String name, Duration value) {

@@ -24,9 +24,9 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.jdbc.Timestamps;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
 
@@ -86,7 +86,7 @@ public class Worker {
 
 	private static final Duration MAX_REAP_INTERVAL = Duration.ofSeconds(30);
 
-	private final JdbcJobStore store;
+	private final WorkerStore store;
 
 	private final Map<String, HandlerRegistration> registrations;
 
@@ -119,7 +119,7 @@ public class Worker {
 	/** Test hook: runs on the handler thread just before an attempt starts. */
 	volatile Consumer<Execution> beforeStart;
 
-	public Worker(JdbcJobStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
+	public Worker(WorkerStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
 			JobEventListener listener, RetryDelayOverride delayOverride) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
@@ -132,7 +132,7 @@ public class Worker {
 		this.nodeId = (settings.nodeId() != null) ? settings.nodeId() : generateNodeId();
 		this.listeners = new Listeners(listener);
 		this.planner = new FailurePlanner((delayOverride != null) ? delayOverride : RetryDelayOverride.NONE,
-				store.settings().errorHistoryLimit());
+				this.settings.errorHistoryLimit());
 		Map<String, Integer> queues = new TreeMap<>(settings.queues());
 		for (HandlerRegistration registration : handlers) {
 			queues.putIfAbsent(registration.queue(), settings.defaultConcurrency());
@@ -165,10 +165,6 @@ public class Worker {
 			return;
 		}
 		this.running = true;
-		ConnectionPoolCheck.check(this.store, this.queues, this.registrations.values());
-		if (!this.registrations.isEmpty()) {
-			this.store.vacuumWarning().ifPresent(logger::warn);
-		}
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.listeners,
 				this::outcomeWritten, this.nodeId);
 		this.completer.start();
@@ -181,8 +177,10 @@ public class Worker {
 					this.store, this, this.settings.pollInterval())));
 		}
 		this.pollers = Map.copyOf(pollers);
-		if (this.store.supportsInsertNotifications() && !pollers.isEmpty()) {
-			this.insertListener = this.store.listenForInserts(this::inserted);
+		if (!pollers.isEmpty()) {
+			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
+			this.store.workerStarting(this.queues.size() + 4 + ((this.insertListener != null) ? 1 : 0),
+					this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
 		this.pollers.values().forEach(QueuePoller::start);
 		startMaintenance();
@@ -533,8 +531,7 @@ public class Worker {
 
 	private void prune() {
 		RetentionSettings retention = this.settings.retention();
-		long deleted = this.store.prune(retention.completed(), retention.discarded(), retention.deadLetterMaxAge(),
-				retention.deadLetterMaxCount(), JdbcJobStore.PRUNE_BUDGET);
+		long deleted = this.store.prune(retention, Duration.ofSeconds(1));
 		if (deleted > 0 && logger.isDebugEnabled()) {
 			logger.debug("OJS pruned " + deleted + " finished jobs");
 		}

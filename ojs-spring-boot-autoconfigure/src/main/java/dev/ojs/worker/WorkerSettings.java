@@ -1,8 +1,12 @@
 package dev.ojs.worker;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.ojs.job.NewJob;
 
 /**
  * How a worker node claims and runs jobs.
@@ -20,14 +24,31 @@ import java.util.Objects;
  * @param retention how long finished jobs and dead letters are kept
  * @param defaultConcurrency the concurrency of a handler's queue that {@code queues} does
  * not list (at least 1)
+ * @param errorHistoryLimit how many of the most recent errors each job keeps (spec §10.1,
+ * RET-15: at least {@value #MIN_ERROR_HISTORY})
  * @throws IllegalArgumentException when a value is out of range
  */
 public record WorkerSettings(String nodeId, Map<String, Integer> queues, Duration pollInterval,
 		Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention,
-		int defaultConcurrency) {
+		int defaultConcurrency, int errorHistoryLimit) {
 
 	/** Concurrency of a handler's queue that is not configured, unless given. */
 	public static final int DEFAULT_QUEUE_CONCURRENCY = 10;
+
+	/** The longest an idle poller waits before looking again, unless given. */
+	public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+	/** Reservation length of an attempt (spec §9), unless given. */
+	public static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofMinutes(30);
+
+	/** How long running jobs may finish on shutdown, unless given. */
+	public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
+
+	/** RET-15: at least the 10 most recent errors are kept. */
+	public static final int MIN_ERROR_HISTORY = 10;
+
+	/** Errors kept per job, unless given. */
+	public static final int DEFAULT_ERROR_HISTORY = 20;
 
 	public WorkerSettings {
 		nodeId = (nodeId != null && !nodeId.isBlank()) ? nodeId : null;
@@ -52,19 +73,48 @@ public record WorkerSettings(String nodeId, Map<String, Integer> queues, Duratio
 		if (defaultConcurrency < 1) {
 			throw new IllegalArgumentException("defaultConcurrency must be at least 1, got " + defaultConcurrency);
 		}
+		if (errorHistoryLimit < MIN_ERROR_HISTORY) {
+			throw new IllegalArgumentException("errorHistoryLimit must be at least " + MIN_ERROR_HISTORY
+					+ " (spec §10.1), got " + errorHistoryLimit);
+		}
 	}
 
-	/** Settings whose handler queues get {@value #DEFAULT_QUEUE_CONCURRENCY}. */
+	/**
+	 * Settings whose handler queues get {@value #DEFAULT_QUEUE_CONCURRENCY} and whose jobs
+	 * keep {@value #DEFAULT_ERROR_HISTORY} errors.
+	 */
 	public WorkerSettings(String nodeId, Map<String, Integer> queues, Duration pollInterval,
 			Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention) {
 		this(nodeId, queues, pollInterval, visibilityTimeout, shutdownGracePeriod, retention,
-				DEFAULT_QUEUE_CONCURRENCY);
+				DEFAULT_QUEUE_CONCURRENCY, DEFAULT_ERROR_HISTORY);
 	}
 
-	/** Queue {@code default} with concurrency 10, 1 s poll, 30 min visibility, 30 s grace. */
+	/** Every default: queue {@value NewJob#DEFAULT_QUEUE} with the default concurrency, and the constants above. */
 	public static WorkerSettings defaults() {
-		return new WorkerSettings(null, Map.of("default", DEFAULT_QUEUE_CONCURRENCY), Duration.ofSeconds(1),
-				Duration.ofMinutes(30), Duration.ofSeconds(30), RetentionSettings.defaults());
+		return new WorkerSettings(null, Map.of(NewJob.DEFAULT_QUEUE, DEFAULT_QUEUE_CONCURRENCY), DEFAULT_POLL_INTERVAL,
+				DEFAULT_VISIBILITY_TIMEOUT, DEFAULT_SHUTDOWN_GRACE_PERIOD, RetentionSettings.defaults());
+	}
+
+	/** These settings with another error history limit. */
+	public WorkerSettings withErrorHistoryLimit(int limit) {
+		return new WorkerSettings(this.nodeId, this.queues, this.pollInterval, this.visibilityTimeout,
+				this.shutdownGracePeriod, this.retention, this.defaultConcurrency, limit);
+	}
+
+	/** The node id, or a generated one (host, pid and a random part) when none is set. */
+	String nodeIdOrGenerated() {
+		if (this.nodeId != null) {
+			return this.nodeId;
+		}
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (Exception ex) {
+			host = "localhost";
+		}
+		String random = Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36);
+		return host + "-" + ProcessHandle.current().pid() + "-" + random.substring(0, Math.min(6, random.length()));
 	}
 
 }

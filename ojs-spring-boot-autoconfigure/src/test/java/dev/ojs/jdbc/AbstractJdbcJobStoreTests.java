@@ -26,6 +26,9 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.worker.RetentionSettings;
+import dev.ojs.job.Timestamps;
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.ErrorEntry;
@@ -65,7 +68,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	void setUp() {
 		this.schema.clear();
 		this.clock = MutableClock.startingNow();
-		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20), this.clock);
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
 	}
 
 	@Test
@@ -208,12 +211,12 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(stored.state()).isEqualTo(JobState.SCHEDULED);
 		assertThat(stored.scheduledAt()).isEqualTo(this.clock.instant().plusSeconds(60));
 		assertThat(claim(10)).isEmpty();
-		assertThat(this.store.nextDueAt("default")).isEqualTo(stored.scheduledAt());
+		assertThat(this.store.nextDueTimes("default", 10)).containsExactly(stored.scheduledAt());
 		this.clock.advance(Duration.ofSeconds(59));
 		assertThat(claim(10)).isEmpty();
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(claim(10)).extracting(Job::id).containsExactly(id);
-		assertThat(this.store.nextDueAt("default")).isNull();
+		assertThat(this.store.nextDueTimes("default", 10)).isEmpty();
 	}
 
 	@Test
@@ -391,7 +394,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 			List<Future<?>> futures = new ArrayList<>();
 			for (int n = 0; n < reapers; n++) {
 				// each reaper is another node: its own store on the same table
-				JdbcJobStore node = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20), this.clock);
+				JdbcJobStore node = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
 				futures.add(pool.submit(() -> {
 					start.await();
 					List<AttemptFailure> written;
@@ -542,11 +545,11 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		String live = insertOne(job("email.send"));
 		this.clock.set(t0.plus(Duration.ofMinutes(30)));
 		// completed kept 1 h, discarded 10 min, dead letters 182 min / at most 3
-		long deleted = this.store.prune(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(182), 3);
+		long deleted = this.store.prune(retention(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(182), 3), Duration.ofDays(1));
 		assertThat(deleted).isEqualTo(1 + 2);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(3);
 		this.clock.set(t0.plus(Duration.ofMinutes(61)));
-		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(57), 3))
+		assertThat(this.store.prune(retention(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofMinutes(57), 3), Duration.ofDays(1)))
 			.as("completed and two dead letters by age").isEqualTo(3);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
 		assertThat(this.store.find(live)).isPresent();
@@ -576,20 +579,19 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(total()).isEqualTo(1);
 		assertThat(JdbcPlatform.detect(this.schema.dataSource())).isEqualTo(this.store.platform());
 		this.store.checkAvailable();
-		JdbcJobStore missing = new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("missing_", 10));
+		JdbcJobStore missing = new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("missing_"));
 		org.assertj.core.api.Assertions.assertThatException().isThrownBy(missing::checkAvailable);
 	}
 
 	@Test
 	void prefixIsValidated() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs; DROP TABLE x", 20));
-		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs_", 9));
+		assertThatIllegalArgumentException().isThrownBy(() -> new JdbcStoreSettings("ojs; DROP TABLE x"));
 	}
 
 	@Test
 	void insertWithoutACallersTransactionIsAllOrNothing() {
 		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
-		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20), this.clock);
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(), this.clock);
 		assertThatException().isThrownBy(() -> rejectingStore.insert(List.of(job("email.send").uniqueKey("k1").build(),
 				job("email.send").args("[\"POISON\"]").build())));
 		assertThat(rejecting.rejected()).isEqualTo(1);
@@ -781,7 +783,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 				for (int n = 0; n < 4; n++) {
 					prunes.add(pool.submit(() -> {
 						start.await();
-						return this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 10);
+						return this.store.prune(retention(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 10), Duration.ofDays(1));
 					}));
 				}
 				start.countDown();
@@ -796,7 +798,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		finally {
 			pool.shutdown();
 		}
-		assertThat(this.store.prune(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 0)).isEqualTo(10);
+		assertThat(this.store.prune(retention(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), 0), Duration.ofDays(1))).isEqualTo(10);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isZero();
 	}
 
@@ -805,14 +807,13 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		insertOne(job("email.send"));
 		this.store.complete(claim(1), false);
 		this.clock.advance(Duration.ofHours(2));
-		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10, Duration.ZERO))
+		assertThat(this.store.prune(retention(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10), Duration.ZERO))
 			.isZero();
-		assertThat(this.store.prune(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10,
-				JdbcJobStore.PRUNE_BUDGET))
+		assertThat(this.store.prune(retention(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(1), 10), Duration.ofSeconds(1)))
 			.isEqualTo(1);
 		// retentions longer than the stored range prune nothing rather than fail
-		assertThat(this.store.prune(Duration.ofDays(365L * 100_000), Duration.ofDays(365L * 100_000),
-				Duration.ofDays(365L * 100_000), 10))
+		assertThat(this.store.prune(retention(Duration.ofDays(365L * 100_000), Duration.ofDays(365L * 100_000),
+				Duration.ofDays(365L * 100_000), 10), Duration.ofDays(1)))
 			.isZero();
 	}
 
@@ -855,6 +856,11 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 			.flatMap((states) -> states.values().stream())
 			.mapToLong(Long::longValue)
 			.sum();
+	}
+
+	private static RetentionSettings retention(Duration completed, Duration discarded, Duration deadLetterMaxAge,
+			int deadLetterMaxCount) {
+		return new RetentionSettings(completed, discarded, deadLetterMaxAge, deadLetterMaxCount, Duration.ofMinutes(1));
 	}
 
 	private List<String> ids(DeadLetterFilter filter) {

@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.testsupport.MutableClock;
@@ -43,7 +44,7 @@ class MariaDbJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			bulk.setPassword(database.password());
 			bulk.setMaximumPoolSize(2);
 			MutableClock clock = MutableClock.startingNow();
-			JdbcJobStore store = new JdbcJobStore(bulk, this.schema.settings(20), clock);
+			JdbcJobStore store = new JdbcJobStore(bulk, this.schema.settings(), clock);
 			store.insert(List.of(job("email.send").build(), job("email.send").build(), job("email.send").build()));
 			// the driver answers a bulk batch with SUCCESS_NO_INFO, even for a row it did not change
 			int[] counts = new JdbcTemplate(bulk).batchUpdate("UPDATE " + this.schema.tableName()

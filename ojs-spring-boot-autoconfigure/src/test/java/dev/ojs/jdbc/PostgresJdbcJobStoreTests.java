@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -85,7 +86,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		finally {
 			jdbc.execute("ALTER TABLE " + table + " RESET (autovacuum_enabled)");
 		}
-		assertThat(new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("no_such_", 20)).vacuumWarning())
+		assertThat(new JdbcJobStore(this.schema.dataSource(), new JdbcStoreSettings("no_such_")).vacuumWarning())
 			.as("no table yet").isEmpty();
 	}
 
@@ -149,7 +150,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			return call.proceed();
 		});
 		JdbcJobStore store = this.schema.newStore();
-		JdbcJobStore explainingStore = new JdbcJobStore(explaining, this.schema.settings(20));
+		JdbcJobStore explainingStore = new JdbcJobStore(explaining, this.schema.settings());
 		Map<String, Duration> types = Map.of("email.send", Duration.ofMinutes(5));
 		for (int i = 0; i < 20; i++) {
 			store.insert(java.util.stream.IntStream.range(0, 1000).mapToObj((n) -> job("email.send").build()).toList());
@@ -255,7 +256,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			}
 			return call.proceed();
 		});
-		JdbcJobStore store = new JdbcJobStore(failing, this.schema.settings(20), this.clock);
+		JdbcJobStore store = new JdbcJobStore(failing, this.schema.settings(), this.clock);
 		List<String> all = sorted(store.insert(IntStream.range(0, 15).mapToObj((n) -> job("email.send").build()).toList()));
 		assertThat(ids(store.claim(NODE, "default", EMAIL, 10))).containsExactlyElementsOf(all.subList(0, 10));
 		failFrontClaims.set(true);

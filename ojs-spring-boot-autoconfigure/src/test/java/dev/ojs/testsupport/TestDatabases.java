@@ -189,14 +189,14 @@ public final class TestDatabases {
 			return this.tablePrefix + "jobs";
 		}
 
-		/** Store settings with this prefix and the given error history limit. */
-		public JdbcStoreSettings settings(int errorHistoryLimit) {
-			return new JdbcStoreSettings(this.tablePrefix, errorHistoryLimit);
+		/** Store settings with this prefix. */
+		public JdbcStoreSettings settings() {
+			return new JdbcStoreSettings(this.tablePrefix);
 		}
 
-		/** A store on this table, error history 20. */
+		/** A store on this table. */
 		public JdbcJobStore newStore() {
-			return new JdbcJobStore(dataSource(), settings(20));
+			return new JdbcJobStore(dataSource(), settings());
 		}
 
 		/** Deletes every job, keeping the table. */

@@ -29,9 +29,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.jdbc.Timestamps;
+import dev.ojs.job.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -110,7 +110,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void errorHistoryKeepsTheConfiguredNewestEntries() {
-		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(10));
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings());
 		start(handler(TYPE, (execution) -> {
 			throw new IllegalStateException("boom");
 		}));
@@ -535,7 +535,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		await().atMost(TIMEOUT).until(() -> {
 			jdbc.update("UPDATE " + this.schema.tableName() + " SET locked_until = ? WHERE state = 'active'",
 					java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(2))));
-			this.store.reapExpired(10, (job) -> new dev.ojs.jdbc.AttemptFailure(job, JobState.RETRYABLE,
+			this.store.reapExpired(10, (job) -> new dev.ojs.job.AttemptFailure(job, JobState.RETRYABLE,
 					this.store.now(), List.of(new ErrorEntry(job.attempt(), "visibility_timeout", "expired",
 							ErrorCode.RETRY, this.store.now(), Map.of())), false, this.store.now()));
 			return this.store.find(id).orElseThrow().state() == JobState.RETRYABLE;
@@ -605,7 +605,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			return call.proceed();
 		});
 		CountDownLatch started = new CountDownLatch(1);
-		Worker worker = startWorker(new Worker(new JdbcJobStore(flaky, this.schema.settings(20)),
+		Worker worker = startWorker(new Worker(new JdbcJobStore(flaky, this.schema.settings()),
 				List.of(handler(TYPE, (execution) -> {
 					started.countDown();
 					Thread.sleep(60_000);
@@ -678,7 +678,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void databaseOutageDoesNotStopTheWorker() {
 		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
-		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings(20));
+		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings());
 		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
 		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
 		startWorker(worker);
@@ -720,7 +720,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void outcomeTheDatabaseRejectsIsDroppedAndReapedWhileOthersAreWritten() {
 		RejectingDataSource rejecting = new RejectingDataSource(this.schema.dataSource(), "POISON");
-		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings(20));
+		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings());
 		CountDownLatch poisonFailed = new CountDownLatch(1);
 		Worker worker = new Worker(rejectingStore, List.of(new HandlerRegistration(TYPE, "default", 0,
 				Duration.ofMillis(600), (execution) -> {
@@ -750,7 +750,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void outcomesWaitOutAnOutageInsteadOfBeingDropped() throws Exception {
 		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
-		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings(20));
+		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings());
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
@@ -846,7 +846,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		List<String> engineThreads = threads.stream().filter((thread) -> !thread.isDaemon()).map(Thread::getName).toList();
 		assertThat(engineThreads).contains("ojs-default-poller", "ojs-completer-node-1", "ojs-heartbeat-node-1",
 				"ojs-maintenance-node-1");
-		if (this.store.supportsInsertNotifications()) {
+		if (this.store.platform() == dev.ojs.jdbc.JdbcPlatform.POSTGRESQL) {
 			assertThat(engineThreads).anyMatch((name) -> name.startsWith("ojs-listen-"));
 		}
 		worker.stop();
@@ -875,7 +875,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		await().atMost(TIMEOUT).until(() -> {
 			jdbc.update("UPDATE " + this.schema.tableName() + " SET locked_until = ? WHERE state = 'active'",
 					java.sql.Timestamp.from(Instant.now().minus(Duration.ofDays(2))));
-			this.store.reapExpired(10, (job) -> new dev.ojs.jdbc.AttemptFailure(job, JobState.DISCARDED, null,
+			this.store.reapExpired(10, (job) -> new dev.ojs.job.AttemptFailure(job, JobState.DISCARDED, null,
 					List.of(new ErrorEntry(job.attempt(), "visibility_timeout", "expired", ErrorCode.RETRY,
 							this.store.now(), Map.of())), false, this.store.now()));
 			return this.store.find(id).orElseThrow().state() == JobState.DISCARDED;
@@ -918,7 +918,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			return call.proceed();
 		});
 		AtomicInteger runs = new AtomicInteger();
-		Worker worker = startWorker(new Worker(new JdbcJobStore(gated, this.schema.settings(20)),
+		Worker worker = startWorker(new Worker(new JdbcJobStore(gated, this.schema.settings()),
 				List.of(handler(TYPE, (execution) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
 				RetryDelayOverride.NONE));
 		try {

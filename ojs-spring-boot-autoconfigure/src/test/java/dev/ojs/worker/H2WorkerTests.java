@@ -36,7 +36,7 @@ class H2WorkerTests extends AbstractWorkerTests {
 	@Test
 	void aRestartedWorkerDoesNotHeartbeatAttemptsItsLastRunLeftUnwritten() {
 		AtomicBoolean completionsFail = new AtomicBoolean(true);
-		JdbcJobStore store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20)) {
+		JdbcJobStore store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings()) {
 
 			@Override
 			public Set<String> complete(List<Job> jobs, boolean delete) {

@@ -53,7 +53,7 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	@Test
 	void insertNotificationsArriveOnCommitOnly() throws Exception {
 		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue)))) {
+		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
 			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
 			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
 			tx.executeWithoutResult((status) -> {
@@ -71,7 +71,7 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	@Test
 	void anUncommittedInsertDoesNotSuppressTheNotificationOfACommittedOne() throws Exception {
 		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue)))) {
+		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
 			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
 			DataSourceTransactionManager transactions = new DataSourceTransactionManager(this.schema.dataSource());
 			TransactionTemplate tx = new TransactionTemplate(transactions);

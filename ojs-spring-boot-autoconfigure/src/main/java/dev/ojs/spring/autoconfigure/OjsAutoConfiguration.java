@@ -52,7 +52,7 @@ public final class OjsAutoConfiguration {
 	JdbcJobStore ojsJobStore(ObjectProvider<DataSource> dataSource,
 			@OjsDataSource ObjectProvider<DataSource> ojsDataSource, OjsProperties properties) {
 		return new JdbcJobStore(getDataSource(dataSource, ojsDataSource), new JdbcStoreSettings(
-				properties.getJdbc().getTablePrefix(), properties.getErrorHistoryLimit()));
+				properties.getJdbc().getTablePrefix()));
 	}
 
 	@Bean

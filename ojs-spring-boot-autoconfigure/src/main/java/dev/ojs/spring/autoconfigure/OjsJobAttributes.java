@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.springframework.boot.convert.DurationStyle;
 
+import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.OjsJob;
@@ -45,7 +46,7 @@ record OjsJobAttributes(RegisteredJob job, Duration handlerVisibilityTimeout) {
 		if (!annotation.queue().isEmpty() && annotation.queue().isBlank()) {
 			throw invalid("queue", annotation.queue(), "must not be blank");
 		}
-		String queue = annotation.queue().isEmpty() ? OjsTemplate.DEFAULT_QUEUE : annotation.queue();
+		String queue = annotation.queue().isEmpty() ? NewJob.DEFAULT_QUEUE : annotation.queue();
 		int priority = (annotation.priority() != OjsJob.INHERIT_PRIORITY) ? annotation.priority() : 0;
 		if (annotation.concurrency() < 0) {
 			throw invalid("concurrency", annotation.concurrency(), "must be at least 0");

@@ -10,6 +10,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
+import dev.ojs.job.NewJob;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
@@ -36,13 +37,13 @@ public class OjsProperties implements Validator {
 	 * finishes nor heartbeats within it loses the job to another node. Handlers may override
 	 * it with '@OjsJob(visibilityTimeout)'.
 	 */
-	private Duration visibilityTimeout = Duration.ofMinutes(30);
+	private Duration visibilityTimeout = WorkerSettings.DEFAULT_VISIBILITY_TIMEOUT;
 
 	/**
 	 * Number of most recent errors kept in each job's error history (spec section 10.1), at
 	 * least 10.
 	 */
-	private int errorHistoryLimit = 20;
+	private int errorHistoryLimit = WorkerSettings.DEFAULT_ERROR_HISTORY;
 
 	private final Worker worker = new Worker();
 
@@ -111,14 +112,14 @@ public class OjsProperties implements Validator {
 	public WorkerSettings workerSettings() {
 		Map<String, Integer> queues = new LinkedHashMap<>();
 		if (this.worker.queues.isEmpty()) {
-			queues.put("default", this.worker.concurrency);
+			queues.put(NewJob.DEFAULT_QUEUE, this.worker.concurrency);
 		}
 		this.worker.queues.forEach((queue, concurrency) -> queues.put(queue,
 				(concurrency != null && concurrency > 0) ? concurrency : this.worker.concurrency));
 		RetentionSettings retention = new RetentionSettings(this.retention.completed, this.retention.discarded,
 				this.deadLetter.maxAge, this.deadLetter.maxCount, this.retention.pruneInterval);
 		return new WorkerSettings(this.worker.nodeId, queues, this.worker.pollInterval, this.visibilityTimeout,
-				this.worker.shutdownGracePeriod, retention, this.worker.concurrency);
+				this.worker.shutdownGracePeriod, retention, this.worker.concurrency, this.errorHistoryLimit);
 	}
 
 	@Override
@@ -135,7 +136,7 @@ public class OjsProperties implements Validator {
 	private void validate(Errors errors) {
 		positive(errors, "visibilityTimeout", "ojs.visibility-timeout", this.visibilityTimeout);
 		atLeast(errors, "errorHistoryLimit", "ojs.error-history-limit", this.errorHistoryLimit,
-				JdbcStoreSettings.MIN_ERROR_HISTORY);
+				WorkerSettings.MIN_ERROR_HISTORY);
 		atLeast(errors, "worker.concurrency", "ojs.worker.concurrency", this.worker.concurrency, 1);
 		this.worker.queues.forEach((queue, concurrency) -> {
 			if (queue.isBlank()) {
@@ -237,12 +238,12 @@ public class OjsProperties implements Validator {
 		/**
 		 * Default maximum number of jobs of one queue running at once on this node.
 		 */
-		private int concurrency = 10;
+		private int concurrency = WorkerSettings.DEFAULT_QUEUE_CONCURRENCY;
 
 		/**
 		 * Longest time an idle poller waits before looking for due jobs again.
 		 */
-		private Duration pollInterval = Duration.ofSeconds(1);
+		private Duration pollInterval = WorkerSettings.DEFAULT_POLL_INTERVAL;
 
 		/**
 		 * How long running jobs may finish when the application shuts down. Attempts still
@@ -250,7 +251,7 @@ public class OjsProperties implements Validator {
 		 * 'shutdown': they count against max_attempts and are retried (or discarded or
 		 * dead-lettered) per their retry policy.
 		 */
-		private Duration shutdownGracePeriod = Duration.ofSeconds(30);
+		private Duration shutdownGracePeriod = WorkerSettings.DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
 		/**
 		 * Reservation owner id of this node; generated from host, pid and a random part when
@@ -453,7 +454,7 @@ public class OjsProperties implements Validator {
 		 * Prefix of the job table's name (and its indexes): letters, digits and
 		 * underscores, not starting with a digit, at most 40 characters.
 		 */
-		private String tablePrefix = "ojs_";
+		private String tablePrefix = JdbcStoreSettings.DEFAULT_TABLE_PREFIX;
 
 		public DatabaseInitializationMode getInitializeSchema() {
 			return this.initializeSchema;
@@ -481,12 +482,12 @@ public class OjsProperties implements Validator {
 		/**
 		 * Dead letters older than this are pruned.
 		 */
-		private Duration maxAge = Duration.ofDays(180);
+		private Duration maxAge = RetentionSettings.DEFAULT_DEAD_LETTER_MAX_AGE;
 
 		/**
 		 * At most this many dead letters are kept; the oldest are pruned first.
 		 */
-		private int maxCount = 10_000;
+		private int maxCount = RetentionSettings.DEFAULT_DEAD_LETTER_MAX_COUNT;
 
 		public Duration getMaxAge() {
 			return this.maxAge;
@@ -514,17 +515,17 @@ public class OjsProperties implements Validator {
 		/**
 		 * How long completed jobs are kept; 0 deletes them on completion.
 		 */
-		private Duration completed = Duration.ofHours(1);
+		private Duration completed = RetentionSettings.DEFAULT_COMPLETED;
 
 		/**
 		 * How long discarded (not dead-lettered) and cancelled jobs are kept.
 		 */
-		private Duration discarded = Duration.ofDays(7);
+		private Duration discarded = RetentionSettings.DEFAULT_DISCARDED;
 
 		/**
 		 * How often a worker node prunes finished jobs and old dead letters.
 		 */
-		private Duration pruneInterval = Duration.ofMinutes(1);
+		private Duration pruneInterval = RetentionSettings.DEFAULT_PRUNE_INTERVAL;
 
 		public Duration getCompleted() {
 			return this.completed;

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.ojs.jdbc.AttemptFailure;
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
@@ -58,7 +58,7 @@ abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 	@BeforeEach
 	void createStore() {
 		this.schema.clear();
-		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(20),
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(),
 				Clock.fixed(T0, ZoneOffset.UTC));
 		this.endpoint = new DeadLettersEndpoint(this.store);
 		this.web = new DeadLettersEndpointWebExtension(this.endpoint);

@@ -1,6 +1,4 @@
-package dev.ojs.worker;
-
-import java.util.Map;
+package dev.ojs.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
@@ -45,13 +43,6 @@ class ConnectionPoolCheckTests extends DatabaseTests {
 			assertThat(ConnectionPoolCheck.maximumPoolSize(new DelegatingDataSource(pool))).hasValue(7);
 		}
 		assertThat(ConnectionPoolCheck.maximumPoolSize(new DriverManagerDataSource("jdbc:h2:mem:none"))).isEmpty();
-	}
-
-	@Test
-	void countsAPollerPerQueueAndTheEngineThreads() {
-		JdbcJobStore store = this.schema.newStore();
-		// H2: two pollers; completer, heartbeat, maintenance; no LISTEN connection
-		assertThat(ConnectionPoolCheck.workerConnections(store, Map.of("default", 8, "mail", 3))).isEqualTo(5);
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.ojs.jdbc;
+package dev.ojs.job;
 
 import java.time.DateTimeException;
 import java.time.Duration;

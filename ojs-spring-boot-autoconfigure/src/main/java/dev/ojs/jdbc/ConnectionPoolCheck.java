@@ -1,7 +1,5 @@
-package dev.ojs.worker;
+package dev.ojs.jdbc;
 
-import java.util.Collection;
-import java.util.Map;
 import java.util.OptionalInt;
 
 import javax.sql.DataSource;
@@ -9,12 +7,10 @@ import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.jdbc.JdbcJobStore;
-
 /**
  * Checks at worker start that a HikariCP pool is large enough. The worker's own threads hold
- * a connection each while they work: a poller per served queue, the completer, the heartbeat
- * and maintenance threads, and on PostgreSQL the {@code LISTEN} connection. A pool smaller
+ * a connection each while they work (a poller per served queue, the completer, heartbeats,
+ * rescuer and pruner, and on PostgreSQL the {@code LISTEN} connection). A pool smaller
  * than that plus one makes the engine's own writes wait, so heartbeats and outcomes come
  * late: that is a warning. Handler threads hold connections only when handlers use the
  * database, so a pool that cannot also serve every handler slot is only worth an info line.
@@ -31,16 +27,13 @@ final class ConnectionPoolCheck {
 	private ConnectionPoolCheck() {
 	}
 
-	static void check(JdbcJobStore store, Map<String, Integer> queues, Collection<HandlerRegistration> registrations) {
-		if (registrations.isEmpty()) {
-			return;
-		}
-		OptionalInt maximum = maximumPoolSize(store.dataSource());
+	/** Logs when the pool behind {@code dataSource} is too small for the worker's connections. */
+	static void check(DataSource dataSource, int workerConnections, int handlerSlots) {
+		OptionalInt maximum = maximumPoolSize(dataSource);
 		if (maximum.isEmpty()) {
 			return;
 		}
-		int handlerSlots = queues.values().stream().mapToInt(Integer::intValue).sum();
-		Finding finding = check(maximum.getAsInt(), workerConnections(store, queues), handlerSlots);
+		Finding finding = check(maximum.getAsInt(), workerConnections, handlerSlots);
 		if (finding == null) {
 			return;
 		}
@@ -52,17 +45,12 @@ final class ConnectionPoolCheck {
 		}
 	}
 
-	/** Connections the worker's own threads may hold at once (handlers not counted). */
-	static int workerConnections(JdbcJobStore store, Map<String, Integer> queues) {
-		return queues.size() + 3 + (store.supportsInsertNotifications() ? 1 : 0);
-	}
-
 	/** What to log for a pool of {@code maximum} connections, or {@code null} when it is enough. */
 	static Finding check(int maximum, int workerConnections, int handlerSlots) {
 		int all = workerConnections + handlerSlots;
 		if (maximum <= workerConnections) {
-			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeat,"
-					+ " maintenance, listener) may hold " + workerConnections + " database connections at once, but the"
+			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeats,"
+					+ " rescuer, pruner, listener) may hold " + workerConnections + " database connections at once, but the"
 					+ " connection pool allows " + maximum + ": raise " + PROPERTY + " to at least " + all
 					+ ", or heartbeats and outcomes will wait for connections");
 		}

@@ -1,4 +1,4 @@
-package dev.ojs.jdbc;
+package dev.ojs.job;
 
 import java.time.Instant;
 import java.util.List;
@@ -40,24 +40,13 @@ public record AttemptFailure(Job job, JobState state, Instant nextRetryAt, List<
 	}
 
 	/** The stored {@code scheduled_at}: the retry time, or unchanged for a discarded job. */
-	Instant scheduledAt() {
+	public Instant scheduledAt() {
 		return (this.nextRetryAt != null) ? this.nextRetryAt : this.job.scheduledAt();
 	}
 
 	/** The stored {@code discarded_at}. */
-	Instant discardedAt() {
+	public Instant discardedAt() {
 		return (this.state == JobState.DISCARDED) ? this.failedAt : null;
-	}
-
-	/**
-	 * The stored {@code last_error_type}, cut to the column's length: the error that
-	 * discarded the job, which dead letter statistics and filters read. A retryable job
-	 * stores none (its history has the error): the column would otherwise be copied into
-	 * every later version of its row.
-	 */
-	String lastErrorType() {
-		return (this.state != JobState.DISCARDED || this.errors.isEmpty()) ? null
-				: ErrorHistoryJson.errorType(this.errors.get(this.errors.size() - 1).type());
 	}
 
 }

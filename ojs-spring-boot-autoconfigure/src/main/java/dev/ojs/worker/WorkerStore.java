@@ -1,0 +1,96 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.Job;
+
+/**
+ * What the worker needs from storage (the engine's port), shaped for batches: one call
+ * claims many jobs, writes many outcomes or extends many reservations. Every write to a
+ * claimed job is guarded by its id, attempt and reservation owner, so a late write for an
+ * attempt whose reservation was reaped changes nothing and is reported as not written.
+ * {@link dev.ojs.jdbc.JdbcJobStore} implements it.
+ */
+public interface WorkerStore {
+
+	/** The store's clock, at the precision it stores. */
+	Instant now();
+
+	/**
+	 * Claims up to {@code limit} due jobs of the given types from {@code queue} for
+	 * {@code nodeId}, in claim order (priority descending, FIFO within a priority): each
+	 * becomes {@code active} with its attempt incremented and is reserved until now plus
+	 * its type's visibility timeout (spec §9.1).
+	 */
+	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit);
+
+	/**
+	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
+	 * @return the ids written; the others were no longer this attempt's
+	 */
+	Set<String> complete(List<Job> jobs, boolean delete);
+
+	/**
+	 * Records failed attempts.
+	 * @return the ids written; the others were no longer this attempt's
+	 */
+	Set<String> fail(List<AttemptFailure> failures);
+
+	/**
+	 * Returns claimed jobs that never started to {@code available}, attempt not consumed.
+	 * @return the ids released
+	 */
+	Set<String> release(List<Job> jobs);
+
+	/**
+	 * Extends the reservations {@code nodeId} holds on these jobs (spec §9.3, RET-13).
+	 * @return how many it still held
+	 */
+	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil);
+
+	/** Those of these claimed jobs whose reservation is still theirs (same attempt and owner, active). */
+	List<Job> reservationsHeld(List<Job> jobs);
+
+	/**
+	 * Turns up to {@code limit} expired reservations, of any node, into failed attempts
+	 * (spec §9.2, RET-12); {@code decide} says where each goes. Safe on every node at once:
+	 * each expired attempt is recorded once.
+	 * @return the failures written by this call
+	 */
+	List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide);
+
+	/** The earliest {@code limit} distinct future due times of the queue's scheduled and retryable jobs. */
+	List<Instant> nextDueTimes(String queue, int limit);
+
+	/**
+	 * Deletes finished jobs past their retention, for at most about {@code budget}.
+	 * @return how many were deleted
+	 */
+	long prune(RetentionSettings retention, Duration budget);
+
+	/** Whether a write failed for a reason that passes (connection lost, deadlock): retrying it will work. */
+	boolean isTransient(Throwable failure);
+
+	/**
+	 * Listens for inserts, calling {@code onInsert} with the queue of each, and with
+	 * {@code null} when some may have been missed (after a reconnect). Empty when the store
+	 * cannot notify; closing the handle stops listening.
+	 */
+	Optional<AutoCloseable> listenForInserts(Consumer<String> onInsert);
+
+	/**
+	 * Told before a worker starts: its own threads may hold {@code engineConnections} at
+	 * once, its handlers {@code handlerSlots} more. The store logs what would slow the
+	 * worker down (too small a pool, a table nothing vacuums).
+	 */
+	void workerStarting(int engineConnections, int handlerSlots);
+
+}
