@@ -1,9 +1,5 @@
 package dev.ojs.worker;
 
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,28 +12,16 @@ import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.RecoverableDataAccessException;
-import org.springframework.dao.TransientDataAccessException;
-import org.springframework.transaction.CannotCreateTransactionException;
 
 import dev.ojs.job.Job;
 
 /**
  * Writes attempt outcomes in batches on its own thread, so handlers and the next claim never
- * wait for them: whatever has queued up while one batch was being written becomes the next
- * batch (up to {@value #MAX_BATCH}), i.e. one statement for all completions and one for all
- * failures. Writes rejected by their guard (the reservation was reaped meanwhile) are logged
- * and not reported to the listener.
- * <p>
- * Errors: a batch that fails with a transient error (connection lost, database down, lock
- * timeout or deadlock: see {@link #isTransient}) is retried with backoff, never dropped,
- * taking in the outcomes that arrive meanwhile; if it stays unwritten past the reservation,
- * the reaper turns the attempt into a failure, as spec §9.2 says for an unacknowledged job.
- * A batch that fails otherwise is written again row by row, so one bad row cannot hold up
- * the others: a row that fails on its own with a non-transient error is logged with its job
- * id and dropped; its reservation then expires and the reaper records the attempt as failed
- * (§9.2), like any attempt whose outcome was never acknowledged.
+ * wait for them: what queues up while one batch is written becomes the next (one statement
+ * for its completions, one for its failures), then the listener is told. A transient error
+ * retries the batch with backoff, never drops it; any other error writes the batch row by
+ * row, and a row that still fails is dropped: its reservation expires and the rescuer
+ * records the attempt as failed (spec §9.2).
  */
 final class Completer {
 
@@ -49,11 +33,11 @@ final class Completer {
 
 	private static final long MAX_BACKOFF_MILLIS = 2000;
 
-	/** SQLState classes of errors that pass: connection, transaction rollback, resources, operator intervention. */
-	private static final Set<String> TRANSIENT_SQL_STATES = Set.of("08", "40", "53", "57");
-
-	/** A finished attempt, or one abandoned at shutdown, waiting to be written. */
-	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan failure) {
+	/**
+	 * A finished attempt, or one abandoned at shutdown, waiting to be written.
+	 * @param plan the failure to write, or {@code null} for a completion
+	 */
+	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan plan) {
 
 		Job job() {
 			return this.execution.job();
@@ -65,7 +49,7 @@ final class Completer {
 
 	private final boolean deleteCompleted;
 
-	private final Listeners listeners;
+	private final OutcomeEvents events;
 
 	private final BiConsumer<Outcome, Boolean> written;
 
@@ -79,11 +63,11 @@ final class Completer {
 	 * @param written called for every outcome once it is written ({@code true}) or rejected
 	 * ({@code false}); either way it no longer needs heartbeats
 	 */
-	Completer(WorkerStore store, boolean deleteCompleted, Listeners listeners, BiConsumer<Outcome, Boolean> written,
+	Completer(WorkerStore store, boolean deleteCompleted, OutcomeEvents events, BiConsumer<Outcome, Boolean> written,
 			String nodeId) {
 		this.store = store;
 		this.deleteCompleted = deleteCompleted;
-		this.listeners = listeners;
+		this.events = events;
 		this.written = written;
 		this.thread = new Thread(this::run, "ojs-completer-" + nodeId);
 	}
@@ -108,7 +92,7 @@ final class Completer {
 		if (this.thread.isAlive()) {
 			this.thread.interrupt();
 			logger.warn("OJS completer stopped with " + this.queue.size()
-					+ " outcomes unwritten; the reaper will retry those attempts after their visibility timeout");
+					+ " outcomes unwritten; the rescuer records those attempts after their visibility timeout");
 		}
 	}
 
@@ -131,7 +115,7 @@ final class Completer {
 				boolean written = write(completions,
 						(outcomes) -> this.store.complete(outcomes.stream().map(Outcome::job).toList(), this.deleteCompleted));
 				written &= write(failures,
-						(outcomes) -> this.store.fail(outcomes.stream().map((outcome) -> outcome.failure().failure()).toList()));
+						(outcomes) -> this.store.fail(outcomes.stream().map((outcome) -> outcome.plan().attemptFailure()).toList()));
 				if (written) {
 					backoff = MIN_BACKOFF_MILLIS;
 					continue;
@@ -144,7 +128,7 @@ final class Completer {
 				return;
 			}
 			catch (Throwable ex) {
-				Listeners.rethrowIfFatal(ex);
+				Throwables.rethrowIfFatal(ex);
 				logger.error("OJS completer failed, continuing", ex);
 			}
 		}
@@ -157,7 +141,7 @@ final class Completer {
 	}
 
 	private static void add(Outcome outcome, List<Outcome> completions, List<Outcome> failures) {
-		((outcome.failure() != null) ? failures : completions).add(outcome);
+		((outcome.plan() != null) ? failures : completions).add(outcome);
 	}
 
 	/**
@@ -175,7 +159,7 @@ final class Completer {
 			return true;
 		}
 		catch (Throwable ex) {
-			Listeners.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			if (this.store.isTransient(ex)) {
 				logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
 				return false;
@@ -192,7 +176,7 @@ final class Completer {
 				written = writer.apply(List.of(outcome));
 			}
 			catch (Throwable ex) {
-				Listeners.rethrowIfFatal(ex);
+				Throwables.rethrowIfFatal(ex);
 				if (this.store.isTransient(ex)) {
 					logger.warn("OJS could not write the outcome of job " + outcome.job().id() + " attempt "
 							+ outcome.job().attempt() + " (" + outcomes.size() + " left to write), retrying: " + ex);
@@ -214,33 +198,6 @@ final class Completer {
 		return true;
 	}
 
-	/**
-	 * Whether a write failed for a reason that passes (so retrying the same rows will work):
-	 * connection and resource failures, timeouts, deadlocks and serialization failures, as
-	 * Spring translates them ({@link TransientDataAccessException},
-	 * {@link RecoverableDataAccessException}, {@link DataAccessResourceFailureException},
-	 * {@link CannotCreateTransactionException}) or as the driver reports them
-	 * ({@link SQLTransientException}, {@link SQLRecoverableException},
-	 * {@link SQLNonTransientConnectionException}, SQLState classes 08 connection, 40
-	 * transaction rollback, 53 insufficient resources, 57 operator intervention). Anything else
-	 * (data too long, constraint violation, bad SQL) fails again for the same rows.
-	 */
-	static boolean isTransient(Throwable failure) {
-		for (Throwable ex = failure; ex != null; ex = (ex.getCause() != ex) ? ex.getCause() : null) {
-			if (ex instanceof TransientDataAccessException || ex instanceof RecoverableDataAccessException
-					|| ex instanceof DataAccessResourceFailureException || ex instanceof CannotCreateTransactionException
-					|| ex instanceof SQLTransientException || ex instanceof SQLRecoverableException
-					|| ex instanceof SQLNonTransientConnectionException) {
-				return true;
-			}
-			if (ex instanceof SQLException sql && sql.getSQLState() != null
-					&& TRANSIENT_SQL_STATES.contains(sql.getSQLState().substring(0, Math.min(2, sql.getSQLState().length())))) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/** Tells the worker and the listener; neither may stop the completer. */
 	private void report(List<Outcome> outcomes, Set<String> written) {
 		for (Outcome outcome : outcomes) {
@@ -251,11 +208,11 @@ final class Completer {
 						+ outcome.job().attempt() + ": its reservation was reaped");
 				continue;
 			}
-			if (outcome.failure() == null) {
-				this.listeners.completed(outcome.job(), outcome.handlerDuration());
+			if (outcome.plan() == null) {
+				this.events.completed(outcome.job(), outcome.handlerDuration());
 			}
 			else {
-				this.listeners.failed(outcome.failure(), outcome.handlerDuration());
+				this.events.failed(outcome.plan(), outcome.handlerDuration());
 			}
 		}
 	}
@@ -265,7 +222,7 @@ final class Completer {
 			this.written.accept(outcome, accepted);
 		}
 		catch (Throwable ex) {
-			Listeners.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			logger.error("OJS could not finish the outcome of job " + outcome.job().id(), ex);
 		}
 	}

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ojs.job.Timestamps;
 import dev.ojs.job.Job;
+import dev.ojs.job.Timestamps;
 
 /**
  * One claimed attempt on this node, from claim until its outcome is stored. Its state only
@@ -32,15 +32,15 @@ final class Execution implements JobExecution {
 	/** Still running at the end of the shutdown grace period; its failure is queued by shutdown. */
 	static final int ABANDONED = 4;
 
+	private static final Log logger = LogFactory.getLog(Execution.class);
+
 	private final Job job;
 
 	private final HandlerRegistration registration;
 
 	private final Duration visibilityTimeout;
 
-	private final QueuePoller poller;
-
-	private static final Log logger = LogFactory.getLog(Execution.class);
+	private final String claimedFrom;
 
 	private final WorkerStore store;
 
@@ -52,12 +52,15 @@ final class Execution implements JobExecution {
 
 	private volatile Thread thread;
 
-	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, QueuePoller poller,
+	/**
+	 * @param claimedFrom the served queue whose poller claimed it and whose slot it holds
+	 */
+	Execution(Job job, HandlerRegistration registration, Duration visibilityTimeout, String claimedFrom,
 			WorkerStore store) {
 		this.job = job;
 		this.registration = registration;
 		this.visibilityTimeout = visibilityTimeout;
-		this.poller = poller;
+		this.claimedFrom = claimedFrom;
 		this.store = store;
 		this.lockedUntil = job.lockedUntil();
 	}
@@ -71,9 +74,8 @@ final class Execution implements JobExecution {
 		return this.job.id();
 	}
 
-	/** The poller that claimed the attempt and holds its slot. */
-	QueuePoller poller() {
-		return this.poller;
+	String claimedFrom() {
+		return this.claimedFrom;
 	}
 
 	/** Id and attempt: a stale attempt still running here and the job's next attempt are two executions. */
@@ -97,10 +99,7 @@ final class Execution implements JobExecution {
 		this.lockedUntil = lockedUntil;
 	}
 
-	/**
-	 * Spec §9.3: extends the reservation now by the visibility timeout. When the reservation
-	 * is gone (reaped), logs that once.
-	 */
+	/** Spec §9.3: extends the reservation now by the visibility timeout. */
 	@Override
 	public void heartbeat() {
 		Instant until = Timestamps.plus(this.store.now(), this.visibilityTimeout);
@@ -113,9 +112,9 @@ final class Execution implements JobExecution {
 	}
 
 	/**
-	 * The reservation of this attempt is gone: the reaper recorded it as failed after its
-	 * visibility timeout expired. The handler cannot be stopped, but every write of this
-	 * attempt's outcome will be rejected. Logs a warning the first time.
+	 * The reservation is gone: a reaper recorded the attempt as failed after its visibility
+	 * timeout (spec §9.2). The handler cannot be stopped, but every write of this attempt's
+	 * outcome will be rejected. Logs a warning the first time.
 	 */
 	void reservationLost() {
 		int state = this.state.get();
@@ -127,7 +126,7 @@ final class Execution implements JobExecution {
 		}
 	}
 
-	/** Whether {@link #reservationLost()} was called: no more heartbeats, the outcome is stale. */
+	/** Whether the reservation is gone: no more heartbeats, the outcome is stale. */
 	boolean isReservationLost() {
 		return this.reservationLost.get();
 	}

@@ -11,23 +11,19 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.ojs.job.AttemptFailure;
-import dev.ojs.job.Timestamps;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.Timestamps;
 import dev.ojs.retry.JobError;
 import dev.ojs.retry.RetryDecision;
 import dev.ojs.retry.RetryPolicy;
 
 /**
- * Decides where a failed attempt goes, the same way for handler failures, expired
- * reservations and shutdown: {@link RetryPolicy#decide} on the job's stored effective policy
- * (spec §7.2 precedence, §6 non-retryable errors, §2.2 exact {@code max_attempts}); for a
- * retry, the {@link RetryDelayOverride}'s delay when it has one, capped by
- * {@link RetryPolicy#capDelay} (RET-04); the error appended to the history, which keeps the
- * newest {@code errorHistoryLimit} entries (spec §10.1, RET-15). A retry time beyond
- * {@link Timestamps#MAX} (a huge {@code max_interval}) is stored as {@link Timestamps#MAX},
- * and the delay reported is the one up to it.
+ * Decides where a failed attempt goes (spec §7.2), the same way for handler failures,
+ * expired reservations (§9.2) and shutdown: {@link RetryPolicy#decide} on the job's policy,
+ * a {@link RetryDelayOverride} capped at {@code max_interval} (RET-04), and the error
+ * appended to the history, which keeps the newest {@code errorHistoryLimit} (§10.1, RET-15).
  */
 final class FailurePlanner {
 
@@ -54,14 +50,15 @@ final class FailurePlanner {
 	/**
 	 * A failed attempt and the decision behind it.
 	 *
-	 * @param failure what to write
+	 * @param attemptFailure what to write
 	 * @param error the error
-	 * @param delay the retry delay, or {@code null} when not retrying
+	 * @param delay the retry delay, or {@code null} when not retrying; a retry time past
+	 * {@link Timestamps#MAX} is stored as {@code MAX}, and this is the delay up to it
 	 */
-	record Plan(AttemptFailure failure, JobError error, Duration delay) {
+	record Plan(AttemptFailure attemptFailure, JobError error, Duration delay) {
 
 		Job job() {
-			return this.failure.job();
+			return this.attemptFailure.job();
 		}
 
 	}
@@ -102,7 +99,7 @@ final class FailurePlanner {
 			return this.delayOverride.delay(job, error).map(policy::capDelay);
 		}
 		catch (Throwable ex) {
-			Listeners.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			logger.warn("Retry delay override failed for job " + job.id() + ", using the policy's delay", ex);
 			return Optional.empty();
 		}

@@ -110,8 +110,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void errorHistoryKeepsTheConfiguredNewestEntries() {
-		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings());
-		start(handler(TYPE, (execution) -> {
+		start(settings("node-1").withErrorHistoryLimit(10), handler(TYPE, (execution) -> {
 			throw new IllegalStateException("boom");
 		}));
 		String id = enqueue(job(TYPE).policy(quickRetries(13)));
@@ -200,9 +199,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		String id = enqueue(job(TYPE).policy(quickRetries(3)));
 		Job claimed = this.store.claim("node-0", "default", Map.of(TYPE, Duration.ofSeconds(30)), 1).get(0);
 		List<Job> ran = new CopyOnWriteArrayList<>();
-		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5),
-				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> ran.add(execution.job())));
-		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 0);
+		ClaimObservingStore observed = new ClaimObservingStore(this.schema.dataSource(), this.schema.settings());
+		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> ran.add(execution.job()))),
+				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5), Duration.ofSeconds(30),
+						Duration.ofSeconds(2), retention()),
+				this.listener, RetryDelayOverride.NONE));
+		// the poller's first claim found nothing: from now on it idles
+		await().atMost(TIMEOUT).until(() -> observed.claims() > 0);
 		// node-0 fails the attempt: node-1 hears of the retry from the database only
 		Instant now = this.store.now();
 		Instant due = now.plusMillis(1500);
@@ -626,34 +629,6 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	}
 
 	@Test
-	void shutdownReleasesClaimedJobsThatHaveNotStarted() {
-		List<Job> ran = new CopyOnWriteArrayList<>();
-		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> ran.add(execution.job()))),
-				settings("node-1"), this.listener, RetryDelayOverride.NONE);
-		CountDownLatch claimed = new CountDownLatch(1);
-		// hold the claimed attempt before it starts until stop() has released it
-		worker.beforeStart = (execution) -> {
-			claimed.countDown();
-			await().atMost(TIMEOUT)
-				.until(() -> this.store.find(execution.id()).map(Job::state).orElse(null) == JobState.AVAILABLE);
-		};
-		startWorker(worker);
-		String id = enqueue(job(TYPE));
-		await().atMost(TIMEOUT).until(() -> claimed.getCount() == 0);
-		worker.stop();
-		Job released = this.store.find(id).orElseThrow();
-		assertThat(released.state()).isEqualTo(JobState.AVAILABLE);
-		assertThat(released.attempt()).as("attempt not consumed").isZero();
-		assertThat(released.lockedBy()).isNull();
-		assertThat(released.errors()).isEmpty();
-		assertThat(ran).isEmpty();
-		assertThat(this.listener.of(id)).isEmpty();
-		start(settings("node-2"), handler(TYPE, (execution) -> ran.add(execution.job())));
-		assertThat(awaitState(id, JobState.COMPLETED).attempt()).isEqualTo(1);
-		assertThat(ran).singleElement().satisfies((job) -> assertThat(job.lockedBy()).isEqualTo("node-2"));
-	}
-
-	@Test
 	void completedJobsAreDeletedWithZeroRetentionAndPrunedOtherwise() {
 		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), new RetentionSettings(Duration.ZERO, Duration.ofDays(1), Duration.ofDays(1), 100,
@@ -845,7 +820,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.toList();
 		List<String> engineThreads = threads.stream().filter((thread) -> !thread.isDaemon()).map(Thread::getName).toList();
 		assertThat(engineThreads).contains("ojs-default-poller", "ojs-completer-node-1", "ojs-heartbeat-node-1",
-				"ojs-maintenance-node-1");
+				"ojs-rescuer-node-1", "ojs-pruner-node-1");
 		if (this.store.platform() == dev.ojs.jdbc.JdbcPlatform.POSTGRESQL) {
 			assertThat(engineThreads).anyMatch((name) -> name.startsWith("ojs-listen-"));
 		}
@@ -860,13 +835,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void heartbeatWarnsWhenTheReservationIsGone(CapturedOutput output) throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
+		java.util.concurrent.atomic.AtomicReference<Execution> running = new java.util.concurrent.atomic.AtomicReference<>();
 		Worker worker = new Worker(this.store, List.of(new HandlerRegistration(TYPE, "default", 0,
 				Duration.ofMillis(600), (execution) -> {
+					running.set((Execution) execution);
 					started.countDown();
 					release.await(20, TimeUnit.SECONDS);
 				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
-		java.util.concurrent.atomic.AtomicReference<Execution> running = new java.util.concurrent.atomic.AtomicReference<>();
-		worker.beforeStart = running::set;
 		startWorker(worker);
 		String id = enqueue(job(TYPE));
 		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -987,6 +962,38 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	String enqueue(Jobs job) {
 		return this.store.insert(List.of(job.build())).get(0);
+	}
+
+	/** A store that counts the claims it has answered, and when each answered. */
+	static final class ClaimObservingStore extends JdbcJobStore {
+
+		private final List<Long> answeredAtNanos = new CopyOnWriteArrayList<>();
+
+		ClaimObservingStore(DataSource dataSource, dev.ojs.jdbc.JdbcStoreSettings settings) {
+			super(dataSource, settings);
+		}
+
+		@Override
+		public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
+			try {
+				return super.claim(nodeId, queue, visibilityByType, limit);
+			}
+			finally {
+				this.answeredAtNanos.add(System.nanoTime());
+			}
+		}
+
+		int claims() {
+			return this.answeredAtNanos.size();
+		}
+
+		/** Time between the last two claims answered; zero before two. */
+		Duration lastGap() {
+			int n = this.answeredAtNanos.size();
+			return (n < 2) ? Duration.ZERO
+					: Duration.ofNanos(this.answeredAtNanos.get(n - 1) - this.answeredAtNanos.get(n - 2));
+		}
+
 	}
 
 	Job awaitState(String id, JobState state) {

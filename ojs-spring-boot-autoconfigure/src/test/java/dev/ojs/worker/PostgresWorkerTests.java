@@ -101,12 +101,15 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 	void notificationWakesAnIdleWorkerAtOnce() {
 		List<Job> started = new CopyOnWriteArrayList<>();
 		// a 30 s poll interval: without a notification the job would wait for the poller's backoff
-		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30),
-				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
-				handler(TYPE, (execution) -> started.add(execution.job())));
-		// wait until the poller has backed off (it polls after 5, 10, 20, ... ms) into an idle
-		// wait that ends more than a second from now: only a notification can start the job sooner
-		await().atMost(TIMEOUT).until(() -> worker.poller("default").idleRemaining().toMillis() > 1000);
+		ClaimObservingStore observed = new ClaimObservingStore(this.schema.dataSource(), this.schema.settings());
+		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> started.add(execution.job()))),
+				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
+						Duration.ofSeconds(2), retention()),
+				this.listener, RetryDelayOverride.NONE));
+		// the poller backs off (it polls after 5, 10, 20, ... ms): once a claim came more than
+		// 1.2 s after the one before, the idle wait after it lasts at least 2.4 s, and only a
+		// notification can start the job sooner
+		await().atMost(TIMEOUT).until(() -> observed.lastGap().toMillis() > 1200);
 		Instant enqueued = this.store.now();
 		String id = enqueue(job(TYPE));
 		awaitState(id, JobState.COMPLETED);

@@ -9,10 +9,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
-import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobStore;
 import dev.ojs.spring.RetryDelayCustomizer;
 import dev.ojs.worker.JobEventListener;
 import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the OJS worker: claims and runs the
@@ -23,17 +24,14 @@ import dev.ojs.worker.Worker;
  * (including the {@link ApplicationEventJobEventListener} that publishes Spring events),
  * and asks the {@link RetryDelayCustomizer} beans for custom retry delays.
  * <p>
- * The worker needs the JDBC store's claim, complete, fail, heartbeat and reap operations,
- * so it runs only on a {@link JdbcJobStore}. A user-defined {@link dev.ojs.job.JobStore}
- * bean that is not a {@code JdbcJobStore} therefore leaves the node without a worker, as if
- * it were enqueue-only; the condition evaluation report ({@code --debug} or the
- * {@code conditions} actuator endpoint) lists {@code OjsWorkerAutoConfiguration} as not
- * matched for want of a {@code JdbcJobStore} bean.
+ * The worker runs on the {@link JobStore} bean, which must also be a {@link WorkerStore}
+ * (as the {@link dev.ojs.jdbc.JdbcJobStore} is): a store that cannot claim jobs fails
+ * start-up with a message that says so, rather than leaving a node that never runs a job.
  */
 @AutoConfiguration(after = OjsAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "ojs.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "ojs.worker.enabled", matchIfMissing = true)
-@ConditionalOnBean({ JdbcJobStore.class, OjsJobHandlerRegistry.class })
+@ConditionalOnBean({ JobStore.class, OjsJobHandlerRegistry.class })
 public final class OjsWorkerAutoConfiguration {
 
 	@Bean
@@ -44,9 +42,14 @@ public final class OjsWorkerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Worker ojsWorker(JdbcJobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
+	Worker ojsWorker(JobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
 			ObjectProvider<JobEventListener> listeners, ObjectProvider<RetryDelayCustomizer> delayCustomizers) {
-		return new Worker(jobStore, registry.registrations(), properties.workerSettings(),
+		if (!(jobStore instanceof WorkerStore workerStore)) {
+			throw new IllegalStateException("The job store " + jobStore.getClass().getName()
+					+ " cannot run a worker: it does not implement " + WorkerStore.class.getName()
+					+ ". Implement it, or set ojs.worker.enabled=false to run this node enqueue-only.");
+		}
+		return new Worker(workerStore, registry.registrations(), properties.workerSettings(),
 				CompositeJobEventListener.of(listeners.orderedStream().toList()),
 				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
 	}

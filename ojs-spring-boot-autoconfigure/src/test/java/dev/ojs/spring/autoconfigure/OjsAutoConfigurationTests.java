@@ -9,10 +9,6 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
-import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcome;
-import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.jdbc.DataSourceBuilder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -28,6 +24,7 @@ import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerStore;
 import dev.ojs.worker.WorkerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -218,22 +215,25 @@ class OjsAutoConfigurationTests {
 	}
 
 	@Test
-	void userJobStoreThatIsNotJdbcLeavesNoWorkerAndTheConditionReportSaysWhy() {
+	void userJobStoreThatCannotRunAWorkerFailsStartUpAndNamesTheWayOut() {
 		this.contextRunner.withBean("myStore", JobStore.class, () -> mock(JobStore.class)).run((context) -> {
-			assertThat(context).hasNotFailed()
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("cannot run a worker")
+				.hasMessageContaining(WorkerStore.class.getName())
+				.hasMessageContaining("ojs.worker.enabled=false");
+		});
+	}
+
+	@Test
+	void userJobStoreWithoutAWorkerRunsEnqueueOnly() {
+		this.contextRunner.withBean("myStore", JobStore.class, () -> mock(JobStore.class))
+			.withPropertyValues("ojs.worker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(OjsTemplate.class)
 				.doesNotHaveBean(JdbcJobStore.class)
-				.doesNotHaveBean(Worker.class);
-			ConditionAndOutcomes outcomes = ConditionEvaluationReport.get(context.getBeanFactory())
-				.getConditionAndOutcomesBySource()
-				.get(OjsWorkerAutoConfiguration.class.getName());
-			assertThat(outcomes.isFullMatch()).isFalse();
-			assertThat(outcomes.stream().map(ConditionAndOutcome::getOutcome).filter((outcome) -> !outcome.isMatch()))
-				.singleElement()
-				.extracting(ConditionOutcome::getMessage)
-				.asString()
-				.contains(JdbcJobStore.class.getName());
-		});
+				.doesNotHaveBean(Worker.class));
 	}
 
 	@Test

@@ -8,17 +8,16 @@ import org.apache.commons.logging.LogFactory;
 import dev.ojs.job.Job;
 
 /**
- * Tells the {@link JobEventListener} about stored outcomes, never letting it throw into the
- * worker: whatever it throws, {@link Error}s included, is logged, except a
- * {@link VirtualMachineError} (the JVM is failing).
+ * Tells the {@link JobEventListener} about stored outcomes. Whatever the listener throws is
+ * logged, never passed to the worker thread that told it.
  */
-final class Listeners {
+final class OutcomeEvents {
 
-	private static final Log logger = LogFactory.getLog(Listeners.class);
+	private static final Log logger = LogFactory.getLog(OutcomeEvents.class);
 
 	private final JobEventListener listener;
 
-	Listeners(JobEventListener listener) {
+	OutcomeEvents(JobEventListener listener) {
 		this.listener = (listener != null) ? listener : JobEventListener.NONE;
 	}
 
@@ -27,7 +26,7 @@ final class Listeners {
 			this.listener.completed(job, handlerDuration);
 		}
 		catch (Throwable ex) {
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			logger.warn("OJS job event listener failed on completed " + job.id(), ex);
 		}
 	}
@@ -36,9 +35,10 @@ final class Listeners {
 		Job job = plan.job();
 		try {
 			if (plan.delay() != null) {
-				this.listener.retrying(job, plan.error(), plan.failure().nextRetryAt(), plan.delay(), handlerDuration);
+				this.listener.retrying(job, plan.error(), plan.attemptFailure().nextRetryAt(), plan.delay(),
+						handlerDuration);
 			}
-			else if (plan.failure().deadLetter()) {
+			else if (plan.attemptFailure().deadLetter()) {
 				this.listener.deadLettered(job, plan.error(), handlerDuration);
 			}
 			else {
@@ -46,18 +46,8 @@ final class Listeners {
 			}
 		}
 		catch (Throwable ex) {
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			logger.warn("OJS job event listener failed on the failure of " + job.id(), ex);
-		}
-	}
-
-	/**
-	 * Worker threads catch everything to keep running, but not a {@link VirtualMachineError}
-	 * (out of memory, stack overflow, internal error): that one is rethrown.
-	 */
-	static void rethrowIfFatal(Throwable ex) {
-		if (ex instanceof VirtualMachineError error) {
-			throw error;
 		}
 	}
 

@@ -1,0 +1,75 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * A task run at a fixed delay on a non-daemon thread of its own, started at a random point
+ * of its first interval so nodes do not run it in step. A run that throws is logged and the
+ * next one runs as planned.
+ */
+final class PeriodicTask {
+
+	private static final Log logger = LogFactory.getLog(PeriodicTask.class);
+
+	private final String name;
+
+	private final Runnable task;
+
+	private final long intervalMillis;
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	private volatile Thread thread;
+
+	PeriodicTask(String threadName, Runnable task, Duration interval) {
+		this.name = threadName;
+		this.task = task;
+		this.intervalMillis = Math.max(1, interval.toMillis());
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, threadName);
+			this.thread = thread;
+			return thread;
+		});
+	}
+
+	void start() {
+		this.scheduler.scheduleWithFixedDelay(this::runOnce, ThreadLocalRandom.current().nextLong(this.intervalMillis),
+				this.intervalMillis, TimeUnit.MILLISECONDS);
+	}
+
+	private void runOnce() {
+		try {
+			this.task.run();
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.warn("OJS " + this.name + " failed, retrying in " + this.intervalMillis + " ms: " + ex);
+		}
+	}
+
+	/** Interrupts a run in progress and waits for the thread to end, up to {@code timeout}. */
+	void stop(Duration timeout) {
+		this.scheduler.shutdownNow();
+		Thread running = this.thread;
+		if (running == null) {
+			return;
+		}
+		try {
+			running.join(Math.max(1, timeout.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		if (running.isAlive()) {
+			logger.warn("OJS " + this.name + " still running after " + timeout);
+		}
+	}
+
+}
