@@ -25,8 +25,8 @@ import dev.ojs.job.Job;
  */
 final class H2Dialect extends JdbcDialect {
 
-	H2Dialect(String table, DataSource dataSource) {
-		super(JdbcPlatform.H2, table, dataSource);
+	H2Dialect(JdbcStoreSettings settings, DataSource dataSource) {
+		super(JdbcPlatform.H2, settings, dataSource);
 	}
 
 	@Override

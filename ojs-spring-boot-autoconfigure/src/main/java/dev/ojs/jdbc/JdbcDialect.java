@@ -13,14 +13,18 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -35,6 +39,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
@@ -102,9 +107,9 @@ abstract class JdbcDialect {
 
 	private final BoundedCache<String, RetryPolicy> policies = new BoundedCache<>(POLICY_CACHE_SIZE);
 
-	JdbcDialect(JdbcPlatform platform, String table, DataSource dataSource) {
+	JdbcDialect(JdbcPlatform platform, JdbcStoreSettings settings, DataSource dataSource) {
 		this.platform = platform;
-		this.table = table;
+		this.table = settings.tableName();
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -113,12 +118,17 @@ abstract class JdbcDialect {
 		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 	}
 
-	static JdbcDialect create(JdbcPlatform platform, String table, DataSource dataSource) {
+	static JdbcDialect create(JdbcPlatform platform, JdbcStoreSettings settings, DataSource dataSource) {
 		return switch (platform) {
-			case POSTGRESQL -> new PostgresDialect(table, dataSource);
-			case MARIADB, MYSQL -> new MariaDbDialect(platform, table, dataSource);
-			case H2 -> new H2Dialect(table, dataSource);
+			case POSTGRESQL -> new PostgresDialect(settings, dataSource);
+			case MARIADB, MYSQL -> new MariaDbDialect(platform, settings, dataSource);
+			case H2 -> new H2Dialect(settings, dataSource);
 		};
+	}
+
+	/** Drops the job table when it exists (the same statement on every platform). */
+	static void dropTable(DataSource dataSource, JdbcStoreSettings settings) {
+		new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + settings.tableName());
 	}
 
 	// ---- values
@@ -292,6 +302,160 @@ abstract class JdbcDialect {
 		return null;
 	}
 
+	// ---- reads and dead letters
+
+	/** The job with this id, if any. */
+	Optional<Job> findById(String id) {
+		return this.jdbc
+			.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE id = " + idParam(), this::mapJob, id)
+			.stream()
+			.findFirst();
+	}
+
+	/** Cancels the job if it has not started (scheduled, available or retryable); {@code true} if it did. */
+	boolean cancelUnstarted(String id, Instant now) {
+		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ? WHERE id = "
+				+ idParam() + " AND state IN ('scheduled', 'available', 'retryable')", (ps) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, id);
+				}) == 1;
+	}
+
+	/** Number of jobs per queue and state, queues in name order. */
+	Map<String, Map<JobState, Long>> countByQueueAndState() {
+		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
+		this.jdbc.query("SELECT queue, state, count(*) FROM " + this.table + " GROUP BY queue, state", (rs) -> {
+			counts.computeIfAbsent(rs.getString(1), (queue) -> new EnumMap<>(JobState.class))
+				.put(JobState.fromValue(rs.getString(2)), rs.getLong(3));
+		});
+		return counts;
+	}
+
+	/** A page of the dead letters matching {@code filter}, most recently discarded first. */
+	List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit) {
+		DeadLetterWhere where = new DeadLetterWhere(filter);
+		where.params.add(limit);
+		where.params.add(offset);
+		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this::mapJob);
+	}
+
+	long countDeadLetters(DeadLetterFilter filter) {
+		DeadLetterWhere where = new DeadLetterWhere(filter);
+		Long count = this.jdbc.query("SELECT count(*) FROM " + this.table + " WHERE " + where.sql, where::bind,
+				(rs) -> rs.next() ? rs.getLong(1) : 0L);
+		return (count != null) ? count : 0;
+	}
+
+	/** Number of dead letters per queue, in name order. */
+	Map<String, Long> deadLetterCountsByQueue() {
+		Map<String, Long> counts = new TreeMap<>();
+		this.jdbc.query("SELECT queue, count(*) FROM " + this.table + " WHERE " + DEAD_LETTER + " GROUP BY queue",
+				(rs) -> {
+					counts.put(rs.getString(1), rs.getLong(2));
+				});
+		return counts;
+	}
+
+	/** Number of dead letters per last error type ({@code "unknown"} for none), in name order. */
+	Map<String, Long> deadLetterCountsByErrorType() {
+		Map<String, Long> counts = new TreeMap<>();
+		this.jdbc.query("SELECT last_error_type, count(*) FROM " + this.table + " WHERE " + DEAD_LETTER
+				+ " GROUP BY last_error_type", (rs) -> {
+					counts.put(Objects.toString(rs.getString(1), "unknown"), rs.getLong(2));
+				});
+		return counts;
+	}
+
+	/** When dead letters were discarded, oldest to newest; both {@code null} when there are none. */
+	record DiscardedRange(Instant oldest, Instant newest) {
+	}
+
+	DiscardedRange deadLetterDiscardedRange() {
+		DiscardedRange range = this.jdbc.query(
+				"SELECT min(discarded_at), max(discarded_at) FROM " + this.table + " WHERE " + DEAD_LETTER,
+				(rs) -> rs.next() ? new DiscardedRange(getInstant(rs, 1), getInstant(rs, 2)) : null);
+		return (range != null) ? range : new DiscardedRange(null, null);
+	}
+
+	/** A dead letter's id and unique key ({@code null} when it has none). */
+	record DeadLetterKey(String id, String uniqueKey) {
+	}
+
+	/** Id and unique key of each dead letter matching {@code filter}. */
+	List<DeadLetterKey> findDeadLetterKeys(DeadLetterFilter filter) {
+		DeadLetterWhere where = new DeadLetterWhere(filter);
+		return this.jdbc.query("SELECT id, unique_key FROM " + this.table + " WHERE " + where.sql, where::bind,
+				(rs, rowNum) -> new DeadLetterKey(rs.getString(1), rs.getString(2)));
+	}
+
+	/**
+	 * Makes these dead letters available again as of {@code now}, from attempt 0 without
+	 * their error type and reservation; returns how many were dead letters.
+	 */
+	int reviveDeadLetters(List<String> ids, Instant now) {
+		return this.jdbc.update("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
+				+ " dead_letter = FALSE, last_error_type = NULL, scheduled_at = ?, enqueued_at = ?,"
+				+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + DEAD_LETTER
+				+ " AND id IN (" + idMarkers(ids.size()) + ")", (ps) -> {
+					setInstant(ps, 1, now);
+					setInstant(ps, 2, now);
+					int index = 3;
+					for (String id : ids) {
+						ps.setString(index++, id);
+					}
+				});
+	}
+
+	/** Deletes the job if it is a dead letter; {@code true} if it was. */
+	boolean deleteDeadLetter(String id) {
+		return this.jdbc.update("DELETE FROM " + this.table + " WHERE id = " + idParam() + " AND " + DEAD_LETTER,
+				id) == 1;
+	}
+
+	/** Reads the job table (no row): throws when it is missing or the database unreachable. */
+	void checkTable() {
+		this.jdbc.query("SELECT id FROM " + this.table + " WHERE id = " + idParam(), (rs) -> {
+		}, new UUID(0, 0).toString());
+	}
+
+	/** The WHERE clause selecting the dead letters that match a filter, and its bound values. */
+	private final class DeadLetterWhere {
+
+		private final StringBuilder sql = new StringBuilder(DEAD_LETTER);
+
+		private final List<Object> params = new ArrayList<>();
+
+		DeadLetterWhere(DeadLetterFilter filter) {
+			DeadLetterFilter f = (filter != null) ? filter : DeadLetterFilter.ALL;
+			and("queue = ?", f.queue());
+			and("type = ?", f.type());
+			and("last_error_type = ?", f.errorType());
+			and("discarded_at >= ?", f.from());
+			and("discarded_at < ?", f.to());
+		}
+
+		private void and(String condition, Object value) {
+			if (value != null) {
+				this.sql.append(" AND ").append(condition);
+				this.params.add(value);
+			}
+		}
+
+		void bind(PreparedStatement ps) throws SQLException {
+			int index = 1;
+			for (Object param : this.params) {
+				if (param instanceof Instant instant) {
+					setInstant(ps, index++, instant);
+				}
+				else {
+					ps.setObject(index++, param);
+				}
+			}
+		}
+
+	}
+
 	// ---- claim
 
 	/**
@@ -331,6 +495,11 @@ abstract class JdbcDialect {
 
 	static String markers(int count) {
 		return String.join(", ", Collections.nCopies(count, "?"));
+	}
+
+	/** {@code count} id bind markers, comma-separated, for an IN list. */
+	String idMarkers(int count) {
+		return String.join(", ", Collections.nCopies(count, idParam()));
 	}
 
 	// ---- attempt outcomes (guarded per row; PostgreSQL overrides with array statements)
@@ -406,8 +575,7 @@ abstract class JdbcDialect {
 		int extended = 0;
 		for (List<String> chunk : chunks(ids, CHUNK)) {
 			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = ? WHERE id IN ("
-					+ String.join(", ", Collections.nCopies(chunk.size(), idParam()))
-					+ ") AND state = 'active' AND locked_by = ?", ps -> {
+					+ idMarkers(chunk.size()) + ") AND state = 'active' AND locked_by = ?", ps -> {
 						setInstant(ps, 1, lockedUntil);
 						int index = 2;
 						for (String id : chunk) {
@@ -515,7 +683,7 @@ abstract class JdbcDialect {
 		jobs.forEach((job) -> byId.computeIfAbsent(job.id(), (id) -> new ArrayList<>()).add(job));
 		List<Job> held = new ArrayList<>();
 		this.jdbc.query("SELECT id, attempt, locked_by, locked_until FROM " + this.table + " WHERE id IN ("
-				+ String.join(", ", Collections.nCopies(byId.size(), idParam())) + ") AND state = 'active' ORDER BY id"
+				+ idMarkers(byId.size()) + ") AND state = 'active' ORDER BY id"
 				+ suffix, (ps) -> {
 					int index = 1;
 					for (String id : byId.keySet()) {

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -60,7 +58,9 @@ import dev.ojs.worker.WorkerStore;
 /**
  * {@link JobStore} on one table {@code <prefix>jobs} in the application's database
  * (PostgreSQL, MariaDB/MySQL or H2, detected from the connection metadata), plus the worker's
- * operations: claim, complete, fail, release, heartbeat, reap and prune.
+ * operations: claim, complete, fail, release, heartbeat, reap and prune. The SQL lives in the
+ * platform's {@link JdbcDialect}; this class validates new jobs and runs the dialect's
+ * statements in their transactions, retry loops and chunks.
  * <p>
  * Application-facing operations go through Spring's {@link JdbcTemplate} (and so
  * {@code DataSourceUtils}): an insert joins the caller's transaction, so a rolled-back
@@ -106,10 +106,6 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	private final JdbcDialect dialect;
 
-	private final JdbcTemplate jdbc;
-
-	private final String table;
-
 	/** Makes an insert without a caller's transaction atomic. */
 	private final TransactionTemplate insertTx;
 
@@ -125,9 +121,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
-		this.table = settings.tableName();
-		this.dialect = JdbcDialect.create(platform, this.table, dataSource);
-		this.jdbc = this.dialect.jdbc;
+		this.dialect = JdbcDialect.create(platform, settings, dataSource);
 		this.insertTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		// a unique key's live holder is read after waiting for a concurrent insert: it must see
 		// what committed meanwhile (MariaDB's default REPEATABLE READ would not)
@@ -255,74 +249,36 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public Optional<Job> find(String id) {
-		if (!isId(id)) {
-			return Optional.empty();
-		}
-		return this.jdbc
-			.query("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + " WHERE id = " + this.dialect.idParam(),
-					this.dialect::mapJob, id)
-			.stream()
-			.findFirst();
+		return isId(id) ? this.dialect.findById(id) : Optional.empty();
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return isId(id) && this.jdbc.update(con -> {
-			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?"
-					+ " WHERE id = " + this.dialect.idParam() + " AND state IN ('scheduled', 'available', 'retryable')");
-			this.dialect.setInstant(ps, 1, now());
-			ps.setString(2, id);
-			return ps;
-		}) == 1;
+		return isId(id) && this.dialect.cancelUnstarted(id, now());
 	}
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
-		this.jdbc.query("SELECT queue, state, count(*) FROM " + this.table + " GROUP BY queue, state", (rs) -> {
-			counts.computeIfAbsent(rs.getString(1), (queue) -> new EnumMap<>(JobState.class))
-				.put(JobState.fromValue(rs.getString(2)), rs.getLong(3));
-		});
-		return counts;
+		return this.dialect.countByQueueAndState();
 	}
 
 	@Override
 	public List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit) {
-		Where where = deadLetters(filter);
-		where.params.add(limit);
-		where.params.add(offset);
-		return this.jdbc.query("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
-				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this.dialect::mapJob);
+		return this.dialect.findDeadLetters(filter, offset, limit);
 	}
 
 	@Override
 	public long countDeadLetters(DeadLetterFilter filter) {
-		Where where = deadLetters(filter);
-		Long count = this.jdbc.query("SELECT count(*) FROM " + this.table + " WHERE " + where.sql, where::bind,
-				(rs) -> rs.next() ? rs.getLong(1) : 0L);
-		return (count != null) ? count : 0;
+		return this.dialect.countDeadLetters(filter);
 	}
 
 	@Override
 	public DeadLetterStats deadLetterStats() {
-		String from = " FROM " + this.table + " WHERE " + JdbcDialect.DEAD_LETTER;
-		Map<String, Long> byQueue = new TreeMap<>();
-		this.jdbc.query("SELECT queue, count(*)" + from + " GROUP BY queue",
-				(rs) -> {
-					byQueue.put(rs.getString(1), rs.getLong(2));
-				});
-		Map<String, Long> byErrorType = new TreeMap<>();
-		this.jdbc.query("SELECT last_error_type, count(*)" + from + " GROUP BY last_error_type",
-				(rs) -> {
-					byErrorType.put(Objects.toString(rs.getString(1), "unknown"), rs.getLong(2));
-				});
-		Instant[] range = new Instant[2];
-		this.jdbc.query("SELECT min(discarded_at), max(discarded_at)" + from, (rs) -> {
-			range[0] = this.dialect.getInstant(rs, 1);
-			range[1] = this.dialect.getInstant(rs, 2);
-		});
+		Map<String, Long> byQueue = this.dialect.deadLetterCountsByQueue();
+		Map<String, Long> byErrorType = this.dialect.deadLetterCountsByErrorType();
+		JdbcDialect.DiscardedRange range = this.dialect.deadLetterDiscardedRange();
 		long total = byQueue.values().stream().mapToLong(Long::longValue).sum();
-		return new DeadLetterStats(total, byQueue, byErrorType, range[0], range[1]);
+		return new DeadLetterStats(total, byQueue, byErrorType, range.oldest(), range.newest());
 	}
 
 	/**
@@ -342,7 +298,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			return false;
 		}
 		try {
-			return reviveDeadLetters(List.of(id)) == 1;
+			return this.dialect.reviveDeadLetters(List.of(id), now()) == 1;
 		}
 		catch (DuplicateKeyException ex) {
 			return false;
@@ -351,16 +307,14 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public int retryDeadLetters(DeadLetterFilter filter) {
-		Where where = deadLetters(filter);
 		List<String> plain = new ArrayList<>();
 		List<String> unique = new ArrayList<>();
-		this.jdbc.query("SELECT id, unique_key FROM " + this.table + " WHERE " + where.sql, where::bind,
-				(rs) -> {
-					((rs.getString(2) != null) ? unique : plain).add(rs.getString(1));
-				});
+		for (JdbcDialect.DeadLetterKey letter : this.dialect.findDeadLetterKeys(filter)) {
+			((letter.uniqueKey() != null) ? unique : plain).add(letter.id());
+		}
 		int revived = 0;
 		for (List<String> chunk : JdbcDialect.chunks(plain, JdbcDialect.CHUNK)) {
-			revived += reviveDeadLetters(chunk);
+			revived += this.dialect.reviveDeadLetters(chunk, now());
 		}
 		// one at a time: two dead letters may share a key, and only one may become live
 		for (String id : unique) {
@@ -369,76 +323,14 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return revived;
 	}
 
-	private int reviveDeadLetters(List<String> ids) {
-		Instant now = now();
-		return this.jdbc.update(con -> {
-			var ps = con.prepareStatement("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
-					+ " dead_letter = FALSE, last_error_type = NULL, scheduled_at = ?, enqueued_at = ?,"
-					+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE " + JdbcDialect.DEAD_LETTER + " AND id IN ("
-					+ String.join(", ", java.util.Collections.nCopies(ids.size(), this.dialect.idParam())) + ")");
-			this.dialect.setInstant(ps, 1, now);
-			this.dialect.setInstant(ps, 2, now);
-			int index = 3;
-			for (String id : ids) {
-				ps.setString(index++, id);
-			}
-			return ps;
-		});
-	}
-
 	@Override
 	public boolean deleteDeadLetter(String id) {
-		return isId(id) && this.jdbc.update(
-				"DELETE FROM " + this.table + " WHERE id = " + this.dialect.idParam() + " AND " + JdbcDialect.DEAD_LETTER, id) == 1;
+		return isId(id) && this.dialect.deleteDeadLetter(id);
 	}
 
 	@Override
 	public void checkAvailable() {
-		this.jdbc.query("SELECT id FROM " + this.table + " WHERE id = " + this.dialect.idParam(), (rs) -> {
-		}, new UUID(0, 0).toString());
-	}
-
-	private Where deadLetters(DeadLetterFilter filter) {
-		Where where = new Where(JdbcDialect.DEAD_LETTER);
-		DeadLetterFilter f = (filter != null) ? filter : DeadLetterFilter.ALL;
-		where.and("queue = ?", f.queue());
-		where.and("type = ?", f.type());
-		where.and("last_error_type = ?", f.errorType());
-		where.and("discarded_at >= ?", f.from());
-		where.and("discarded_at < ?", f.to());
-		return where;
-	}
-
-	/** A WHERE clause built from optional conditions, and its parameters. */
-	private final class Where {
-
-		private final StringBuilder sql;
-
-		private final List<Object> params = new ArrayList<>();
-
-		Where(String sql) {
-			this.sql = new StringBuilder(sql);
-		}
-
-		void and(String condition, Object value) {
-			if (value != null) {
-				this.sql.append(" AND ").append(condition);
-				this.params.add(value);
-			}
-		}
-
-		void bind(java.sql.PreparedStatement ps) throws java.sql.SQLException {
-			int index = 1;
-			for (Object param : this.params) {
-				if (param instanceof Instant instant) {
-					JdbcJobStore.this.dialect.setInstant(ps, index++, instant);
-				}
-				else {
-					ps.setObject(index++, param);
-				}
-			}
-		}
-
+		this.dialect.checkTable();
 	}
 
 	private static boolean isId(String id) {

@@ -16,8 +16,8 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
 /**
  * The job table's DDL. Scripts live on the classpath at
  * {@code dev/ojs/jdbc/schema-{postgresql,mariadb,mysql,h2}.sql}, written for the default
- * prefix {@code ojs_}; this class substitutes the configured prefix (validated by
- * {@link JdbcStoreSettings}) into the table and index names. Every statement is
+ * prefix {@code ojs_}; this class substitutes the prefix of {@link JdbcStoreSettings} (which
+ * validates it) into the table and index names. Every statement is
  * {@code IF NOT EXISTS}, so creating twice is harmless.
  */
 public final class JdbcSchema {
@@ -35,16 +35,15 @@ public final class JdbcSchema {
 		return "dev/ojs/jdbc/schema-" + platform.id() + ".sql";
 	}
 
-	/** A platform's script with {@code tablePrefix} substituted for {@code ojs_}. */
-	public static String script(JdbcPlatform platform, String tablePrefix) {
-		String prefix = new JdbcStoreSettings(tablePrefix).tablePrefix();
+	/** A platform's script with the settings' table prefix substituted for {@code ojs_}. */
+	public static String script(JdbcPlatform platform, JdbcStoreSettings settings) {
 		String location = location(platform);
 		try (InputStream in = JdbcSchema.class.getClassLoader().getResourceAsStream(location)) {
 			if (in == null) {
 				throw new IllegalStateException("Schema script not found: " + location);
 			}
 			String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			return TABLE_NAME.matcher(script).replaceAll(Matcher.quoteReplacement(prefix));
+			return TABLE_NAME.matcher(script).replaceAll(Matcher.quoteReplacement(settings.tablePrefix()));
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot read schema script " + location, ex);
@@ -52,12 +51,12 @@ public final class JdbcSchema {
 	}
 
 	/** Creates the job table and its indexes when missing, for the detected platform. */
-	public static void create(DataSource dataSource, String tablePrefix) {
-		String script = script(JdbcPlatform.detect(dataSource), tablePrefix);
+	public static void create(DataSource dataSource, JdbcStoreSettings settings) {
+		String script = script(JdbcPlatform.detect(dataSource), settings);
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
-			ScriptUtils.executeSqlScript(connection,
-					new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8), "OJS schema for " + tablePrefix));
+			ScriptUtils.executeSqlScript(connection, new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8),
+					"OJS schema for " + settings.tablePrefix()));
 		}
 		finally {
 			DataSourceUtils.releaseConnection(connection, dataSource);
@@ -65,9 +64,8 @@ public final class JdbcSchema {
 	}
 
 	/** Drops the job table when it exists. */
-	public static void drop(DataSource dataSource, String tablePrefix) {
-		String table = new JdbcStoreSettings(tablePrefix).tableName();
-		new org.springframework.jdbc.core.JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + table);
+	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
+		JdbcDialect.dropTable(dataSource, settings);
 	}
 
 }

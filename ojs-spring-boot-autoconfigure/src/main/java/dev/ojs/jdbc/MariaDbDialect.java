@@ -28,8 +28,8 @@ import dev.ojs.job.Timestamps;
  */
 final class MariaDbDialect extends JdbcDialect {
 
-	MariaDbDialect(JdbcPlatform platform, String table, DataSource dataSource) {
-		super(platform, table, dataSource);
+	MariaDbDialect(JdbcPlatform platform, JdbcStoreSettings settings, DataSource dataSource) {
+		super(platform, settings, dataSource);
 	}
 
 	@Override

@@ -92,14 +92,17 @@ final class PostgresDialect extends JdbcDialect {
 
 	private static final String NOTIFY = "SELECT pg_notify(?, q) FROM unnest(?::text[]) AS q";
 
+	/** Ends every {@code LISTEN} of the session, so that a pooled connection stops collecting notifications. */
+	static final String UNLISTEN_ALL = "UNLISTEN *";
+
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
 
 	private static final Log logger = LogFactory.getLog(PostgresDialect.class);
 
 	private final ClaimCursors cursors = new ClaimCursors();
 
-	PostgresDialect(String table, DataSource dataSource) {
-		super(JdbcPlatform.POSTGRESQL, table, dataSource);
+	PostgresDialect(JdbcStoreSettings settings, DataSource dataSource) {
+		super(JdbcPlatform.POSTGRESQL, settings, dataSource);
 	}
 
 	/**
@@ -164,6 +167,11 @@ final class PostgresDialect extends JdbcDialect {
 				+ "): a claim from the front of a queue walks the index entries of the jobs claimed since the table"
 				+ " was last vacuumed, so such claims get slower the more jobs run. Turn autovacuum on for it, or"
 				+ " VACUUM " + this.table + " regularly.";
+	}
+
+	/** Subscribes the session to the notifications of {@link #notifyInserted} on {@code channel}. */
+	static String listen(String channel) {
+		return "LISTEN \"" + channel + "\"";
 	}
 
 	@Override

@@ -74,7 +74,7 @@ final class PostgresInsertListener implements AutoCloseable {
 			try (Connection con = this.dataSource.getConnection()) {
 				PGConnection pg = con.unwrap(PGConnection.class);
 				try (Statement statement = con.createStatement()) {
-					statement.execute("LISTEN \"" + this.channel + "\"");
+					statement.execute(PostgresDialect.listen(this.channel));
 				}
 				if (!con.getAutoCommit()) {
 					con.commit();
@@ -140,7 +140,7 @@ final class PostgresInsertListener implements AutoCloseable {
 	/** The connection goes back to the pool: it must not keep collecting notifications. */
 	private static void unlisten(Connection con) {
 		try (Statement statement = con.createStatement()) {
-			statement.execute("UNLISTEN *");
+			statement.execute(PostgresDialect.UNLISTEN_ALL);
 			if (!con.getAutoCommit()) {
 				con.commit();
 			}

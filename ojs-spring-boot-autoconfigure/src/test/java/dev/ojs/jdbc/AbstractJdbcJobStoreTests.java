@@ -574,7 +574,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	@Test
 	void schemaCreationIsIdempotent() {
 		String kept = insertOne(job("email.send"));
-		JdbcSchema.create(this.schema.dataSource(), this.schema.tablePrefix());
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
 		assertThat(this.store.find(kept)).as("existing jobs are kept").isPresent();
 		assertThat(total()).isEqualTo(1);
 		assertThat(JdbcPlatform.detect(this.schema.dataSource())).isEqualTo(this.store.platform());

@@ -29,8 +29,8 @@ class H2SchemaConnectionLifecycleTests {
 	void tableWorksAfterTheCreatingConnectionIsClosed() throws Exception {
 		String url = "jdbc:h2:mem:lifecycle_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
 		try (Connection creating = DriverManager.getConnection(url, "sa", "")) {
-			ScriptUtils.executeSqlScript(creating,
-					new ByteArrayResource(JdbcSchema.script(JdbcPlatform.H2, "ojs_").getBytes(StandardCharsets.UTF_8)));
+			String script = JdbcSchema.script(JdbcPlatform.H2, JdbcStoreSettings.defaults());
+			ScriptUtils.executeSqlScript(creating, new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8)));
 		}
 		try (Connection later = DriverManager.getConnection(url, "sa", "")) {
 			JdbcJobStore store = new JdbcJobStore(new SingleConnectionDataSource(later, true),

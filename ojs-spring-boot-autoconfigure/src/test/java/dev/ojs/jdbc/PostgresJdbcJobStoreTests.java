@@ -291,7 +291,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			}
 			assertThat(claimed).hasSize(5000);
 			Job last = claimed.get(claimed.size() - 1);
-			PostgresDialect dialect = new PostgresDialect(this.schema.tableName(), this.schema.dataSource());
+			PostgresDialect dialect = new PostgresDialect(this.schema.settings(), this.schema.dataSource());
 			String resumed = explainClaim(dialect,
 					new ClaimCursors.Cursor(last.priority(), last.scheduledAt(), last.id(), this.store.now()));
 			String front = explainClaim(dialect, null);

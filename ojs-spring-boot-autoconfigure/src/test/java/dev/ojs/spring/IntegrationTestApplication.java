@@ -14,6 +14,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 import dev.ojs.jdbc.JdbcSchema;
+import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.testsupport.TestDatabases;
 
 /**
@@ -58,7 +59,7 @@ public class IntegrationTestApplication {
 
 		@Override
 		public void destroy() {
-			JdbcSchema.drop(this.dataSource, this.tablePrefix);
+			JdbcSchema.drop(this.dataSource, new JdbcStoreSettings(this.tablePrefix));
 		}
 
 	}

@@ -88,7 +88,7 @@ public final class TestDatabases {
 	public static Schema schema(Kind kind) {
 		Database database = database(kind);
 		String prefix = "t" + Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36) + "_";
-		JdbcSchema.create(database.dataSource(), prefix);
+		JdbcSchema.create(database.dataSource(), new JdbcStoreSettings(prefix));
 		return new Schema(database, prefix);
 	}
 
@@ -206,7 +206,7 @@ public final class TestDatabases {
 
 		@Override
 		public void close() {
-			JdbcSchema.drop(dataSource(), this.tablePrefix);
+			JdbcSchema.drop(dataSource(), settings());
 		}
 
 	}

@@ -13,6 +13,7 @@ import org.springframework.core.io.Resource;
 
 import dev.ojs.jdbc.JdbcPlatform;
 import dev.ojs.jdbc.JdbcSchema;
+import dev.ojs.jdbc.JdbcStoreSettings;
 
 /**
  * {@link DataSourceScriptDatabaseInitializer} that creates the OJS job table and its
@@ -66,7 +67,7 @@ public class OjsDataSourceScriptDatabaseInitializer extends DataSourceScriptData
 	@Override
 	protected void runScripts(Scripts scripts) {
 		JdbcPlatform platform = JdbcPlatform.detect(getDataSource());
-		String script = JdbcSchema.script(platform, this.tablePrefix);
+		String script = JdbcSchema.script(platform, new JdbcStoreSettings(this.tablePrefix));
 		Resource resource = new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8),
 				"OJS schema for " + platform.id() + " with table prefix '" + this.tablePrefix + "'");
 		super.runScripts(new Scripts(List.of(resource)).continueOnError(scripts.isContinueOnError())

@@ -1,6 +1,7 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.jdbc.JdbcSchema;
+import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.testsupport.TestDatabases;
 import dev.ojs.testsupport.TestDatabases.Database;
 import dev.ojs.worker.Worker;
@@ -34,7 +35,7 @@ class PostgresActuatorHttpTests extends AbstractActuatorHttpTests {
 	static final AfterAllCallback dropTable = (context) -> {
 		if (database != null) {
 			SpringExtension.getApplicationContext(context).getBean(Worker.class).stop();
-			JdbcSchema.drop(database.dataSource(), TABLE_PREFIX);
+			JdbcSchema.drop(database.dataSource(), new JdbcStoreSettings(TABLE_PREFIX));
 		}
 	};
 
