@@ -98,7 +98,7 @@ abstract class JdbcDialect {
 
 	/**
 	 * Guarded batch writes: a transaction of their own, or a savepoint in the caller's (the
-	 * reaper's, which holds the rows locked); the connection's isolation (they only lock and write).
+	 * rescuer's, which holds the rows locked); the connection's isolation (they only lock and write).
 	 */
 	private final TransactionTemplate batchTx;
 
@@ -530,7 +530,7 @@ abstract class JdbcDialect {
 
 	/**
 	 * Records failed attempts; returns the ids actually written. With {@code expiredBefore}
-	 * (the reaper) a failure is only written while the reservation is still expired, so a
+	 * (the rescuer) a failure is only written while the reservation is still expired, so a
 	 * heartbeat that just extended it wins.
 	 */
 	Set<String> fail(List<AttemptFailure> failures, Instant expiredBefore) {
@@ -703,12 +703,12 @@ abstract class JdbcDialect {
 		return held;
 	}
 
-	// ---- reaper, polling, pruning
+	// ---- rescuer, polling, pruning
 
 	/**
 	 * Active jobs whose reservation expired before {@code now}, oldest expiry first, locked
-	 * for the caller's transaction; rows another reaper (or a heartbeat) holds are skipped,
-	 * so concurrent reapers never wait for each other nor deadlock.
+	 * for the caller's transaction; rows another rescuer (or a heartbeat) holds are skipped,
+	 * so concurrent rescuers never wait for each other nor deadlock.
 	 */
 	List<Job> findExpired(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table

@@ -384,7 +384,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One transaction locks the expired rows, skipping those another reaper holds, and each
+	 * One transaction locks the expired rows, skipping those another rescuer holds, and each
 	 * write is guarded by the attempt, the owner and the still-expired reservation.
 	 */
 	@Override

@@ -12,8 +12,8 @@ import org.springframework.context.ApplicationEvent;
  * Events are published synchronously, after the outcome's write, on the thread that wrote
  * it: for attempts whose handler returned or threw, that is the node's single completer
  * thread ({@code ojs-completer-<node id>}), which writes the outcomes of every job of the
- * node in batches; for attempts failed by the reaper or by shutdown, the worker's
- * maintenance or stopping thread. Every listener therefore delays the node's later outcome
+ * node in batches; for attempts failed by the rescuer or by shutdown, the rescuer's or the
+ * stopping thread. Every listener therefore delays the node's later outcome
  * writes: listeners must be fast and should not block. Put slow work (e-mails, HTTP calls,
  * further database work) in an {@code @Async} listener (with {@code @EnableAsync}) or hand
  * it to an executor of your own. An exception thrown by a listener is logged and does not
@@ -56,7 +56,7 @@ public abstract class OjsJobEvent extends ApplicationEvent {
 
 	/**
 	 * How long the handler ran; {@link Duration#ZERO} when the attempt was failed by the
-	 * reaper or by shutdown.
+	 * rescuer or by shutdown.
 	 */
 	public Duration getHandlerDuration() {
 		return this.handlerDuration;

@@ -184,7 +184,7 @@ final class Completer {
 				}
 				logger.error("OJS dropped the outcome of job " + outcome.job().id() + " attempt "
 						+ outcome.job().attempt() + ", which cannot be written; its reservation expires and the"
-						+ " reaper records the attempt as failed", ex);
+						+ " rescuer records the attempt as failed", ex);
 				written = null;
 			}
 			iterator.remove();

@@ -112,7 +112,7 @@ final class Execution implements JobExecution {
 	}
 
 	/**
-	 * The reservation is gone: a reaper recorded the attempt as failed after its visibility
+	 * The reservation is gone: a rescuer recorded the attempt as failed after its visibility
 	 * timeout (spec §9.2). The handler cannot be stopped, but every write of this attempt's
 	 * outcome will be rejected. Logs a warning the first time.
 	 */

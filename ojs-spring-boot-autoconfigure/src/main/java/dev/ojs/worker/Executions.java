@@ -6,11 +6,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * The attempts this node holds, from claim until their outcome is written: what the
  * {@link Heartbeater} extends and what shutdown releases or fails.
  */
 final class Executions {
+
+	private static final Log logger = LogFactory.getLog(Executions.class);
 
 	private final Map<String, Execution> byKey = new ConcurrentHashMap<>();
 
@@ -36,6 +41,29 @@ final class Executions {
 			}
 		}
 		return moved;
+	}
+
+	/**
+	 * Returns the attempts claimed here that have not started to the store, attempt not
+	 * consumed, and stops tracking them; their handler threads find them released and free
+	 * their slots.
+	 * @return how many were released
+	 */
+	int releaseUnstarted(WorkerStore store) {
+		List<Execution> unstarted = transition(Execution.CLAIMED, Execution.RELEASED);
+		if (unstarted.isEmpty()) {
+			return 0;
+		}
+		int released = 0;
+		try {
+			released = store.release(unstarted.stream().map(Execution::job).toList()).size();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("OJS could not release " + unstarted.size()
+					+ " unstarted jobs; they come back after their visibility timeout: " + ex);
+		}
+		unstarted.forEach(this::untrack);
+		return released;
 	}
 
 	void clear() {

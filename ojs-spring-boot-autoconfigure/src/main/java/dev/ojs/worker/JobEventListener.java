@@ -9,7 +9,7 @@ import dev.ojs.retry.JobError;
 /**
  * Told of every final outcome of an attempt, after it is stored. {@code job} is the job as
  * claimed (its {@code attempt} is the attempt that ran); {@code handlerDuration} is how long
- * the handler ran ({@link Duration#ZERO} for attempts failed by the reaper or shutdown).
+ * the handler ran ({@link Duration#ZERO} for attempts failed by the rescuer or shutdown).
  * Implementations must be fast and must not throw. Events of one attempt come once and after
  * its outcome is stored; events of successive attempts of a job may arrive out of order, as
  * the next attempt can run (on another thread or node) before the previous outcome's event

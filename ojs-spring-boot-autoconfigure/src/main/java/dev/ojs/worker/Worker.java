@@ -163,7 +163,7 @@ public class Worker {
 		for (QueuePoller poller : this.pollers.values()) {
 			poller.stopClaiming(Durations.atLeast(MIN_STOP_TIMEOUT, Durations.until(deadline)));
 		}
-		releaseUnstarted();
+		this.executions.releaseUnstarted(this.store);
 		awaitHandlers(deadline);
 		for (Execution execution : this.executions.transition(Execution.RUNNING, Execution.ABANDONED)) {
 			this.executor.abandon(execution, this.nodeId);
@@ -189,22 +189,6 @@ public class Worker {
 			}
 			this.insertListener = null;
 		}
-	}
-
-	/** Returns claimed attempts that have not started; their handler threads free the slots. */
-	private void releaseUnstarted() {
-		List<Execution> unstarted = this.executions.transition(Execution.CLAIMED, Execution.RELEASED);
-		if (unstarted.isEmpty()) {
-			return;
-		}
-		try {
-			this.store.release(unstarted.stream().map(Execution::job).toList());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("OJS could not release " + unstarted.size()
-					+ " unstarted jobs; they come back after their visibility timeout: " + ex);
-		}
-		unstarted.forEach(this.executions::untrack);
 	}
 
 	private void awaitHandlers(long deadline) {

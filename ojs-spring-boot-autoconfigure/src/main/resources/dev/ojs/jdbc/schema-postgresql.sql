@@ -41,7 +41,7 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (queue, scheduled_at)
 CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, unique_key)
 	WHERE unique_key IS NOT NULL AND state IN ('scheduled', 'available', 'active', 'retryable');
 
--- Reaper: expired reservations
+-- Rescuer: expired reservations
 CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (locked_until)
 	WHERE state = 'active';
 

@@ -50,8 +50,14 @@ final class FakeWorkerStore implements WorkerStore {
 	/** Every complete/fail call's ids, in order: one entry per statement. */
 	final List<List<String>> writes = new CopyOnWriteArrayList<>();
 
+	/** Failures thrown by the next claims, one each, in order. */
+	final ConcurrentLinkedQueue<RuntimeException> claimFailures = new ConcurrentLinkedQueue<>();
+
 	/** Every claim's limit, in order. */
 	final List<Integer> claimLimits = new CopyOnWriteArrayList<>();
+
+	/** When each claim was asked for ({@link System#nanoTime()}). */
+	final List<Long> claimedAtNanos = new CopyOnWriteArrayList<>();
 
 	final List<RetentionSettings> prunes = new CopyOnWriteArrayList<>();
 
@@ -106,6 +112,11 @@ final class FakeWorkerStore implements WorkerStore {
 	public synchronized List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType,
 			int limit) {
 		this.claimLimits.add(limit);
+		this.claimedAtNanos.add(System.nanoTime());
+		RuntimeException failure = this.claimFailures.poll();
+		if (failure != null) {
+			throw failure;
+		}
 		Instant now = now();
 		List<Job> due = this.jobs.values()
 			.stream()

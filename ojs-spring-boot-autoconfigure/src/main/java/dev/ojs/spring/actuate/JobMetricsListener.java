@@ -22,7 +22,7 @@ import org.springframework.util.Assert;
  * {@code type} and {@code queue};</li>
  * <li>timer {@value #DURATION}: how long the handler ran, tagged {@code type},
  * {@code queue} and {@code outcome} ({@code completed}, {@code retried},
- * {@code discarded}, {@code dead_lettered}); attempts failed by the reaper or by shutdown
+ * {@code discarded}, {@code dead_lettered}); attempts failed by the rescuer or by shutdown
  * did not run a handler to the end and are not timed;</li>
  * <li>timer {@value #RETRY_DELAY}: the backoff scheduled before each retry (spec §3,
  * capped by {@code max_interval}), tagged {@code type} and {@code queue}.</li>
