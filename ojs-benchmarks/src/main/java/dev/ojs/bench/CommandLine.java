@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * {@code --name=value} and {@code --flag} command-line options. Every option a program reads
  * is marked as used; {@link #rejectUnused()} then reports misspelt options instead of
@@ -58,7 +60,7 @@ public final class CommandLine {
 	 * wrong options
 	 * @param <T> the options type
 	 */
-	public record Parsed<T>(T options, int status) {
+	public record Parsed<T>(@Nullable T options, int status) {
 
 	}
 
@@ -95,7 +97,7 @@ public final class CommandLine {
 		return this.values.containsKey(name);
 	}
 
-	public String string(String name, String defaultValue) {
+	public @Nullable String string(String name, @Nullable String defaultValue) {
 		this.used.add(name);
 		return this.values.getOrDefault(name, defaultValue);
 	}

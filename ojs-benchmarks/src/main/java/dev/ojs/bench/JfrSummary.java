@@ -15,6 +15,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Summarises a JFR recording of a benchmark run (async-profiler is not available here):
@@ -116,7 +117,7 @@ public final class JfrSummary {
 		table(out, "by thread and caller", nativeTopByThread, nativeSamples);
 	}
 
-	static String threadGroup(String thread) {
+	static String threadGroup(@Nullable String thread) {
 		if (thread == null) {
 			return "(unknown)";
 		}

@@ -7,6 +7,8 @@ import java.sql.Statement;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What PostgreSQL wrote during a measurement: write-ahead log bytes, exact (from the WAL
  * insert position, PostgreSQL 10+), and from the cumulative statistics full page images
@@ -35,7 +37,7 @@ public record WalUsage(long walBytes, long fullPageImages, long backendWrites, l
 			"SELECT num_timed + num_requested FROM pg_stat_checkpointer" };
 
 	/** A reading now, or {@code null} where not even the WAL position can be read (not PostgreSQL). */
-	public static WalUsage now(DataSource dataSource) {
+	public static @Nullable WalUsage now(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection()) {
 			long walBytes;
 			try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(WAL_BYTES)) {

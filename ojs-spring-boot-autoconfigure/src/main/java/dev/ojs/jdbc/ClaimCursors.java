@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.Job;
 
 /**
@@ -63,7 +65,7 @@ final class ClaimCursors {
 	private final Map<Key, Cursor> cursors = new ConcurrentHashMap<>();
 
 	/** Where the next claim for {@code key} at {@code now} resumes, or {@code null} to start from the front. */
-	Cursor resumeAt(Key key, Instant now) {
+	@Nullable Cursor resumeAt(Key key, Instant now) {
 		Cursor cursor = this.cursors.get(key);
 		if (cursor == null || now.isBefore(cursor.frontClaimAt())
 				|| !now.isBefore(cursor.frontClaimAt().plus(RESCAN_INTERVAL))) {

@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks at worker start that a HikariCP pool is large enough. The worker's own threads hold
@@ -46,7 +47,7 @@ final class ConnectionPoolCheck {
 	}
 
 	/** What to log for a pool of {@code maximum} connections, or {@code null} when it is enough. */
-	static Finding check(int maximum, int workerConnections, int handlerSlots) {
+	static @Nullable Finding check(int maximum, int workerConnections, int handlerSlots) {
 		int all = workerConnections + handlerSlots;
 		if (maximum <= workerConnections) {
 			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeats,"

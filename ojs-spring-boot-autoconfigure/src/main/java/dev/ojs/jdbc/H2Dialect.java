@@ -10,6 +10,7 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 
 import dev.ojs.job.Job;
@@ -41,7 +42,7 @@ final class H2Dialect extends JdbcDialect {
 	 * (not even {@code FOR UPDATE}), so there the retries end in a concurrency failure.
 	 */
 	@Override
-	String insertUnique(InsertRow row) {
+	@Nullable String insertUnique(InsertRow row) {
 		String existing = findLiveIdByUniqueKey(row.type(), row.uniqueKey());
 		if (existing != null) {
 			return existing;

@@ -31,6 +31,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -134,7 +135,7 @@ abstract class JdbcDialect {
 	// ---- values
 
 	/** Binds an instant; by default as a UTC {@link OffsetDateTime} (timestamp with time zone). */
-	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+	void setInstant(PreparedStatement ps, int index, @Nullable Instant value) throws SQLException {
 		ps.setObject(index, (value != null) ? utc(value) : null);
 	}
 
@@ -152,7 +153,7 @@ abstract class JdbcDialect {
 		return LocalDateTime.ofEpochSecond(value.getEpochSecond(), value.getNano(), ZoneOffset.UTC);
 	}
 
-	Instant getInstant(ResultSet rs, int index) throws SQLException {
+	@Nullable Instant getInstant(ResultSet rs, int index) throws SQLException {
 		OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
 		return (value != null) ? value.toInstant() : null;
 	}
@@ -207,7 +208,7 @@ abstract class JdbcDialect {
 
 	/** One row to insert; it is enqueued when it is created ({@code enqueued_at = created_at}). */
 	record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
-			int maxAttempts, String policyJson, String uniqueKey, Instant scheduledAt, Instant createdAt) {
+			int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt) {
 	}
 
 	private static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
@@ -267,10 +268,10 @@ abstract class JdbcDialect {
 	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
 	 * meanwhile (the caller tries again)
 	 */
-	abstract String insertUnique(InsertRow row);
+	abstract @Nullable String insertUnique(InsertRow row);
 
 	/** The id of the live job of {@code type} holding {@code uniqueKey}, or {@code null}. */
-	String findLiveIdByUniqueKey(String type, String uniqueKey) {
+	@Nullable String findLiveIdByUniqueKey(String type, String uniqueKey) {
 		return findLiveIdByUniqueKey(type, uniqueKey, "");
 	}
 
@@ -278,7 +279,7 @@ abstract class JdbcDialect {
 	 * {@link #findLiveIdByUniqueKey(String, String)} with a locking clause appended
 	 * ({@code ""} for a plain read).
 	 */
-	String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
+	@Nullable String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
 		List<String> ids = this.jdbc.queryForList(
 				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + lock, String.class, type,
 				uniqueKey);
@@ -290,7 +291,7 @@ abstract class JdbcDialect {
 	}
 
 	/** The NOTIFY channel, or {@code null} when the platform has none. */
-	String notifyChannel() {
+	@Nullable String notifyChannel() {
 		return null;
 	}
 
@@ -298,7 +299,7 @@ abstract class JdbcDialect {
 	 * A warning when nothing removes the job table's dead row versions and index entries
 	 * (PostgreSQL without autovacuum for it), or {@code null}.
 	 */
-	String vacuumWarning() {
+	@Nullable String vacuumWarning() {
 		return null;
 	}
 
@@ -368,7 +369,7 @@ abstract class JdbcDialect {
 	}
 
 	/** When dead letters were discarded, oldest to newest; both {@code null} when there are none. */
-	record DiscardedRange(Instant oldest, Instant newest) {
+	record DiscardedRange(@Nullable Instant oldest, @Nullable Instant newest) {
 	}
 
 	DiscardedRange deadLetterDiscardedRange() {
@@ -379,7 +380,7 @@ abstract class JdbcDialect {
 	}
 
 	/** A dead letter's id and unique key ({@code null} when it has none). */
-	record DeadLetterKey(String id, String uniqueKey) {
+	record DeadLetterKey(String id, @Nullable String uniqueKey) {
 	}
 
 	/** Id and unique key of each dead letter matching {@code filter}. */
@@ -435,7 +436,7 @@ abstract class JdbcDialect {
 			and("discarded_at < ?", f.to());
 		}
 
-		private void and(String condition, Object value) {
+		private void and(String condition, @Nullable Object value) {
 			if (value != null) {
 				this.sql.append(" AND ").append(condition);
 				this.params.add(value);
@@ -533,7 +534,7 @@ abstract class JdbcDialect {
 	 * (the rescuer) a failure is only written while the reservation is still expired, so a
 	 * heartbeat that just extended it wins.
 	 */
-	Set<String> fail(List<AttemptFailure> failures, Instant expiredBefore) {
+	Set<String> fail(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
 		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, errors = " + jsonParam()
 				+ ", last_error_type = ?, dead_letter = ?, discarded_at = ?, locked_until = NULL" + guard()
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
@@ -557,7 +558,7 @@ abstract class JdbcDialect {
 	 * stores none (its history has the error): the column would otherwise be copied into
 	 * every later version of its row.
 	 */
-	static String lastErrorType(AttemptFailure failure) {
+	static @Nullable String lastErrorType(AttemptFailure failure) {
 		List<ErrorEntry> errors = failure.errors();
 		return (failure.state() != JobState.DISCARDED || errors.isEmpty()) ? null
 				: ErrorHistoryJson.errorType(errors.get(errors.size() - 1).type());
@@ -614,8 +615,8 @@ abstract class JdbcDialect {
 	 * {@code SELECT ... FOR UPDATE}, checks the guard on what it read, and writes only the
 	 * rows that pass.
 	 */
-	private <T> Set<String> guardedBatch(List<T> items, Function<T, Job> jobOf, String sql, Instant expiredBefore,
-			RowBinder<T> binder) {
+	private <T> Set<String> guardedBatch(List<T> items, Function<T, Job> jobOf, String sql,
+			@Nullable Instant expiredBefore, RowBinder<T> binder) {
 		List<T> sorted = new ArrayList<>(items);
 		sorted.sort(Comparator.comparing((T item) -> jobOf.apply(item).id()));
 		if (!this.lockBeforeBatch) {
@@ -678,7 +679,7 @@ abstract class JdbcDialect {
 	 * and with {@code expiredBefore} a reservation expired before it), read with
 	 * {@code suffix} (e.g. {@code FOR UPDATE}).
 	 */
-	private List<Job> guarded(List<Job> jobs, Instant expiredBefore, String suffix) {
+	private List<Job> guarded(List<Job> jobs, @Nullable Instant expiredBefore, String suffix) {
 		Map<String, List<Job>> byId = new HashMap<>();
 		jobs.forEach((job) -> byId.computeIfAbsent(job.id(), (id) -> new ArrayList<>()).add(job));
 		List<Job> held = new ArrayList<>();
@@ -767,7 +768,7 @@ abstract class JdbcDialect {
 	}
 
 	/** The {@code n}-th newest dead letter (1-based), or {@code null} when there are fewer. */
-	DeadLetterPosition newestDeadLetter(int n) {
+	@Nullable DeadLetterPosition newestDeadLetter(int n) {
 		List<DeadLetterPosition> rows = this.jdbc.query("SELECT discarded_at, id FROM " + this.table
 				+ " WHERE " + DEAD_LETTER + " ORDER BY discarded_at DESC, id DESC LIMIT 1 OFFSET ?",
 				(ps) -> ps.setInt(1, n - 1), (rs, rowNum) -> new DeadLetterPosition(getInstant(rs, 1), rs.getString(2)));

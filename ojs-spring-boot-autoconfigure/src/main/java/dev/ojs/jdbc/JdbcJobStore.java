@@ -28,6 +28,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessException;
@@ -228,7 +229,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
 	}
 
-	private static void checkLength(String what, String value) {
+	private static void checkLength(String what, @Nullable String value) {
 		if (value != null && value.length() > MAX_NAME_LENGTH) {
 			throw new IllegalArgumentException("Job " + what + " must have at most " + MAX_NAME_LENGTH
 					+ " characters, got " + value.length() + ": " + value.substring(0, 40) + "...");
@@ -496,7 +497,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 * PostgreSQL only ({@code LISTEN} on a dedicated connection, reconnecting with backoff).
 	 */
 	@Override
-	public Optional<AutoCloseable> listenForInserts(Consumer<String> onInsert) {
+	public Optional<AutoCloseable> listenForInserts(Consumer<@Nullable String> onInsert) {
 		String channel = this.dialect.notifyChannel();
 		return (channel != null) ? Optional.of(PostgresInsertListener.start(this.dataSource, channel, onInsert))
 				: Optional.empty();

@@ -13,6 +13,8 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
 
@@ -33,12 +35,12 @@ final class MariaDbDialect extends JdbcDialect {
 	}
 
 	@Override
-	void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+	void setInstant(PreparedStatement ps, int index, @Nullable Instant value) throws SQLException {
 		ps.setObject(index, (value != null) ? utcDateTime(value) : null);
 	}
 
 	@Override
-	Instant getInstant(ResultSet rs, int index) throws SQLException {
+	@Nullable Instant getInstant(ResultSet rs, int index) throws SQLException {
 		LocalDateTime value = rs.getObject(index, LocalDateTime.class);
 		return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
 	}
@@ -61,7 +63,7 @@ final class MariaDbDialect extends JdbcDialect {
 	 * would see the transaction's snapshot, which misses a holder committed since.
 	 */
 	@Override
-	String insertUnique(InsertRow row) {
+	@Nullable String insertUnique(InsertRow row) {
 		this.jdbc.update(insertSql(1) + " ON DUPLICATE KEY UPDATE id = id", (ps) -> bindInsert(ps, 1, row));
 		return findLiveIdByUniqueKey(row.type(), row.uniqueKey(), " LOCK IN SHARE MODE");
 	}

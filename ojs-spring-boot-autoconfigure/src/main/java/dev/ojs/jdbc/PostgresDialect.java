@@ -26,6 +26,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.PreparedStatementCreator;
 import org.springframework.util.ClassUtils;
 
@@ -111,7 +112,7 @@ final class PostgresDialect extends JdbcDialect {
 	 * value on Java 17 (twice the time per timestamp read, eight per claimed job).
 	 */
 	@Override
-	Instant getInstant(ResultSet rs, int index) throws SQLException {
+	@Nullable Instant getInstant(ResultSet rs, int index) throws SQLException {
 		Timestamp value = rs.getTimestamp(index);
 		return (value != null) ? value.toInstant() : null;
 	}
@@ -141,7 +142,7 @@ final class PostgresDialect extends JdbcDialect {
 	 * the table ({@code autovacuum_enabled = false}).
 	 */
 	@Override
-	String vacuumWarning() {
+	@Nullable String vacuumWarning() {
 		List<String> reasons = this.jdbc.query("SELECT current_setting('autovacuum') = 'off',"
 				+ " current_setting('track_counts') = 'off', coalesce((SELECT lower(option_value) IN ('false', 'off', 'no', '0')"
 				+ " FROM pg_options_to_table(c.reloptions) WHERE option_name = 'autovacuum_enabled'), false)"
@@ -214,7 +215,7 @@ final class PostgresDialect extends JdbcDialect {
 	}
 
 	@Override
-	String insertUnique(InsertRow row) {
+	@Nullable String insertUnique(InsertRow row) {
 		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (type, unique_key)"
 				+ " WHERE unique_key IS NOT NULL AND state IN (" + LIVE + ") DO NOTHING RETURNING id",
 				(ps) -> bindInsert(ps, 1, row), (rs, rowNum) -> rs.getString(1));
@@ -260,7 +261,7 @@ final class PostgresDialect extends JdbcDialect {
 	}
 
 	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
-			Instant now, ClaimCursors.Cursor resumeAfter) {
+			Instant now, ClaimCursors.@Nullable Cursor resumeAfter) {
 		String sql = claimSql(visibilityByType, resumeAfter != null);
 		List<Job> jobs = this.jdbc.query(con -> {
 			PreparedStatement ps = con.prepareStatement(sql);
@@ -273,8 +274,8 @@ final class PostgresDialect extends JdbcDialect {
 
 	/** Binds {@link #claimSql}'s parameters. */
 	void bindClaim(Connection con, PreparedStatement ps, String nodeId, String queue,
-			Map<String, Duration> visibilityByType, int limit, Instant now, ClaimCursors.Cursor resumeAfter)
-			throws SQLException {
+			Map<String, Duration> visibilityByType, int limit, Instant now,
+			ClaimCursors.@Nullable Cursor resumeAfter) throws SQLException {
 		int index = 1;
 		ps.setString(index++, queue);
 		setInstant(ps, index++, now);
@@ -322,7 +323,7 @@ final class PostgresDialect extends JdbcDialect {
 	}
 
 	@Override
-	Set<String> fail(List<AttemptFailure> failures, Instant expiredBefore) {
+	Set<String> fail(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
 		String sql = "UPDATE " + this.table + " j SET state = c.state, scheduled_at = c.scheduled_at,"
 				+ " errors = c.errors, last_error_type = c.error_type, dead_letter = c.dead_letter,"
 				+ " discarded_at = c.discarded_at, locked_until = NULL"
@@ -408,11 +409,12 @@ final class PostgresDialect extends JdbcDialect {
 	 * 10:31:05.123456+00}. Unlike {@link Instant#toString()}, a year after 9999 has no sign,
 	 * which PostgreSQL would reject.
 	 */
-	static String timestamptz(Instant instant) {
+	static @Nullable String timestamptz(@Nullable Instant instant) {
 		return (instant != null) ? TIMESTAMPTZ.format(utcDateTime(instant)) : null;
 	}
 
-	private static <T> Array texts(Connection con, List<T> items, Function<T, String> value) throws SQLException {
+	private static <T> Array texts(Connection con, List<T> items, Function<T, @Nullable String> value)
+			throws SQLException {
 		return con.createArrayOf("text", items.stream().map(value).toArray());
 	}
 

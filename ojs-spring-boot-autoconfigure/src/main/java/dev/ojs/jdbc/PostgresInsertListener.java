@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -42,13 +43,13 @@ final class PostgresInsertListener implements AutoCloseable {
 
 	private final String channel;
 
-	private final Consumer<String> onInsert;
+	private final Consumer<@Nullable String> onInsert;
 
 	private final Thread thread;
 
 	private volatile boolean running = true;
 
-	private PostgresInsertListener(DataSource dataSource, String channel, Consumer<String> onInsert,
+	private PostgresInsertListener(DataSource dataSource, String channel, Consumer<@Nullable String> onInsert,
 			long validateMillis) {
 		this.dataSource = dataSource;
 		this.channel = channel;
@@ -57,11 +58,11 @@ final class PostgresInsertListener implements AutoCloseable {
 		this.thread = new Thread(this::run, "ojs-listen-" + channel);
 	}
 
-	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<String> onInsert) {
+	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<@Nullable String> onInsert) {
 		return start(dataSource, channel, onInsert, VALIDATE_MILLIS);
 	}
 
-	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<String> onInsert,
+	static PostgresInsertListener start(DataSource dataSource, String channel, Consumer<@Nullable String> onInsert,
 			long validateMillis) {
 		PostgresInsertListener listener = new PostgresInsertListener(dataSource, channel, onInsert, validateMillis);
 		listener.thread.start();
@@ -125,7 +126,7 @@ final class PostgresInsertListener implements AutoCloseable {
 		}
 	}
 
-	private void deliver(String queue) {
+	private void deliver(@Nullable String queue) {
 		try {
 			this.onInsert.accept(queue);
 		}

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -21,8 +23,8 @@ import dev.ojs.job.JobState;
  * @param deadLetter whether a discarded job becomes a dead letter
  * @param failedAt when the failure was recorded
  */
-public record AttemptFailure(Job job, JobState state, Instant nextRetryAt, List<ErrorEntry> errors, boolean deadLetter,
-		Instant failedAt) {
+public record AttemptFailure(Job job, JobState state, @Nullable Instant nextRetryAt, List<ErrorEntry> errors,
+		boolean deadLetter, Instant failedAt) {
 
 	public AttemptFailure {
 		Objects.requireNonNull(job, "job must not be null");
@@ -45,7 +47,7 @@ public record AttemptFailure(Job job, JobState state, Instant nextRetryAt, List<
 	}
 
 	/** The stored {@code discarded_at}. */
-	public Instant discardedAt() {
+	public @Nullable Instant discardedAt() {
 		return (this.state == JobState.DISCARDED) ? this.failedAt : null;
 	}
 

@@ -2,6 +2,8 @@ package dev.ojs.job;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Filter over dead letters. Every field is optional ({@code null} matches all).
  *
@@ -11,7 +13,8 @@ import java.time.Instant;
  * @param from dead-lettered at or after
  * @param to dead-lettered before
  */
-public record DeadLetterFilter(String queue, String type, String errorType, Instant from, Instant to) {
+public record DeadLetterFilter(@Nullable String queue, @Nullable String type, @Nullable String errorType,
+		@Nullable Instant from, @Nullable Instant to) {
 
 	public static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null);
 

@@ -3,6 +3,8 @@ package dev.ojs.job;
 import java.time.Instant;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Summary of the dead letter queue.
  *
@@ -12,7 +14,7 @@ import java.util.Map;
  * @param oldest earliest dead-lettered time, or {@code null} when empty
  * @param newest latest dead-lettered time, or {@code null} when empty
  */
-public record DeadLetterStats(long total, Map<String, Long> byQueue, Map<String, Long> byErrorType, Instant oldest,
-		Instant newest) {
+public record DeadLetterStats(long total, Map<String, Long> byQueue, Map<String, Long> byErrorType,
+		@Nullable Instant oldest, @Nullable Instant newest) {
 
 }

@@ -3,6 +3,8 @@ package dev.ojs.job;
 import java.time.Instant;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
 
@@ -18,7 +20,7 @@ import dev.ojs.retry.JobError;
  * @param details structured details (never {@code null}; values may be {@code null})
  */
 public record ErrorEntry(int attempt, String type, String message, ErrorCode code, Instant timestamp,
-		Map<String, Object> details) {
+		Map<String, @Nullable Object> details) {
 
 	public ErrorEntry {
 		details = JobError.copyOfDetails(details);

@@ -3,6 +3,8 @@ package dev.ojs.job;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -41,20 +43,21 @@ import dev.ojs.retry.RetryPolicy;
  */
 public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
 		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
-		boolean deadLetter, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
-		Instant startedAt, Instant completedAt, Instant discardedAt, String lockedBy, Instant lockedUntil) {
+		boolean deadLetter, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+		@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
+		@Nullable String lockedBy, @Nullable Instant lockedUntil) {
 
 	public Job {
 		errors = LazyErrorHistory.copyOf(errors);
 	}
 
 	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */
-	public Instant nextRetryAt() {
+	public @Nullable Instant nextRetryAt() {
 		return (this.state == JobState.RETRYABLE) ? this.scheduledAt : null;
 	}
 
 	/** The most recent error, or {@code null}. */
-	public ErrorEntry lastError() {
+	public @Nullable ErrorEntry lastError() {
 		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
 	}
 

@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An error history as stored, decoded on first use: an unmodifiable list like
  * {@link List#copyOf}.
@@ -22,7 +24,7 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 
 	private final Function<String, List<ErrorEntry>> decoder;
 
-	private volatile List<ErrorEntry> decoded;
+	private volatile @Nullable List<ErrorEntry> decoded;
 
 	private LazyErrorHistory(String stored, Function<String, List<ErrorEntry>> decoder) {
 		this.stored = stored;
@@ -46,7 +48,7 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 	 * @param errors a history, or {@code null} for none
 	 * @return the history to keep
 	 */
-	public static List<ErrorEntry> copyOf(List<ErrorEntry> errors) {
+	public static List<ErrorEntry> copyOf(@Nullable List<ErrorEntry> errors) {
 		if (errors instanceof LazyErrorHistory) {
 			return errors;
 		}

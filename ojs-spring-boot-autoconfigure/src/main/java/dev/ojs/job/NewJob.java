@@ -2,6 +2,8 @@ package dev.ojs.job;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -19,8 +21,8 @@ import dev.ojs.retry.RetryPolicy;
  * @param uniqueKey optional unique key, unique per type among live jobs: a live job of the
  * same type with the same key is returned instead
  */
-public record NewJob(String type, String queue, int priority, String argsJson, String metaJson,
-		RetryPolicy retryPolicy, Instant runAt, String uniqueKey) {
+public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey) {
 
 	/** The queue of a job enqueued without one whose handler names none. */
 	public static final String DEFAULT_QUEUE = "default";

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A handler failure in the spec's error response format (§7.3).
  *
@@ -13,7 +15,7 @@ import java.util.Objects;
  * @param code response code; {@link ErrorCode#RETRY} when omitted
  * @param details structured data for debugging (never {@code null})
  */
-public record JobError(String type, String message, ErrorCode code, Map<String, Object> details) {
+public record JobError(String type, String message, ErrorCode code, Map<String, @Nullable Object> details) {
 
 	public JobError {
 		Objects.requireNonNull(type, "type must not be null");
@@ -32,7 +34,7 @@ public record JobError(String type, String message, ErrorCode code, Map<String, 
 	 * @param details the details, may be {@code null} (none)
 	 * @return the copy
 	 */
-	public static Map<String, Object> copyOfDetails(Map<String, ?> details) {
+	public static Map<String, @Nullable Object> copyOfDetails(@Nullable Map<String, ?> details) {
 		return (details == null || details.isEmpty()) ? Map.of()
 				: Collections.unmodifiableMap(new LinkedHashMap<>(details));
 	}

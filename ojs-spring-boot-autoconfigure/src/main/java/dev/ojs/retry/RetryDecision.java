@@ -3,6 +3,8 @@ package dev.ojs.retry;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of applying a retry policy to a failed attempt (spec §7.2).
  *
@@ -10,7 +12,7 @@ import java.util.Objects;
  * @param delay the backoff before the next attempt; non-null only for {@link Action#RETRY}
  * @param rule which rule of the precedence decided
  */
-public record RetryDecision(Action action, Duration delay, Rule rule) {
+public record RetryDecision(Action action, @Nullable Duration delay, Rule rule) {
 
 	public RetryDecision {
 		Objects.requireNonNull(action, "action must not be null");

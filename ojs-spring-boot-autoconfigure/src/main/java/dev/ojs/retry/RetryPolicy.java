@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An OJS retry policy (spec §2), immutable.
  * <p>
@@ -43,27 +45,27 @@ public final class RetryPolicy {
 		.backoffStrategy(BackoffStrategy.EXPONENTIAL)
 		.build();
 
-	private final Integer maxAttempts;
+	private final @Nullable Integer maxAttempts;
 
-	private final Duration initialInterval;
+	private final @Nullable Duration initialInterval;
 
-	private final Double backoffCoefficient;
+	private final @Nullable Double backoffCoefficient;
 
-	private final Duration maxInterval;
+	private final @Nullable Duration maxInterval;
 
-	private final Boolean jitter;
+	private final @Nullable Boolean jitter;
 
-	private final List<String> nonRetryableErrors;
+	private final @Nullable List<String> nonRetryableErrors;
 
-	private final OnExhaustion onExhaustion;
+	private final @Nullable OnExhaustion onExhaustion;
 
-	private final BackoffStrategy backoffStrategy;
+	private final @Nullable BackoffStrategy backoffStrategy;
 
 	/** {@link #toJson()}, once written. */
-	private String json;
+	private @Nullable String json;
 
 	/** {@link #toJsonOmittingDefaults()}, once written. */
-	private String jsonOmittingDefaults;
+	private @Nullable String jsonOmittingDefaults;
 
 	private RetryPolicy(Builder builder) {
 		this.maxAttempts = builder.maxAttempts;
@@ -166,42 +168,42 @@ public final class RetryPolicy {
 	}
 
 	/** {@code max_attempts}: total attempts including the first (§2.2), or {@code null}. */
-	public Integer maxAttempts() {
+	public @Nullable Integer maxAttempts() {
 		return this.maxAttempts;
 	}
 
 	/** {@code initial_interval}: delay before the first retry (§2.2), or {@code null}. */
-	public Duration initialInterval() {
+	public @Nullable Duration initialInterval() {
 		return this.initialInterval;
 	}
 
 	/** {@code backoff_coefficient}: {@code >= 1.0} (§2.2), or {@code null}. */
-	public Double backoffCoefficient() {
+	public @Nullable Double backoffCoefficient() {
 		return this.backoffCoefficient;
 	}
 
 	/** {@code max_interval}: cap on every delay (§3.5, §5.3), or {@code null}. */
-	public Duration maxInterval() {
+	public @Nullable Duration maxInterval() {
 		return this.maxInterval;
 	}
 
 	/** {@code jitter} (§5), or {@code null}. */
-	public Boolean jitter() {
+	public @Nullable Boolean jitter() {
 		return this.jitter;
 	}
 
 	/** {@code non_retryable_errors} (§6), unmodifiable, or {@code null}. */
-	public List<String> nonRetryableErrors() {
+	public @Nullable List<String> nonRetryableErrors() {
 		return this.nonRetryableErrors;
 	}
 
 	/** {@code on_exhaustion} (§2.2), or {@code null}. */
-	public OnExhaustion onExhaustion() {
+	public @Nullable OnExhaustion onExhaustion() {
 		return this.onExhaustion;
 	}
 
 	/** The {@code backoff_strategy} extension field (§3), or {@code null}. */
-	public BackoffStrategy backoffStrategy() {
+	public @Nullable BackoffStrategy backoffStrategy() {
 		return this.backoffStrategy;
 	}
 
@@ -248,7 +250,7 @@ public final class RetryPolicy {
 	 * identical to an entry, or starting with {@code prefix.} for an entry
 	 * {@code prefix.*}. An unset list matches nothing.
 	 */
-	public boolean isNonRetryable(String errorType) {
+	public boolean isNonRetryable(@Nullable String errorType) {
 		if (errorType == null || this.nonRetryableErrors == null) {
 			return false;
 		}
@@ -356,20 +358,20 @@ public final class RetryPolicy {
 	/** How {@link #fieldByField} combines two values of one field. */
 	private interface FieldRule {
 
-		<T> T apply(T value, T other);
+		<T> @Nullable T apply(@Nullable T value, @Nullable T other);
 
 	}
 
-	private static <T> T unlessEqual(T value, T other) {
+	private static <T> @Nullable T unlessEqual(@Nullable T value, @Nullable T other) {
 		return Objects.equals(value, other) ? null : value;
 	}
 
-	private static <T> T pick(T value, T fallback) {
+	private static <T> @Nullable T pick(@Nullable T value, @Nullable T fallback) {
 		return (value != null) ? value : fallback;
 	}
 
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		if (this == other) {
 			return true;
 		}
@@ -402,74 +404,74 @@ public final class RetryPolicy {
 	 */
 	public static final class Builder {
 
-		private Integer maxAttempts;
+		private @Nullable Integer maxAttempts;
 
-		private Duration initialInterval;
+		private @Nullable Duration initialInterval;
 
-		private Double backoffCoefficient;
+		private @Nullable Double backoffCoefficient;
 
-		private Duration maxInterval;
+		private @Nullable Duration maxInterval;
 
-		private Boolean jitter;
+		private @Nullable Boolean jitter;
 
-		private List<String> nonRetryableErrors;
+		private @Nullable List<String> nonRetryableErrors;
 
-		private OnExhaustion onExhaustion;
+		private @Nullable OnExhaustion onExhaustion;
 
-		private BackoffStrategy backoffStrategy;
+		private @Nullable BackoffStrategy backoffStrategy;
 
 		private Builder() {
 		}
 
 		/** {@code max_attempts}, {@code >= 0}. */
-		public Builder maxAttempts(Integer maxAttempts) {
+		public Builder maxAttempts(@Nullable Integer maxAttempts) {
 			this.maxAttempts = maxAttempts;
 			return this;
 		}
 
 		/** {@code initial_interval}, {@code > 0}. */
-		public Builder initialInterval(Duration initialInterval) {
+		public Builder initialInterval(@Nullable Duration initialInterval) {
 			this.initialInterval = initialInterval;
 			return this;
 		}
 
 		/** {@code backoff_coefficient}, finite and {@code >= 1.0}. */
-		public Builder backoffCoefficient(Double backoffCoefficient) {
+		public Builder backoffCoefficient(@Nullable Double backoffCoefficient) {
 			this.backoffCoefficient = backoffCoefficient;
 			return this;
 		}
 
 		/** {@code max_interval}, {@code > 0} and {@code >= initial_interval}. */
-		public Builder maxInterval(Duration maxInterval) {
+		public Builder maxInterval(@Nullable Duration maxInterval) {
 			this.maxInterval = maxInterval;
 			return this;
 		}
 
 		/** {@code jitter}. */
-		public Builder jitter(Boolean jitter) {
+		public Builder jitter(@Nullable Boolean jitter) {
 			this.jitter = jitter;
 			return this;
 		}
 
 		/** {@code non_retryable_errors}: non-empty strings; exact types or {@code prefix.*}. */
-		public Builder nonRetryableErrors(Collection<String> nonRetryableErrors) {
+		public Builder nonRetryableErrors(@Nullable Collection<String> nonRetryableErrors) {
 			this.nonRetryableErrors = (nonRetryableErrors != null) ? new ArrayList<>(nonRetryableErrors) : null;
 			return this;
 		}
 
 		/** {@code non_retryable_errors}: non-empty strings; exact types or {@code prefix.*}. */
-		public Builder nonRetryableErrors(String... nonRetryableErrors) {
+		public Builder nonRetryableErrors(String @Nullable ... nonRetryableErrors) {
 			return nonRetryableErrors((nonRetryableErrors != null) ? Arrays.asList(nonRetryableErrors) : null);
 		}
 
 		/** {@code on_exhaustion}. */
-		public Builder onExhaustion(OnExhaustion onExhaustion) {
+		public Builder onExhaustion(@Nullable OnExhaustion onExhaustion) {
 			this.onExhaustion = onExhaustion;
 			return this;
 		}
 
 		/** The {@code backoff_strategy} extension field. */
-		public Builder backoffStrategy(BackoffStrategy backoffStrategy) {
+		public Builder backoffStrategy(@Nullable BackoffStrategy backoffStrategy) {
 			this.backoffStrategy = backoffStrategy;
 			return this;
 		}

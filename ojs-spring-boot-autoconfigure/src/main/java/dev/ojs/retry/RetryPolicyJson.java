@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -141,7 +142,7 @@ final class RetryPolicyJson {
 		return integer.intValue();
 	}
 
-	private static BigInteger integerValue(JsonNode value) {
+	private static @Nullable BigInteger integerValue(JsonNode value) {
 		if (value.isIntegralNumber()) {
 			return value.bigIntegerValue();
 		}
@@ -212,7 +213,7 @@ final class RetryPolicyJson {
 		return RetryPolicyValidation.invalid(field, javaValue(value), rule);
 	}
 
-	private static Object javaValue(JsonNode value) {
+	private static @Nullable Object javaValue(JsonNode value) {
 		return MAPPER.treeToValue(value, Object.class);
 	}
 

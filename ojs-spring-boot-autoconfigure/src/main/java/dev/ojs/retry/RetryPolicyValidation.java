@@ -2,6 +2,8 @@ package dev.ojs.retry;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The value rules of spec §11.1 and §14 for a (possibly partial) {@link RetryPolicy}. JSON
  * type rules live in {@link RetryPolicyJson}; these apply to every policy however it was
@@ -45,7 +47,7 @@ final class RetryPolicyValidation {
 		}
 	}
 
-	private static void requirePositive(String field, Duration duration) {
+	private static void requirePositive(String field, @Nullable Duration duration) {
 		if (duration != null && (duration.isNegative() || duration.isZero())) {
 			throw invalid(field, duration, "must be greater than zero");
 		}
@@ -54,11 +56,11 @@ final class RetryPolicyValidation {
 	/**
 	 * A validation failure with the message {@code "<field> <rule>, got <value>"}.
 	 */
-	static RetryPolicyValidationException invalid(String field, Object value, String rule) {
+	static RetryPolicyValidationException invalid(String field, @Nullable Object value, String rule) {
 		return new RetryPolicyValidationException(field, value, field + " " + rule + ", got " + display(value));
 	}
 
-	private static String display(Object value) {
+	private static String display(@Nullable Object value) {
 		if (value instanceof Duration duration && !duration.isNegative()) {
 			return IsoDurations.format(duration);
 		}

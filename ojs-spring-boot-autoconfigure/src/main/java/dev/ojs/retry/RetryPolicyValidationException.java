@@ -1,5 +1,7 @@
 package dev.ojs.retry;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a retry policy violates the validation rules of spec §11.1 or the JSON
  * schema of §14 (RET-16, RET-19, RET-20). Its {@link #errorType() error type} is always
@@ -12,7 +14,7 @@ public class RetryPolicyValidationException extends RuntimeException {
 
 	private final String field;
 
-	private final transient Object value;
+	private final transient @Nullable Object value;
 
 	/**
 	 * Create a new exception.
@@ -23,7 +25,7 @@ public class RetryPolicyValidationException extends RuntimeException {
 	 * {@code null}); for unreadable JSON the JSON text
 	 * @param message a message a user can act on
 	 */
-	public RetryPolicyValidationException(String field, Object value, String message) {
+	public RetryPolicyValidationException(String field, @Nullable Object value, String message) {
 		super(message);
 		this.field = field;
 		this.value = value;
@@ -40,7 +42,7 @@ public class RetryPolicyValidationException extends RuntimeException {
 	}
 
 	/** The offending value (may be {@code null}). */
-	public Object value() {
+	public @Nullable Object value() {
 		return this.value;
 	}
 

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 import dev.ojs.job.ErrorEntry;
@@ -42,9 +43,9 @@ import dev.ojs.retry.RetryPolicy;
 public record JobInfo(String id, String type, String queue, int priority,
 		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,
 		@JsonSerialize(using = JobInfoSerializers.RetryPolicyValue.class) RetryPolicy retryPolicy,
-		List<ErrorEntry> errors, boolean deadLetter, Instant nextRetryAt, @JsonRawValue String argsJson,
-		@JsonRawValue String metaJson, String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
-		Instant startedAt, Instant completedAt, Instant discardedAt) {
+		List<ErrorEntry> errors, boolean deadLetter, @Nullable Instant nextRetryAt, @JsonRawValue String argsJson,
+		@JsonRawValue String metaJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
+		Instant enqueuedAt, @Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt) {
 
 	public JobInfo {
 		errors = LazyErrorHistory.copyOf(errors);
@@ -59,7 +60,7 @@ public record JobInfo(String id, String type, String queue, int priority,
 	}
 
 	/** The most recent error, or {@code null}. */
-	public ErrorEntry lastError() {
+	public @Nullable ErrorEntry lastError() {
 		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
 	}
 

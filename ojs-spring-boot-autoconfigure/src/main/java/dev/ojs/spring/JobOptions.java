@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 
@@ -20,24 +22,24 @@ public final class JobOptions {
 
 	private static final JobOptions NONE = builder().build();
 
-	private final String queue;
+	private final @Nullable String queue;
 
-	private final Integer priority;
+	private final @Nullable Integer priority;
 
-	private final Duration delay;
+	private final @Nullable Duration delay;
 
-	private final Instant runAt;
+	private final @Nullable Instant runAt;
 
-	private final RetryPolicy retry;
+	private final @Nullable RetryPolicy retry;
 
-	private final String retryJson;
+	private final @Nullable String retryJson;
 
 	private final Map<String, Object> meta;
 
-	private final String uniqueKey;
+	private final @Nullable String uniqueKey;
 
 	/** {@link #retryJson} parsed, once parsed. */
-	private RetryPolicy parsedRetryJson;
+	private @Nullable RetryPolicy parsedRetryJson;
 
 	private JobOptions(Builder builder) {
 		this.queue = builder.queue;
@@ -60,32 +62,32 @@ public final class JobOptions {
 	}
 
 	/** The queue, or {@code null} for the handler's. */
-	public String queue() {
+	public @Nullable String queue() {
 		return this.queue;
 	}
 
 	/** The priority, or {@code null} for the handler's. */
-	public Integer priority() {
+	public @Nullable Integer priority() {
 		return this.priority;
 	}
 
 	/** Delay before the job becomes due, or {@code null}. */
-	public Duration delay() {
+	public @Nullable Duration delay() {
 		return this.delay;
 	}
 
 	/** When the job becomes due, or {@code null}. */
-	public Instant runAt() {
+	public @Nullable Instant runAt() {
 		return this.runAt;
 	}
 
 	/** The partial retry policy, or {@code null}. */
-	public RetryPolicy retry() {
+	public @Nullable RetryPolicy retry() {
 		return this.retry;
 	}
 
 	/** The partial retry policy as JSON, or {@code null}. */
-	public String retryJson() {
+	public @Nullable String retryJson() {
 		return this.retryJson;
 	}
 
@@ -95,7 +97,7 @@ public final class JobOptions {
 	 * the next ones; JSON that does not parse is not kept, so it throws at every enqueue.
 	 * @throws RetryPolicyValidationException when the JSON is malformed or a field invalid
 	 */
-	RetryPolicy partialRetry() {
+	@Nullable RetryPolicy partialRetry() {
 		if (this.retryJson == null) {
 			return this.retry;
 		}
@@ -114,7 +116,7 @@ public final class JobOptions {
 	}
 
 	/** The unique key, or {@code null}. */
-	public String uniqueKey() {
+	public @Nullable String uniqueKey() {
 		return this.uniqueKey;
 	}
 
@@ -128,21 +130,21 @@ public final class JobOptions {
 	/** Builder of {@link JobOptions}. */
 	public static final class Builder {
 
-		private String queue;
+		private @Nullable String queue;
 
-		private Integer priority;
+		private @Nullable Integer priority;
 
-		private Duration delay;
+		private @Nullable Duration delay;
 
-		private Instant runAt;
+		private @Nullable Instant runAt;
 
-		private RetryPolicy retry;
+		private @Nullable RetryPolicy retry;
 
-		private String retryJson;
+		private @Nullable String retryJson;
 
 		private final Map<String, Object> meta = new LinkedHashMap<>();
 
-		private String uniqueKey;
+		private @Nullable String uniqueKey;
 
 		private Builder() {
 		}
@@ -160,7 +162,7 @@ public final class JobOptions {
 		}
 
 		/** Run no earlier than this long from now. Replaces {@link #runAt(Instant)}. */
-		public Builder delay(Duration delay) {
+		public Builder delay(@Nullable Duration delay) {
 			if (delay != null && delay.isNegative()) {
 				throw new IllegalArgumentException("delay must not be negative: " + delay);
 			}

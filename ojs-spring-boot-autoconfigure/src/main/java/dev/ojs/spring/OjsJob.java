@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
 
@@ -135,14 +137,14 @@ public @interface OjsJob {
 		/** §3.4 polynomial. */
 		POLYNOMIAL(BackoffStrategy.POLYNOMIAL);
 
-		private final BackoffStrategy strategy;
+		private final @Nullable BackoffStrategy strategy;
 
-		Backoff(BackoffStrategy strategy) {
+		Backoff(@Nullable BackoffStrategy strategy) {
 			this.strategy = strategy;
 		}
 
 		/** The strategy, or {@code null} for {@link #INHERIT}. */
-		public BackoffStrategy strategy() {
+		public @Nullable BackoffStrategy strategy() {
 			return this.strategy;
 		}
 
@@ -158,14 +160,14 @@ public @interface OjsJob {
 		/** Keep exhausted jobs in the dead letter queue. */
 		DEAD_LETTER(OnExhaustion.DEAD_LETTER);
 
-		private final OnExhaustion onExhaustion;
+		private final @Nullable OnExhaustion onExhaustion;
 
-		Exhaustion(OnExhaustion onExhaustion) {
+		Exhaustion(@Nullable OnExhaustion onExhaustion) {
 			this.onExhaustion = onExhaustion;
 		}
 
 		/** The value, or {@code null} for {@link #INHERIT}. */
-		public OnExhaustion onExhaustion() {
+		public @Nullable OnExhaustion onExhaustion() {
 			return this.onExhaustion;
 		}
 
@@ -181,14 +183,14 @@ public @interface OjsJob {
 		/** Use computed delays exactly. */
 		DISABLED(Boolean.FALSE);
 
-		private final Boolean jitter;
+		private final @Nullable Boolean jitter;
 
-		Jitter(Boolean jitter) {
+		Jitter(@Nullable Boolean jitter) {
 			this.jitter = jitter;
 		}
 
 		/** The value, or {@code null} for {@link #INHERIT}. */
-		public Boolean jitter() {
+		public @Nullable Boolean jitter() {
 			return this.jitter;
 		}
 

@@ -3,6 +3,8 @@ package dev.ojs.spring;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
 
@@ -17,7 +19,7 @@ public class OjsJobException extends RuntimeException {
 
 	private final ErrorCode code;
 
-	private final Map<String, Object> details;
+	private final Map<String, @Nullable Object> details;
 
 	/**
 	 * @param type dot-namespaced error type, e.g. {@code "external.stripe.card_declined"}
@@ -25,7 +27,7 @@ public class OjsJobException extends RuntimeException {
 	 * @param message human-readable description
 	 * @param details structured data for debugging; may be {@code null}
 	 */
-	public OjsJobException(String type, ErrorCode code, String message, Map<String, ?> details) {
+	public OjsJobException(String type, @Nullable ErrorCode code, String message, @Nullable Map<String, ?> details) {
 		this(type, code, message, details, null);
 	}
 
@@ -36,7 +38,8 @@ public class OjsJobException extends RuntimeException {
 	 * @param details structured data for debugging; may be {@code null}
 	 * @param cause the underlying failure, if any
 	 */
-	public OjsJobException(String type, ErrorCode code, String message, Map<String, ?> details, Throwable cause) {
+	public OjsJobException(String type, @Nullable ErrorCode code, String message, @Nullable Map<String, ?> details,
+			@Nullable Throwable cause) {
 		super(message, cause);
 		Objects.requireNonNull(type, "type must not be null");
 		if (type.isBlank()) {
@@ -48,7 +51,7 @@ public class OjsJobException extends RuntimeException {
 	}
 
 	/** @see #OjsJobException(String, ErrorCode, String, Map) */
-	public OjsJobException(String type, ErrorCode code, String message) {
+	public OjsJobException(String type, @Nullable ErrorCode code, String message) {
 		this(type, code, message, null, null);
 	}
 
@@ -80,7 +83,7 @@ public class OjsJobException extends RuntimeException {
 		return this.code;
 	}
 
-	public Map<String, Object> getDetails() {
+	public Map<String, @Nullable Object> getDetails() {
 		return this.details;
 	}
 

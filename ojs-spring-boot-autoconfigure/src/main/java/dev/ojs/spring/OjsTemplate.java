@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.JobStore;
@@ -123,7 +124,7 @@ public class OjsTemplate {
 	 * One job per argument list. Everything but the arguments depends only on the type and
 	 * the options, so it is resolved (and the policy merged and validated) once per call.
 	 */
-	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, JobOptions options) {
+	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, @Nullable JobOptions options) {
 		Objects.requireNonNull(type, "type must not be null");
 		options = (options != null) ? options : JobOptions.none();
 		Optional<RegisteredJob> handler = this.registry.find(type);
@@ -153,7 +154,7 @@ public class OjsTemplate {
 		return (perJob != null) ? perJob.mergedOver(base).effective() : base;
 	}
 
-	private Instant runAt(JobOptions options) {
+	private @Nullable Instant runAt(JobOptions options) {
 		if (options.runAt() != null) {
 			return options.runAt();
 		}

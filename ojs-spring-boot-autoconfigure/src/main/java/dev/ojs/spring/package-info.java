@@ -2,4 +2,7 @@
  * The Spring API of OJS jobs: {@link dev.ojs.spring.OjsJob @OjsJob} handlers,
  * {@link dev.ojs.spring.OjsTemplate} and the job events.
  */
+@NullMarked
 package dev.ojs.spring;
+
+import org.jspecify.annotations.NullMarked;

@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 
@@ -37,7 +38,7 @@ final class Completer {
 	 * A finished attempt, or one abandoned at shutdown, waiting to be written.
 	 * @param plan the failure to write, or {@code null} for a completion
 	 */
-	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.Plan plan) {
+	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.@Nullable Plan plan) {
 
 		Job job() {
 			return this.execution.job();

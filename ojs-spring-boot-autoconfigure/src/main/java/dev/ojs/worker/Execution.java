@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
@@ -48,9 +49,9 @@ final class Execution implements JobExecution {
 
 	private final AtomicBoolean reservationLost = new AtomicBoolean();
 
-	private volatile Instant lockedUntil;
+	private volatile @Nullable Instant lockedUntil;
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
 	/**
 	 * @param claimedFrom the served queue whose poller claimed it and whose slot it holds
@@ -91,7 +92,7 @@ final class Execution implements JobExecution {
 		return this.visibilityTimeout;
 	}
 
-	Instant lockedUntil() {
+	@Nullable Instant lockedUntil() {
 		return this.lockedUntil;
 	}
 
@@ -135,7 +136,7 @@ final class Execution implements JobExecution {
 		return this.state.compareAndSet(from, to);
 	}
 
-	void runningOn(Thread thread) {
+	void runningOn(@Nullable Thread thread) {
 		this.thread = thread;
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
@@ -55,7 +56,7 @@ final class FailurePlanner {
 	 * @param delay the retry delay, or {@code null} when not retrying; a retry time past
 	 * {@link Timestamps#MAX} is stored as {@code MAX}, and this is the delay up to it
 	 */
-	record Plan(AttemptFailure attemptFailure, JobError error, Duration delay) {
+	record Plan(AttemptFailure attemptFailure, JobError error, @Nullable Duration delay) {
 
 		Job job() {
 			return this.attemptFailure.job();

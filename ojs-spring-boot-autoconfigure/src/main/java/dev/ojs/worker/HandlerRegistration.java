@@ -2,6 +2,8 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A job type this node can run.
  *
@@ -14,7 +16,7 @@ import java.time.Duration;
  * @param handler the code to run
  * @param errorClassifier turns the handler's exceptions into OJS errors
  */
-public record HandlerRegistration(String type, String queue, int concurrency, Duration visibilityTimeout,
-		JobHandler handler, ErrorClassifier errorClassifier) {
+public record HandlerRegistration(String type, String queue, int concurrency,
+		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier) {
 
 }

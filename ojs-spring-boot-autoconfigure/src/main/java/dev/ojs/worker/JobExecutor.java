@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.retry.JobError;
 
@@ -86,7 +87,7 @@ final class JobExecutor {
 	 * that error. When that fails, stops tracking the attempt so the rescuer records it.
 	 * @return whether it was queued
 	 */
-	private boolean submit(Execution execution, Supplier<JobError> error, Duration duration) {
+	private boolean submit(Execution execution, Supplier<@Nullable JobError> error, Duration duration) {
 		try {
 			JobError failure = error.get();
 			FailurePlanner.Plan plan = (failure != null) ? this.planner.plan(execution.job(), failure, this.store.now())

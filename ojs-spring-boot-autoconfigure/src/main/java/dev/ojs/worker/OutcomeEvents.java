@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 
@@ -17,7 +18,7 @@ final class OutcomeEvents {
 
 	private final JobEventListener listener;
 
-	OutcomeEvents(JobEventListener listener) {
+	OutcomeEvents(@Nullable JobEventListener listener) {
 		this.listener = (listener != null) ? listener : JobEventListener.NONE;
 	}
 

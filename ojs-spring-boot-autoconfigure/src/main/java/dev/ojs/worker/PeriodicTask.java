@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task run at a fixed delay on a non-daemon thread of its own, started at a random point
@@ -25,7 +26,7 @@ final class PeriodicTask {
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
 	PeriodicTask(String threadName, Runnable task, Duration interval) {
 		this.name = threadName;

@@ -2,6 +2,8 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How long finished jobs are kept before they are pruned.
  *
@@ -49,13 +51,13 @@ public record RetentionSettings(Duration completed, Duration discarded, Duration
 				DEFAULT_DEAD_LETTER_MAX_COUNT, DEFAULT_PRUNE_INTERVAL);
 	}
 
-	static void positive(String name, Duration value) {
+	static void positive(String name, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
 			throw new IllegalArgumentException(name + " must be a positive duration, got " + value);
 		}
 	}
 
-	static void notNegative(String name, Duration value) {
+	static void notNegative(String name, @Nullable Duration value) {
 		if (value == null || value.isNegative()) {
 			throw new IllegalArgumentException(name + " must not be negative, got " + value);
 		}

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.AttemptFailure;
 
@@ -55,22 +56,22 @@ public class Worker {
 
 	private volatile Map<String, QueuePoller> pollers = Map.of();
 
-	private Slots slots;
+	private @Nullable Slots slots;
 
-	private Completer completer;
+	private @Nullable Completer completer;
 
-	private JobExecutor executor;
+	private @Nullable JobExecutor executor;
 
-	private Heartbeater heartbeater;
+	private @Nullable Heartbeater heartbeater;
 
-	private Rescuer rescuer;
+	private @Nullable Rescuer rescuer;
 
-	private Pruner pruner;
+	private @Nullable Pruner pruner;
 
-	private AutoCloseable insertListener;
+	private @Nullable AutoCloseable insertListener;
 
 	public Worker(WorkerStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
-			JobEventListener listener, RetryDelayOverride delayOverride) {
+			@Nullable JobEventListener listener, @Nullable RetryDelayOverride delayOverride) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		for (HandlerRegistration registration : handlers) {
@@ -221,7 +222,7 @@ public class Worker {
 		}
 	}
 
-	private void inserted(String queue) {
+	private void inserted(@Nullable String queue) {
 		if (queue == null) {
 			this.pollers.values().forEach(QueuePoller::inserted);
 			return;

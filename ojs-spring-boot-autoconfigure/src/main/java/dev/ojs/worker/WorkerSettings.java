@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.NewJob;
 
 /**
@@ -28,7 +30,7 @@ import dev.ojs.job.NewJob;
  * RET-15: at least {@value #MIN_ERROR_HISTORY})
  * @throws IllegalArgumentException when a value is out of range
  */
-public record WorkerSettings(String nodeId, Map<String, Integer> queues, Duration pollInterval,
+public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queues, Duration pollInterval,
 		Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention,
 		int defaultConcurrency, int errorHistoryLimit) {
 
@@ -83,7 +85,7 @@ public record WorkerSettings(String nodeId, Map<String, Integer> queues, Duratio
 	 * Settings whose handler queues get {@value #DEFAULT_QUEUE_CONCURRENCY} and whose jobs
 	 * keep {@value #DEFAULT_ERROR_HISTORY} errors.
 	 */
-	public WorkerSettings(String nodeId, Map<String, Integer> queues, Duration pollInterval,
+	public WorkerSettings(@Nullable String nodeId, Map<String, Integer> queues, Duration pollInterval,
 			Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention) {
 		this(nodeId, queues, pollInterval, visibilityTimeout, shutdownGracePeriod, retention,
 				DEFAULT_QUEUE_CONCURRENCY, DEFAULT_ERROR_HISTORY);

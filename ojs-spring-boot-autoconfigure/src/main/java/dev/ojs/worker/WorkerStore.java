@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 
@@ -84,7 +86,7 @@ public interface WorkerStore {
 	 * {@code null} when some may have been missed (after a reconnect). Empty when the store
 	 * cannot notify; closing the handle stops listening.
 	 */
-	Optional<AutoCloseable> listenForInserts(Consumer<String> onInsert);
+	Optional<AutoCloseable> listenForInserts(Consumer<@Nullable String> onInsert);
 
 	/**
 	 * Told before a worker starts: its own threads may hold {@code engineConnections} at

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -69,9 +70,9 @@ public final class ChaosCoordinator {
 
 	private int restartsDone;
 
-	private String restartSkipped;
+	private @Nullable String restartSkipped;
 
-	private Instant restartEnd;
+	private @Nullable Instant restartEnd;
 
 	private Set<Long> restartSurvivors = Set.of();
 

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -142,7 +144,7 @@ public final class ChaosVerifier {
 	 * Why a job's stored terminal state is not what its policy and recorded executions imply,
 	 * or {@code null} when it is consistent.
 	 */
-	static String inconsistency(ExpectedJob job, Job stored, List<Execution> runs) {
+	static @Nullable String inconsistency(ExpectedJob job, Job stored, List<Execution> runs) {
 		if (!stored.state().isTerminal()) {
 			return null; // reported as not terminal
 		}

@@ -2,6 +2,8 @@ package dev.ojs.bench.chaos;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One recorded execution of a job handler, from the harness's side table. The start row is
  * written in its own autocommit statement before the handler does any work, so an execution
@@ -16,8 +18,8 @@ import java.time.Instant;
  * (killed, or the end could not be written)
  * @param outcome {@code ok}, {@code failed}, or {@code null} with {@code endedAt}
  */
-public record Execution(long seq, String jobId, int attempt, long pid, Instant startedAt, Instant endedAt,
-		String outcome) {
+public record Execution(long seq, String jobId, int attempt, long pid, Instant startedAt, @Nullable Instant endedAt,
+		@Nullable String outcome) {
 
 	public static final String OK = "ok";
 

@@ -3,6 +3,7 @@ package dev.ojs.bench.chaos;
 import java.sql.Timestamp;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -80,7 +81,7 @@ public final class ExecutionLog {
 		return this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class).toInstant();
 	}
 
-	private static java.time.Instant instant(Timestamp timestamp) {
+	private static java.time.@Nullable Instant instant(@Nullable Timestamp timestamp) {
 		return (timestamp != null) ? timestamp.toInstant() : null;
 	}
 

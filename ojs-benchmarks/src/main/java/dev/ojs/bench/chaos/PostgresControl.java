@@ -13,6 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Restarts the local PostgreSQL cluster with Debian's
  * {@code pg_ctlcluster --skip-systemctl-redirect <version> main restart}, the version taken
@@ -25,9 +27,9 @@ public final class PostgresControl {
 
 	private final Path configRoot;
 
-	private final String pathVariable;
+	private final @Nullable String pathVariable;
 
-	PostgresControl(Path configRoot, String pathVariable) {
+	PostgresControl(Path configRoot, @Nullable String pathVariable) {
 		this.configRoot = configRoot;
 		this.pathVariable = pathVariable;
 	}

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One worker JVM: started with a command, its output (stdout and stderr) appended to a log
  * file, ready once it prints a marker line. It can be killed with SIGKILL
@@ -34,7 +36,7 @@ public final class WorkerProcess {
 
 	private final Deque<String> tail = new ArrayDeque<>();
 
-	private Process process;
+	private @Nullable Process process;
 
 	private volatile CountDownLatch ready = new CountDownLatch(1);
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -135,7 +136,7 @@ public final class BenchEnvironment implements AutoCloseable {
 	}
 
 	/** What PostgreSQL has written so far ({@link WalUsage}), or {@code null} when it cannot be read. */
-	public WalUsage walUsage() {
+	public @Nullable WalUsage walUsage() {
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(this.options.jdbcUrl(), 1, "bench-wal")) {
 			return WalUsage.now(dataSource);
 		}

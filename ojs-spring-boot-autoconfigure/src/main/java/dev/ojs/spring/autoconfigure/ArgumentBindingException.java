@@ -1,5 +1,7 @@
 package dev.ojs.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A job's JSON arguments do not match its handler method's parameters (any more). Reported
  * as error type {@value #ERROR_TYPE} with code {@code FAIL}: retrying cannot help.
@@ -11,7 +13,7 @@ class ArgumentBindingException extends RuntimeException {
 
 	private final int parameterIndex;
 
-	ArgumentBindingException(String message, int parameterIndex, Throwable cause) {
+	ArgumentBindingException(String message, int parameterIndex, @Nullable Throwable cause) {
 		super(message, cause);
 		this.parameterIndex = parameterIndex;
 	}

@@ -3,6 +3,8 @@ package dev.ojs.spring.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.spring.OjsJob;
 
@@ -48,7 +50,7 @@ final class ExceptionCodes {
 	}
 
 	/** The code of the closest listed superclass of {@code exceptionType}, or {@code null}. */
-	ErrorCode codeFor(Class<?> exceptionType) {
+	@Nullable ErrorCode codeFor(Class<?> exceptionType) {
 		if (this.codes.isEmpty()) {
 			return null;
 		}

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.Type;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -104,7 +105,7 @@ final class MethodArgumentBinder {
 	 * @return the method's arguments
 	 * @throws ArgumentBindingException when the arguments do not match the parameters
 	 */
-	Object[] bind(String argsJson, JobContext context) {
+	@Nullable Object[] bind(String argsJson, JobContext context) {
 		JsonNode args;
 		try {
 			args = this.jsonMapper.readTree(argsJson);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 
 import dev.ojs.job.NewJob;
@@ -21,7 +22,7 @@ import dev.ojs.spring.RegisteredJob;
  * @param handlerVisibilityTimeout the annotation's own visibility timeout, or {@code null}
  * when it inherits the application's
  */
-record OjsJobAttributes(RegisteredJob job, Duration handlerVisibilityTimeout) {
+record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityTimeout) {
 
 	/** Annotation attribute per retry policy field, to name it in errors. */
 	private static final Map<String, String> ATTRIBUTES = Map.of("max_attempts", "maxAttempts", "initial_interval",
@@ -97,7 +98,7 @@ record OjsJobAttributes(RegisteredJob job, Duration handlerVisibilityTimeout) {
 		}
 	}
 
-	private static Duration duration(String attribute, String value) {
+	private static @Nullable Duration duration(String attribute, String value) {
 		if (value.isEmpty()) {
 			return null;
 		}
@@ -118,7 +119,7 @@ record OjsJobAttributes(RegisteredJob job, Duration handlerVisibilityTimeout) {
 		return (ex.field() != null) ? ATTRIBUTES.getOrDefault(ex.field(), ex.field()) : "retry";
 	}
 
-	private static IllegalArgumentException invalid(String attribute, Object value, String reason) {
+	private static IllegalArgumentException invalid(String attribute, @Nullable Object value, String reason) {
 		return new IllegalArgumentException("attribute '" + attribute + "' = '" + value + "': " + reason);
 	}
 

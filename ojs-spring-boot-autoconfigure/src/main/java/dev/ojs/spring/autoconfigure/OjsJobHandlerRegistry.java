@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.framework.AopProxyUtils;
@@ -68,9 +69,9 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 
 	private final Supplier<List<JobErrorClassifier>> classifiers;
 
-	private ConfigurableListableBeanFactory beanFactory;
+	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
-	private volatile Map<String, Handler> handlers;
+	private volatile @Nullable Map<String, Handler> handlers;
 
 	/**
 	 * @param applicationPolicy the application's default policy (spec defaults &lt;
@@ -228,7 +229,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 				+ "any request or session; make the bean a singleton or move the method to a singleton bean";
 	}
 
-	private Class<?> targetClass(String beanName, BeanDefinition definition) {
+	private @Nullable Class<?> targetClass(String beanName, BeanDefinition definition) {
 		try {
 			Class<?> type = (Class<?>) definition.getAttribute(AutoProxyUtils.ORIGINAL_TARGET_CLASS_ATTRIBUTE);
 			if (type == null) {

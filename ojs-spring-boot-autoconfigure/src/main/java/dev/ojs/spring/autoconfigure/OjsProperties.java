@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.validation.Errors;
@@ -172,13 +173,13 @@ public class OjsProperties implements Validator {
 		}
 	}
 
-	private static void positive(Errors errors, String field, String property, Duration value) {
+	private static void positive(Errors errors, String field, String property, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
 			reject(errors, field, property, value, "must be a positive duration");
 		}
 	}
 
-	private static void notNegative(Errors errors, String field, String property, Duration value) {
+	private static void notNegative(Errors errors, String field, String property, @Nullable Duration value) {
 		if (value == null || value.isNegative()) {
 			reject(errors, field, property, value, "must not be negative");
 		}
@@ -190,7 +191,8 @@ public class OjsProperties implements Validator {
 		}
 	}
 
-	private static void reject(Errors errors, String field, String property, Object value, String reason) {
+	private static void reject(Errors errors, String field, String property, @Nullable Object value,
+			String reason) {
 		String message = "Invalid value '" + value + "' for property '" + property + "': " + reason;
 		if (errors.getFieldType(field) != null) {
 			errors.rejectValue(field, "ojs.invalid", message);
@@ -257,7 +259,7 @@ public class OjsProperties implements Validator {
 		 * Reservation owner id of this node; generated from host, pid and a random part when
 		 * not set.
 		 */
-		private String nodeId;
+		private @Nullable String nodeId;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -299,11 +301,11 @@ public class OjsProperties implements Validator {
 			this.shutdownGracePeriod = shutdownGracePeriod;
 		}
 
-		public String getNodeId() {
+		public @Nullable String getNodeId() {
 			return this.nodeId;
 		}
 
-		public void setNodeId(String nodeId) {
+		public void setNodeId(@Nullable String nodeId) {
 			this.nodeId = nodeId;
 		}
 
@@ -319,106 +321,106 @@ public class OjsProperties implements Validator {
 		 * Total number of attempts including the first (spec default 3; 0 and 1 mean no
 		 * retry).
 		 */
-		private Integer maxAttempts;
+		private @Nullable Integer maxAttempts;
 
 		/**
 		 * Delay before the first retry (spec default 1s).
 		 */
-		private Duration initialInterval;
+		private @Nullable Duration initialInterval;
 
 		/**
 		 * Multiplier of successive delays, at least 1.0 (spec default 2.0).
 		 */
-		private Double backoffCoefficient;
+		private @Nullable Double backoffCoefficient;
 
 		/**
 		 * Cap on any computed delay (spec default 5m).
 		 */
-		private Duration maxInterval;
+		private @Nullable Duration maxInterval;
 
 		/**
 		 * Whether to randomise delays by a factor in [0.5, 1.5) (spec default true).
 		 */
-		private Boolean jitter;
+		private @Nullable Boolean jitter;
 
 		/**
 		 * Error types that are never retried: exact, or a prefix ending in '.*' (spec
 		 * section 6).
 		 */
-		private List<String> nonRetryableErrors;
+		private @Nullable List<String> nonRetryableErrors;
 
 		/**
 		 * What happens to a job whose attempts are exhausted: 'discard' (spec default) or
 		 * 'dead-letter'.
 		 */
-		private OnExhaustion onExhaustion;
+		private @Nullable OnExhaustion onExhaustion;
 
 		/**
 		 * Backoff formula: 'none', 'linear', 'exponential' (default) or 'polynomial'.
 		 */
-		private BackoffStrategy backoffStrategy;
+		private @Nullable BackoffStrategy backoffStrategy;
 
-		public Integer getMaxAttempts() {
+		public @Nullable Integer getMaxAttempts() {
 			return this.maxAttempts;
 		}
 
-		public void setMaxAttempts(Integer maxAttempts) {
+		public void setMaxAttempts(@Nullable Integer maxAttempts) {
 			this.maxAttempts = maxAttempts;
 		}
 
-		public Duration getInitialInterval() {
+		public @Nullable Duration getInitialInterval() {
 			return this.initialInterval;
 		}
 
-		public void setInitialInterval(Duration initialInterval) {
+		public void setInitialInterval(@Nullable Duration initialInterval) {
 			this.initialInterval = initialInterval;
 		}
 
-		public Double getBackoffCoefficient() {
+		public @Nullable Double getBackoffCoefficient() {
 			return this.backoffCoefficient;
 		}
 
-		public void setBackoffCoefficient(Double backoffCoefficient) {
+		public void setBackoffCoefficient(@Nullable Double backoffCoefficient) {
 			this.backoffCoefficient = backoffCoefficient;
 		}
 
-		public Duration getMaxInterval() {
+		public @Nullable Duration getMaxInterval() {
 			return this.maxInterval;
 		}
 
-		public void setMaxInterval(Duration maxInterval) {
+		public void setMaxInterval(@Nullable Duration maxInterval) {
 			this.maxInterval = maxInterval;
 		}
 
-		public Boolean getJitter() {
+		public @Nullable Boolean getJitter() {
 			return this.jitter;
 		}
 
-		public void setJitter(Boolean jitter) {
+		public void setJitter(@Nullable Boolean jitter) {
 			this.jitter = jitter;
 		}
 
-		public List<String> getNonRetryableErrors() {
+		public @Nullable List<String> getNonRetryableErrors() {
 			return this.nonRetryableErrors;
 		}
 
-		public void setNonRetryableErrors(List<String> nonRetryableErrors) {
+		public void setNonRetryableErrors(@Nullable List<String> nonRetryableErrors) {
 			this.nonRetryableErrors = nonRetryableErrors;
 		}
 
-		public OnExhaustion getOnExhaustion() {
+		public @Nullable OnExhaustion getOnExhaustion() {
 			return this.onExhaustion;
 		}
 
-		public void setOnExhaustion(OnExhaustion onExhaustion) {
+		public void setOnExhaustion(@Nullable OnExhaustion onExhaustion) {
 			this.onExhaustion = onExhaustion;
 		}
 
-		public BackoffStrategy getBackoffStrategy() {
+		public @Nullable BackoffStrategy getBackoffStrategy() {
 			return this.backoffStrategy;
 		}
 
-		public void setBackoffStrategy(BackoffStrategy backoffStrategy) {
+		public void setBackoffStrategy(@Nullable BackoffStrategy backoffStrategy) {
 			this.backoffStrategy = backoffStrategy;
 		}
 

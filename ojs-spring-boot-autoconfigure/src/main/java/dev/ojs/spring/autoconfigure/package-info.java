@@ -1,4 +1,7 @@
 /**
  * Spring Boot auto-configuration for OJS jobs.
  */
+@NullMarked
 package dev.ojs.spring.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

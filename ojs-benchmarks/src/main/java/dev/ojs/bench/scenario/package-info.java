@@ -1,0 +1,8 @@
+/**
+ * The benchmark scenarios (enqueue, drain, retry, steady state, idle latency, backlog) and
+ * the Spring Boot environment they run in.
+ */
+@NullMarked
+package dev.ojs.bench.scenario;
+
+import org.jspecify.annotations.NullMarked;
