@@ -12,26 +12,13 @@ import org.jspecify.annotations.Nullable;
 import dev.ojs.job.Job;
 
 /**
- * Where the next PostgreSQL claim of a queue with a backlog starts.
- * <p>
- * A claim walks {@code <prefix>jobs_claim_idx} in claim order from the front of the queue's
- * range. Every job claimed since the table was last vacuumed has left a dead entry there,
- * and the walk steps over all of them: after 200,000 claimed jobs without a vacuum, one claim
- * of 54 jobs reads ~1,400 index pages and takes ~1.4 ms, most of it stepping over dead
- * entries. While a queue has a backlog, a node's next claim therefore resumes right after the
- * last job its previous claim took, within that job's priority: {@code priority = p AND
- * (scheduled_at, id) > (t, i)}, an index range that starts past the dead entries. A cursor
- * belongs to one node, queue and set of job types: a poller claims for each group of types
- * with its own limit separately, and each group resumes after its own last job.
- * <p>
- * A resumed claim does not see jobs that sort before its starting point: a higher
- * priority, or an earlier due time (a job released at shutdown, one enqueued by a long
- * transaction that committed late, a past run-at). A claim from the front, in exact claim
- * order, takes them: one runs when the previous claim did not fill every free slot (no
- * backlog), when a resumed claim comes back short (the rest of the priority is taken; the
- * claim from the front fills the remaining slots in the same call), and at least every
- * {@link #RESCAN_INTERVAL}. So under a backlog a job that sorts first may wait up to that
- * long behind jobs that sort after it; without a backlog every claim is exact.
+ * Where the next PostgreSQL claim of a queue with a backlog starts: right after the last job
+ * the node's previous claim of the same queue and types took, within its priority
+ * ({@code priority = p AND (scheduled_at, id) > (t, i)}), an index range past the dead
+ * entries that claimed jobs leave until the table is vacuumed. A claim from the front, in
+ * exact claim order, still runs whenever there is no backlog, when a resumed claim comes back
+ * short, and at least every {@link #RESCAN_INTERVAL}: so under a backlog a job that sorts
+ * first (higher priority, released, committed late) may wait up to that long.
  */
 final class ClaimCursors {
 

@@ -57,31 +57,12 @@ import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
 
 /**
- * {@link JobStore} on one table {@code <prefix>jobs} in the application's database
- * (PostgreSQL, MariaDB/MySQL or H2, detected from the connection metadata), plus the worker's
- * operations: claim, complete, fail, release, heartbeat, reap and prune. The SQL lives in the
- * platform's {@link JdbcDialect}; this class validates new jobs and runs the dialect's
- * statements in their transactions, retry loops and chunks.
- * <p>
- * Application-facing operations go through Spring's {@link JdbcTemplate} (and so
- * {@code DataSourceUtils}): an insert joins the caller's transaction, so a rolled-back
- * transaction leaves no job behind (atomic outbox). Worker operations run on worker
- * threads, outside any application transaction.
- * <p>
- * Time: every timestamp is the application clock's (UTC, truncated to microseconds, the
- * precision of all three databases), passed as a bound value; the database clock is never
- * used, so every platform behaves the same and tests can inject a {@link Clock}. Nodes
- * sharing a database are expected to run NTP-synchronised clocks; a skew shifts when
- * scheduled jobs and retries become due on that node and when it considers reservations
- * expired, by the size of the skew.
- * <p>
- * Insert notifications (PostgreSQL): each insert call sends one {@code pg_notify} per queue,
- * in the insert's own statement and so delivered only when the transaction commits;
- * listening workers ({@link #listenForInserts}) wake their idle pollers. There is no
- * debounce in this JVM: one that records when it notified would suppress the notification of
- * a committed insert because of another one still uncommitted (or rolled back). PostgreSQL
- * itself folds identical notifications (channel and payload) of one transaction into one, so
- * many inserts in one transaction still notify once per queue.
+ * The job store on one table {@code <prefix>jobs} of the application's database (PostgreSQL,
+ * MariaDB/MySQL or H2): the application's {@link JobStore} and the worker's
+ * {@link WorkerStore}. It validates new jobs and runs its {@link JdbcDialect}'s statements
+ * in their transactions, retry loops and chunks. An insert joins the caller's transaction
+ * (atomic outbox); timestamps come from the application's {@link Clock}, never the
+ * database's, so nodes sharing a database need synchronised clocks.
  */
 public class JdbcJobStore implements JobStore, WorkerStore {
 
