@@ -2,8 +2,10 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -165,16 +167,17 @@ final class Completer {
 				logger.warn("OJS could not write " + outcomes.size() + " attempt outcomes, retrying: " + ex);
 				return false;
 			}
-			if (outcomes.size() > 1) {
-				logger.warn("OJS could not write a batch of " + outcomes.size()
-						+ " attempt outcomes, writing them one by one: " + ex);
+			if (outcomes.size() == 1) {
+				drop(outcomes.remove(0), ex);
+				return true;
 			}
+			logger.warn("OJS could not write a batch of " + outcomes.size()
+					+ " attempt outcomes, writing them one by one: " + ex);
 		}
 		for (Iterator<Outcome> iterator = outcomes.iterator(); iterator.hasNext();) {
 			Outcome outcome = iterator.next();
-			Set<String> written;
 			try {
-				written = writer.apply(List.of(outcome));
+				report(List.of(outcome), writer.apply(List.of(outcome)));
 			}
 			catch (Throwable ex) {
 				Throwables.rethrowIfFatal(ex);
@@ -183,26 +186,28 @@ final class Completer {
 							+ outcome.job().attempt() + " (" + outcomes.size() + " left to write), retrying: " + ex);
 					return false;
 				}
-				logger.error("OJS dropped the outcome of job " + outcome.job().id() + " attempt "
-						+ outcome.job().attempt() + ", which cannot be written; its reservation expires and the"
-						+ " rescuer records the attempt as failed", ex);
-				written = null;
+				drop(outcome, ex);
 			}
 			iterator.remove();
-			if (written != null) {
-				report(List.of(outcome), written);
-			}
-			else {
-				notifyWritten(outcome, false);
-			}
 		}
 		return true;
 	}
 
+	private void drop(Outcome outcome, Throwable failure) {
+		logger.error("OJS dropped the outcome of job " + outcome.job().id() + " attempt " + outcome.job().attempt()
+				+ ", which cannot be written; its reservation expires and the rescuer records the attempt as failed",
+				failure);
+		notifyWritten(outcome, false);
+	}
+
 	/** Tells the worker and the listener; neither may stop the completer. */
 	private void report(List<Outcome> outcomes, Set<String> written) {
+		// the store reports ids: when a job's stale attempt and its next attempt share a
+		// batch, only the newest attempt can have been written
+		Map<String, Integer> newest = (written.size() < outcomes.size()) ? newestAttempts(outcomes) : null;
 		for (Outcome outcome : outcomes) {
-			boolean accepted = written.contains(outcome.job().id());
+			boolean accepted = written.contains(outcome.job().id())
+					&& (newest == null || newest.get(outcome.job().id()) == outcome.job().attempt());
 			notifyWritten(outcome, accepted);
 			if (!accepted) {
 				logger.info("OJS rejected the late outcome of job " + outcome.job().id() + " attempt "
@@ -216,6 +221,12 @@ final class Completer {
 				this.events.failed(outcome.plan(), outcome.handlerDuration());
 			}
 		}
+	}
+
+	private static Map<String, Integer> newestAttempts(List<Outcome> outcomes) {
+		Map<String, Integer> newest = new HashMap<>();
+		outcomes.forEach((outcome) -> newest.merge(outcome.job().id(), outcome.job().attempt(), Math::max));
+		return newest;
 	}
 
 	private void notifyWritten(Outcome outcome, boolean accepted) {
