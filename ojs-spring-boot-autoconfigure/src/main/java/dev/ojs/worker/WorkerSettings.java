@@ -97,12 +97,6 @@ public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queue
 				DEFAULT_VISIBILITY_TIMEOUT, DEFAULT_SHUTDOWN_GRACE_PERIOD, RetentionSettings.defaults());
 	}
 
-	/** These settings with another error history limit. */
-	public WorkerSettings withErrorHistoryLimit(int limit) {
-		return new WorkerSettings(this.nodeId, this.queues, this.pollInterval, this.visibilityTimeout,
-				this.shutdownGracePeriod, this.retention, this.defaultConcurrency, limit);
-	}
-
 	/** The node id, or a generated one (host, pid and a random part) when none is set. */
 	String nodeIdOrGenerated() {
 		if (this.nodeId != null) {

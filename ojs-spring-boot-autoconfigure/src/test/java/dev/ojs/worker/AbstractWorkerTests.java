@@ -110,7 +110,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void errorHistoryKeepsTheConfiguredNewestEntries() {
-		start(settings("node-1").withErrorHistoryLimit(10), handler(TYPE, (execution) -> {
+		start(new WorkerSettings("node-1", Map.of("default", 10), Duration.ofMillis(200), Duration.ofSeconds(30),
+				Duration.ofSeconds(2), retention(), WorkerSettings.DEFAULT_QUEUE_CONCURRENCY, 10), handler(TYPE, (execution) -> {
 			throw new IllegalStateException("boom");
 		}));
 		String id = enqueue(job(TYPE).policy(quickRetries(13)));
