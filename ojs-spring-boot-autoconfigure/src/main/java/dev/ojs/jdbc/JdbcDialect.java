@@ -43,6 +43,7 @@ import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
+import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
@@ -92,6 +93,9 @@ abstract class JdbcDialect {
 
 	final String table;
 
+	/** The table of published handlers. */
+	final String handlersTable;
+
 	final JdbcTemplate jdbc;
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
@@ -111,6 +115,7 @@ abstract class JdbcDialect {
 	JdbcDialect(JdbcPlatform platform, JdbcStoreSettings settings, DataSource dataSource) {
 		this.platform = platform;
 		this.table = settings.tableName();
+		this.handlersTable = settings.handlersTableName();
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -127,9 +132,11 @@ abstract class JdbcDialect {
 		};
 	}
 
-	/** Drops the job table when it exists (the same statement on every platform). */
+	/** Drops the tables when they exist (the same statements on every platform). */
 	static void dropTable(DataSource dataSource, JdbcStoreSettings settings) {
-		new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + settings.tableName());
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.tableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.handlersTableName());
 	}
 
 	// ---- values
@@ -191,9 +198,9 @@ abstract class JdbcDialect {
 				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21));
 	}
 
-	/** Stored policies are effective and valid; most jobs share a handful, so parse each once. */
+	/** A job's own policy fields, validated at enqueue; most jobs share a handful, so parse each once. */
 	private RetryPolicy policy(String json) {
-		return this.policies.get(json, RetryPolicy::parse);
+		return this.policies.get(json, RetryPolicy::parsePartial);
 	}
 
 	/** The job as claimed from {@code row} (read before the claim's UPDATE). */
@@ -455,6 +462,53 @@ abstract class JdbcDialect {
 			}
 		}
 
+	}
+
+	// ---- published handlers
+
+	private static final String HANDLER_COLUMNS = "type, queue, priority, application_policy, handler_policy,"
+			+ " application, node_id, published_at";
+
+	/**
+	 * An insert of one handler row that replaces the row of its type; by default H2's
+	 * {@code MERGE ... KEY}.
+	 */
+	String upsertHandlerSql() {
+		return "MERGE INTO " + this.handlersTable + " (" + HANDLER_COLUMNS + ") KEY (type) VALUES (?, ?, ?, "
+				+ jsonParam() + ", " + jsonParam() + ", ?, ?, ?)";
+	}
+
+	/** Inserts or replaces the row of each handler's type, in type order. */
+	void publishHandlers(List<PublishedHandler> handlers) {
+		List<PublishedHandler> sorted = handlers.stream().sorted(Comparator.comparing(PublishedHandler::type)).toList();
+		executeBatch(upsertHandlerSql(), sorted, (ps, handler) -> {
+			ps.setString(1, handler.type());
+			ps.setString(2, handler.queue());
+			ps.setInt(3, handler.priority());
+			ps.setString(4, handler.applicationPolicy().toJson());
+			ps.setString(5, handler.handlerPolicy().toJson());
+			ps.setString(6, handler.application());
+			ps.setString(7, handler.nodeId());
+			setInstant(ps, 8, handler.publishedAt());
+		});
+	}
+
+	/** The published handler of {@code type}, or {@code null}. */
+	@Nullable PublishedHandler findHandler(String type) {
+		List<PublishedHandler> found = this.jdbc.query(
+				"SELECT " + HANDLER_COLUMNS + " FROM " + this.handlersTable + " WHERE type = ?", this::mapHandler, type);
+		return found.isEmpty() ? null : found.get(0);
+	}
+
+	/** Every published handler, by type. */
+	List<PublishedHandler> handlers() {
+		return this.jdbc.query("SELECT " + HANDLER_COLUMNS + " FROM " + this.handlersTable + " ORDER BY type",
+				this::mapHandler);
+	}
+
+	private PublishedHandler mapHandler(ResultSet rs, int rowNum) throws SQLException {
+		return new PublishedHandler(rs.getString(1), rs.getString(2), rs.getInt(3), policy(rs.getString(4)),
+				policy(rs.getString(5)), rs.getString(6), rs.getString(7), getInstant(rs, 8));
 	}
 
 	// ---- claim

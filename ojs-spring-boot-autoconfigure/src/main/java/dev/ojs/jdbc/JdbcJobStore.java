@@ -52,6 +52,7 @@ import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.PublishedHandler;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
@@ -201,12 +202,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			throw new IllegalArgumentException(
 					"Job runAt must not be after " + Timestamps.MAX + ", got " + job.runAt() + " (job type " + job.type() + ")");
 		}
-		RetryPolicy policy = (job.retryPolicy() != null) ? job.retryPolicy().effective() : RetryPolicy.DEFAULT;
+		RetryPolicy policy = job.retryPolicy();
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
 		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
-				job.priority(), state, policy.maxAttempts(), policy.toJsonOmittingDefaults(),
+				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
 				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
 	}
 
@@ -326,6 +327,23 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
+	}
+
+	@Override
+	public void publishHandlers(List<PublishedHandler> handlers) {
+		if (!handlers.isEmpty()) {
+			this.dialect.publishHandlers(handlers);
+		}
+	}
+
+	@Override
+	public Optional<PublishedHandler> findPublishedHandler(String type) {
+		return Optional.ofNullable(this.dialect.findHandler(type));
+	}
+
+	@Override
+	public List<PublishedHandler> publishedHandlers() {
+		return this.dialect.handlers();
 	}
 
 	// ---- WorkerStore

@@ -24,8 +24,8 @@ public final class JdbcSchema {
 
 	private static final String DEFAULT_PREFIX = "ojs_";
 
-	/** {@code ojs_jobs} and the index names derived from it. */
-	private static final Pattern TABLE_NAME = Pattern.compile("\\b" + DEFAULT_PREFIX + "(?=jobs)");
+	/** Every table and index name: {@code ojs_jobs}, {@code ojs_handlers}, ... */
+	private static final Pattern TABLE_NAME = Pattern.compile("\\b" + DEFAULT_PREFIX + "(?=[a-z])");
 
 	private JdbcSchema() {
 	}

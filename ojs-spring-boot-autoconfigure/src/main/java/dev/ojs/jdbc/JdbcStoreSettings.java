@@ -29,6 +29,11 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return new JdbcStoreSettings(DEFAULT_TABLE_PREFIX);
 	}
 
+	/** The table of published handlers, {@code <prefix>handlers}. */
+	public String handlersTableName() {
+		return this.tablePrefix + "handlers";
+	}
+
 	/** The job table's name, {@code <prefix>jobs}. */
 	public String tableName() {
 		return this.tablePrefix + "jobs";

@@ -50,6 +50,16 @@ final class MariaDbDialect extends JdbcDialect {
 		return "type = ? AND live_unique_key = ?";
 	}
 
+	/** {@code VALUES(column)} is accepted by MariaDB and (deprecated but working) MySQL 8. */
+	@Override
+	String upsertHandlerSql() {
+		return "INSERT INTO " + this.handlersTable + " (type, queue, priority, application_policy, handler_policy,"
+				+ " application, node_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
+				+ " queue = VALUES(queue), priority = VALUES(priority), application_policy = VALUES(application_policy),"
+				+ " handler_policy = VALUES(handler_policy), application = VALUES(application),"
+				+ " node_id = VALUES(node_id), published_at = VALUES(published_at)";
+	}
+
 	@Override
 	String deleteLimited(String where, String order) {
 		return "DELETE FROM " + this.table + " WHERE " + where + " ORDER BY " + order + " LIMIT ?";

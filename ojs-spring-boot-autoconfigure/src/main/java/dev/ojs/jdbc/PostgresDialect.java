@@ -133,6 +133,15 @@ final class PostgresDialect extends JdbcDialect {
 	}
 
 	@Override
+	String upsertHandlerSql() {
+		return "INSERT INTO " + this.handlersTable + " (type, queue, priority, application_policy, handler_policy,"
+				+ " application, node_id, published_at) VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?) ON CONFLICT (type)"
+				+ " DO UPDATE SET queue = EXCLUDED.queue, priority = EXCLUDED.priority,"
+				+ " application_policy = EXCLUDED.application_policy, handler_policy = EXCLUDED.handler_policy,"
+				+ " application = EXCLUDED.application, node_id = EXCLUDED.node_id, published_at = EXCLUDED.published_at";
+	}
+
+	@Override
 	String notifyChannel() {
 		return this.table;
 	}

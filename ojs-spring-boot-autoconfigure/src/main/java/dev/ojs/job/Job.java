@@ -25,8 +25,9 @@ import dev.ojs.retry.RetryPolicy;
  * @param priority higher runs first
  * @param state lifecycle state
  * @param attempt number of started executions (1-based once started, 0 before)
- * @param maxAttempts the effective policy's {@code max_attempts}
- * @param retryPolicy the effective retry policy
+ * @param maxAttempts the effective {@code max_attempts} as last resolved (at enqueue)
+ * @param retryPolicy the retry policy fields given for this job (partial): the handler
+ * that runs it supplies the rest (spec §8.1)
  * @param errors error history, oldest first (copied, but a {@link LazyErrorHistory} is kept
  * undecoded)
  * @param deadLetter whether this discarded job is a dead letter

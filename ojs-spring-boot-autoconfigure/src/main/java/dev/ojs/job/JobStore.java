@@ -46,6 +46,24 @@ public interface JobStore {
 
 	boolean deleteDeadLetter(String id);
 
+	/**
+	 * Publishes the handlers of a worker node (upsert by type): nodes that lack a handler
+	 * route and retry its jobs by what was published. A store that cannot share them
+	 * ignores this.
+	 */
+	default void publishHandlers(List<PublishedHandler> handlers) {
+	}
+
+	/** The latest publication of a job type's handler, if any node published one. */
+	default Optional<PublishedHandler> findPublishedHandler(String type) {
+		return Optional.empty();
+	}
+
+	/** Every published handler, sorted by type. */
+	default List<PublishedHandler> publishedHandlers() {
+		return List.of();
+	}
+
 	/** Throws when the job table cannot be read. */
 	void checkAvailable();
 

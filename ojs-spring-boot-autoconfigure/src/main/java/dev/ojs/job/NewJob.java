@@ -7,22 +7,24 @@ import org.jspecify.annotations.Nullable;
 import dev.ojs.retry.RetryPolicy;
 
 /**
- * A job to insert. The retry policy is the <em>effective</em> one: already merged over
- * handler and application defaults and validated (RET-16), so the store never sees an
- * invalid policy.
+ * A job to insert. Its retry policy holds only the fields given for this job; the rest
+ * comes from the handler that runs it (spec §8.1). The producer has validated them (RET-16).
  *
  * @param type dot-namespaced job type
  * @param queue queue name; {@code null} means {@value #DEFAULT_QUEUE}
  * @param priority higher runs first
  * @param argsJson JSON array of arguments
  * @param metaJson JSON object of metadata
- * @param retryPolicy effective retry policy
+ * @param retryPolicy the retry policy fields given for this job (partial), or {@code null}
+ * for none
  * @param runAt when the job becomes due; {@code null} means now
  * @param uniqueKey optional unique key, unique per type among live jobs: a live job of the
  * same type with the same key is returned instead
+ * @param maxAttempts the effective {@code max_attempts} as the producer resolved it (for
+ * display: the handler that runs the job decides)
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
-		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey) {
+		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts) {
 
 	/** The queue of a job enqueued without one whose handler names none. */
 	public static final String DEFAULT_QUEUE = "default";

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 import org.jspecify.annotations.Nullable;
@@ -127,6 +129,33 @@ public final class RetryPolicy {
 	 */
 	public RetryPolicy effective() {
 		return isComplete() ? this : mergedOver(DEFAULT);
+	}
+
+	/** The spec's JSON names of the fields set in this policy, in the spec's order. */
+	public Set<String> fieldNames() {
+		Set<String> names = new LinkedHashSet<>();
+		addIfSet(names, RetryPolicyJson.MAX_ATTEMPTS, this.maxAttempts);
+		addIfSet(names, RetryPolicyJson.INITIAL_INTERVAL, this.initialInterval);
+		addIfSet(names, RetryPolicyJson.BACKOFF_COEFFICIENT, this.backoffCoefficient);
+		addIfSet(names, RetryPolicyJson.MAX_INTERVAL, this.maxInterval);
+		addIfSet(names, RetryPolicyJson.JITTER, this.jitter);
+		addIfSet(names, RetryPolicyJson.NON_RETRYABLE_ERRORS, this.nonRetryableErrors);
+		addIfSet(names, RetryPolicyJson.ON_EXHAUSTION, this.onExhaustion);
+		addIfSet(names, RetryPolicyJson.BACKOFF_STRATEGY, this.backoffStrategy);
+		return names;
+	}
+
+	private static void addIfSet(Set<String> names, String name, @Nullable Object value) {
+		if (value != null) {
+			names.add(name);
+		}
+	}
+
+	/** Whether no field is set. */
+	public boolean isEmpty() {
+		return this.maxAttempts == null && this.initialInterval == null && this.backoffCoefficient == null
+				&& this.maxInterval == null && this.jitter == null && this.nonRetryableErrors == null
+				&& this.onExhaustion == null && this.backoffStrategy == null;
 	}
 
 	/** Whether every field, {@code backoff_strategy} included, is set. */

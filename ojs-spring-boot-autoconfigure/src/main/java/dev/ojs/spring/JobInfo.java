@@ -2,6 +2,7 @@ package dev.ojs.spring;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import org.jspecify.annotations.Nullable;
@@ -12,6 +13,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyLayers;
 
 /**
  * What an application sees of a stored job. Serialised with Jackson, the state is its
@@ -25,7 +27,11 @@ import dev.ojs.retry.RetryPolicy;
  * @param state lifecycle state
  * @param attempt number of started attempts (0 before the first)
  * @param maxAttempts the effective policy's {@code max_attempts}
- * @param retryPolicy the effective retry policy stored with the job
+ * @param retryPolicy the effective retry policy (spec §8.1): the job's own fields over its
+ * handler's policy
+ * @param retryPolicySources for each field of {@code retryPolicy}, the layer it came from:
+ * {@code spec}, {@code application} ({@code ojs.retry.*} of the handler's application),
+ * {@code handler} ({@code @OjsJob}) or {@code job}
  * @param errors error history, oldest first (spec §10.1)
  * @param deadLetter whether the job is in the dead letter queue
  * @param nextRetryAt when a retryable job runs next, else {@code null}
@@ -43,6 +49,7 @@ import dev.ojs.retry.RetryPolicy;
 public record JobInfo(String id, String type, String queue, int priority,
 		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,
 		@JsonSerialize(using = JobInfoSerializers.RetryPolicyValue.class) RetryPolicy retryPolicy,
+		Map<String, String> retryPolicySources,
 		List<ErrorEntry> errors, boolean deadLetter, @Nullable Instant nextRetryAt, @JsonRawValue String argsJson,
 		@JsonRawValue String metaJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
 		Instant enqueuedAt, @Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt) {
@@ -51,12 +58,19 @@ public record JobInfo(String id, String type, String queue, int priority,
 		errors = LazyErrorHistory.copyOf(errors);
 	}
 
-	/** The view of a stored job. */
+	/** The view of a stored job whose handler is not known here: its own fields over the spec defaults. */
 	public static JobInfo of(Job job) {
+		return of(job, RetryPolicyLayers.spec().over(RetryPolicyLayers.JOB, job.retryPolicy()));
+	}
+
+	/** The view of a stored job whose policy is merged from {@code layers}. */
+	public static JobInfo of(Job job, RetryPolicyLayers layers) {
+		RetryPolicy policy = layers.effective();
+		Integer maxAttempts = policy.maxAttempts();
 		return new JobInfo(job.id(), job.type(), job.queue(), job.priority(), job.state(), job.attempt(),
-				job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.nextRetryAt(), job.argsJson(),
-				job.metaJson(), job.uniqueKey(), job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(),
-				job.completedAt(), job.discardedAt());
+				(maxAttempts != null) ? maxAttempts : job.maxAttempts(), policy, layers.sources(), job.errors(),
+				job.deadLetter(), job.nextRetryAt(), job.argsJson(), job.metaJson(), job.uniqueKey(), job.scheduledAt(),
+				job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt());
 	}
 
 	/** The most recent error, or {@code null}. */

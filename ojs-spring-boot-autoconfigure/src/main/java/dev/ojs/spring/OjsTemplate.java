@@ -8,14 +8,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.retry.RetryPolicyValidationException;
 
 /**
@@ -23,22 +22,18 @@ import dev.ojs.retry.RetryPolicyValidationException;
  * active on the job store's {@link javax.sql.DataSource}, so a job is only stored if the
  * business change that asked for it commits.
  * <p>
- * Each job's retry policy is resolved at enqueue and stored with it (RET-16): the spec
- * defaults, overridden by {@code ojs.retry.*}, by the handler's {@link OjsJob @OjsJob}
- * attributes, and by {@link JobOptions.Builder#retry(RetryPolicy) per-enqueue options}, in
- * that order. An invalid result throws {@link RetryPolicyValidationException} and nothing
- * is written. Types without a handler in this application are allowed (another service may
- * handle them) and get the application's defaults.
+ * A job enqueued without a queue or priority gets its handler's, also when the handler runs
+ * in another application ({@link HandlerDirectory}). Only the retry policy fields given for
+ * the job ({@link JobOptions.Builder#retry(RetryPolicy)}) are stored with it: the handler
+ * that runs the job supplies the rest (spec §8.1). They are validated at enqueue (RET-16):
+ * an invalid policy throws {@link RetryPolicyValidationException} naming the field, and
+ * nothing is written.
  */
 public class OjsTemplate {
 
-	private static final Log logger = LogFactory.getLog(OjsTemplate.class);
-
 	private final JobStore store;
 
-	private final OjsJobRegistry registry;
-
-	private final RetryPolicy defaultPolicy;
+	private final HandlerDirectory handlers;
 
 	private final JsonMapper jsonMapper;
 
@@ -48,19 +43,25 @@ public class OjsTemplate {
 	 * @param store where jobs are stored
 	 * @param registry the handlers of this application, for their queue, priority and
 	 * policy
-	 * @param defaultPolicy the application's effective default policy (spec defaults &lt;
-	 * {@code ojs.retry.*})
+	 * @param defaultPolicy the application's retry defaults ({@code ojs.retry.*})
 	 * @param jsonMapper serialises arguments and metadata
 	 */
 	public OjsTemplate(JobStore store, OjsJobRegistry registry, RetryPolicy defaultPolicy, JsonMapper jsonMapper) {
-		this(store, registry, defaultPolicy, jsonMapper, Clock.systemUTC());
+		this(store, new HandlerDirectory(registry, store, defaultPolicy, null), jsonMapper);
 	}
 
-	OjsTemplate(JobStore store, OjsJobRegistry registry, RetryPolicy defaultPolicy, JsonMapper jsonMapper,
-			Clock clock) {
+	/**
+	 * @param store where jobs are stored
+	 * @param handlers where each type's queue, priority and policy come from
+	 * @param jsonMapper serialises arguments and metadata
+	 */
+	public OjsTemplate(JobStore store, HandlerDirectory handlers, JsonMapper jsonMapper) {
+		this(store, handlers, jsonMapper, Clock.systemUTC());
+	}
+
+	OjsTemplate(JobStore store, HandlerDirectory handlers, JsonMapper jsonMapper, Clock clock) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
-		this.registry = Objects.requireNonNull(registry, "registry must not be null");
-		this.defaultPolicy = Objects.requireNonNull(defaultPolicy, "defaultPolicy must not be null").effective();
+		this.handlers = Objects.requireNonNull(handlers, "handlers must not be null");
 		this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper must not be null");
 		this.clock = clock;
 	}
@@ -109,7 +110,7 @@ public class OjsTemplate {
 
 	/** The job with this id, if it is stored. */
 	public Optional<JobInfo> getJob(String id) {
-		return this.store.find(id).map(JobInfo::of);
+		return this.store.find(id).map((job) -> JobInfo.of(job, this.handlers.layers(job)));
 	}
 
 	/**
@@ -127,31 +128,33 @@ public class OjsTemplate {
 	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, @Nullable JobOptions options) {
 		Objects.requireNonNull(type, "type must not be null");
 		options = (options != null) ? options : JobOptions.none();
-		Optional<RegisteredJob> handler = this.registry.find(type);
-		if (handler.isEmpty() && logger.isDebugEnabled()) {
-			logger.debug("Enqueuing job type '" + type + "' that has no handler in this application");
-		}
-		String queue = (options.queue() != null) ? options.queue()
-				: handler.map(RegisteredJob::queue).orElse(NewJob.DEFAULT_QUEUE);
-		int priority = (options.priority() != null) ? options.priority()
-				: handler.map(RegisteredJob::priority).orElse(0);
-		RetryPolicy policy = effectivePolicy(handler.map(RegisteredJob::effectivePolicy).orElse(this.defaultPolicy),
-				options);
+		HandlerDirectory.Route route = this.handlers.route(type);
+		String queue = (options.queue() != null) ? options.queue() : route.queue();
+		int priority = (options.priority() != null) ? options.priority() : route.priority();
+		RetryPolicy own = options.partialRetry();
+		int maxAttempts = effectivePolicy(route, own).maxAttempts();
 		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
 		Instant runAt = runAt(options);
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
 		for (List<?> args : argsList) {
 			Objects.requireNonNull(args, "args must not be null");
-			jobs.add(new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args), metaJson, policy, runAt,
-					options.uniqueKey()));
+			jobs.add(new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args), metaJson, own, runAt,
+					options.uniqueKey(), maxAttempts));
 		}
 		return jobs;
 	}
 
-	/** Spec §8.1: the per-enqueue partial policy's set fields win over the handler's. */
-	private RetryPolicy effectivePolicy(RetryPolicy base, JobOptions options) {
-		RetryPolicy perJob = options.partialRetry();
-		return (perJob != null) ? perJob.mergedOver(base).effective() : base;
+	/**
+	 * Spec §8.1: the job's own fields over its handler's policy, validated (RET-16) both over
+	 * it and over the spec defaults, which is what the job falls back to on a handler whose
+	 * policy they do not fit.
+	 */
+	private RetryPolicy effectivePolicy(HandlerDirectory.Route route, @Nullable RetryPolicy own) {
+		if (own == null || own.isEmpty()) {
+			return route.policy();
+		}
+		own.effective();
+		return route.layers().over(RetryPolicyLayers.JOB, own).effective();
 	}
 
 	private @Nullable Instant runAt(JobOptions options) {

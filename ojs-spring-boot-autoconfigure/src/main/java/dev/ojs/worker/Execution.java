@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
+import dev.ojs.retry.RetryPolicy;
 
 /**
  * One claimed attempt on this node, from claim until its outcome is stored. Its state only
@@ -53,6 +54,8 @@ final class Execution implements JobExecution {
 
 	private volatile @Nullable Thread thread;
 
+	private volatile @Nullable RetryPolicy retryPolicy;
+
 	/**
 	 * @param claimedFrom the served queue whose poller claimed it and whose slot it holds
 	 */
@@ -82,6 +85,17 @@ final class Execution implements JobExecution {
 	/** Id and attempt: a stale attempt still running here and the job's next attempt are two executions. */
 	String key() {
 		return this.job.id() + "#" + this.job.attempt();
+	}
+
+	@Override
+	public RetryPolicy retryPolicy() {
+		RetryPolicy policy = this.retryPolicy;
+		if (policy == null) {
+			policy = RetryPolicies.over(this.job.retryPolicy(), this.registration.retryPolicy(), () -> {
+			});
+			this.retryPolicy = policy;
+		}
+		return policy;
 	}
 
 	HandlerRegistration registration() {

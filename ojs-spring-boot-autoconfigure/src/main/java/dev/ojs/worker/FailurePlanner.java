@@ -22,7 +22,8 @@ import dev.ojs.retry.RetryPolicy;
 
 /**
  * Decides where a failed attempt goes (spec §7.2), the same way for handler failures,
- * expired reservations (§9.2) and shutdown: {@link RetryPolicy#decide} on the job's policy,
+ * expired reservations (§9.2) and shutdown: {@link RetryPolicy#decide} on the policy the job
+ * runs with ({@link RetryPolicies}),
  * a {@link RetryDelayOverride} capped at {@code max_interval} (RET-04), and the error
  * appended to the history, which keeps the newest {@code errorHistoryLimit} (§10.1, RET-15).
  */
@@ -43,9 +44,12 @@ final class FailurePlanner {
 
 	private final int errorHistoryLimit;
 
-	FailurePlanner(RetryDelayOverride delayOverride, int errorHistoryLimit) {
+	private final RetryPolicies policies;
+
+	FailurePlanner(RetryDelayOverride delayOverride, int errorHistoryLimit, RetryPolicies policies) {
 		this.delayOverride = delayOverride;
 		this.errorHistoryLimit = errorHistoryLimit;
+		this.policies = policies;
 	}
 
 	/**
@@ -65,7 +69,7 @@ final class FailurePlanner {
 	}
 
 	Plan plan(Job job, JobError error, Instant now) {
-		return plan(job, error, now, job.retryPolicy());
+		return plan(job, error, now, this.policies.of(job));
 	}
 
 	/**
@@ -73,7 +77,7 @@ final class FailurePlanner {
 	 * are exhausted — {@code non_retryable_errors} does not apply to timeouts.
 	 */
 	Plan planTimeout(Job job, Instant now) {
-		RetryPolicy policy = NO_NON_RETRYABLE_ERRORS.mergedOver(job.retryPolicy());
+		RetryPolicy policy = NO_NON_RETRYABLE_ERRORS.mergedOver(this.policies.of(job));
 		return plan(job, JobError.of(VISIBILITY_TIMEOUT,
 				"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil()), now, policy);
 	}

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.retry.RetryPolicy;
+
 /**
  * A job type this node can run.
  *
@@ -15,8 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param visibilityTimeout reservation length; {@code null} = the worker default
  * @param handler the code to run
  * @param errorClassifier turns the handler's exceptions into OJS errors
+ * @param retryPolicy the handler's policy: spec defaults &lt; the application's defaults
+ * &lt; the handler's own settings (effective); a job's own fields go over it
  */
 public record HandlerRegistration(String type, String queue, int concurrency,
-		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier) {
+		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier,
+		RetryPolicy retryPolicy) {
 
 }

@@ -1,6 +1,7 @@
 package dev.ojs.worker;
 
 import dev.ojs.job.Job;
+import dev.ojs.retry.RetryPolicy;
 
 /**
  * The attempt a {@link JobHandler} is running.
@@ -9,6 +10,9 @@ public interface JobExecution {
 
 	/** The job as claimed: {@link Job#attempt()} is this attempt's 1-based number. */
 	Job job();
+
+	/** The retry policy this attempt runs with: the job's own fields over its handler's policy (spec §8.1). */
+	RetryPolicy retryPolicy();
 
 	/**
 	 * Extends this attempt's reservation by the visibility timeout now (RET-13). The worker

@@ -82,7 +82,8 @@ public class Worker {
 		this.nodeId = settings.nodeIdOrGenerated();
 		this.events = new OutcomeEvents(listener);
 		this.planner = new FailurePlanner((delayOverride != null) ? delayOverride : RetryDelayOverride.NONE,
-				settings.errorHistoryLimit());
+				settings.errorHistoryLimit(),
+				new RetryPolicies(this.registrations, settings.retryPolicy(), store::findPublishedHandler));
 		Map<String, Integer> queues = new TreeMap<>(settings.queues());
 		for (HandlerRegistration registration : handlers) {
 			queues.putIfAbsent(registration.queue(), settings.defaultConcurrency());

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.NewJob;
+import dev.ojs.retry.RetryPolicy;
 
 /**
  * How a worker node claims and runs jobs.
@@ -28,11 +29,13 @@ import dev.ojs.job.NewJob;
  * not list (at least 1)
  * @param errorHistoryLimit how many of the most recent errors each job keeps (spec §10.1,
  * RET-15: at least {@value #MIN_ERROR_HISTORY})
+ * @param retryPolicy this application's default retry policy (spec defaults &lt;
+ * {@code ojs.retry.*}), for jobs whose handler this node lacks
  * @throws IllegalArgumentException when a value is out of range
  */
 public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queues, Duration pollInterval,
 		Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention,
-		int defaultConcurrency, int errorHistoryLimit) {
+		int defaultConcurrency, int errorHistoryLimit, RetryPolicy retryPolicy) {
 
 	/** Concurrency of a handler's queue that is not configured, unless given. */
 	public static final int DEFAULT_QUEUE_CONCURRENCY = 10;
@@ -75,6 +78,7 @@ public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queue
 		if (defaultConcurrency < 1) {
 			throw new IllegalArgumentException("defaultConcurrency must be at least 1, got " + defaultConcurrency);
 		}
+		retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy must not be null").effective();
 		if (errorHistoryLimit < MIN_ERROR_HISTORY) {
 			throw new IllegalArgumentException("errorHistoryLimit must be at least " + MIN_ERROR_HISTORY
 					+ " (spec §10.1), got " + errorHistoryLimit);
@@ -82,13 +86,13 @@ public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queue
 	}
 
 	/**
-	 * Settings whose handler queues get {@value #DEFAULT_QUEUE_CONCURRENCY} and whose jobs
-	 * keep {@value #DEFAULT_ERROR_HISTORY} errors.
+	 * Settings whose handler queues get {@value #DEFAULT_QUEUE_CONCURRENCY}, whose jobs keep
+	 * {@value #DEFAULT_ERROR_HISTORY} errors, and whose default retry policy is the spec's.
 	 */
 	public WorkerSettings(@Nullable String nodeId, Map<String, Integer> queues, Duration pollInterval,
 			Duration visibilityTimeout, Duration shutdownGracePeriod, RetentionSettings retention) {
 		this(nodeId, queues, pollInterval, visibilityTimeout, shutdownGracePeriod, retention,
-				DEFAULT_QUEUE_CONCURRENCY, DEFAULT_ERROR_HISTORY);
+				DEFAULT_QUEUE_CONCURRENCY, DEFAULT_ERROR_HISTORY, RetryPolicy.DEFAULT);
 	}
 
 	/** Every default: queue {@value NewJob#DEFAULT_QUEUE} with the default concurrency, and the constants above. */

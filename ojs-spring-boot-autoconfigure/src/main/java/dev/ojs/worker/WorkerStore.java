@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
+import dev.ojs.job.PublishedHandler;
 
 /**
  * What the worker needs from storage (the engine's port), shaped for batches: one call
@@ -77,6 +78,14 @@ public interface WorkerStore {
 	 * @return how many were deleted
 	 */
 	long prune(RetentionSettings retention, Duration budget);
+
+	/**
+	 * The latest publication of a job type's handler (for the policy of a job whose handler
+	 * this node lacks); empty when none, or when the store does not share handlers.
+	 */
+	default Optional<PublishedHandler> findPublishedHandler(String type) {
+		return Optional.empty();
+	}
 
 	/** Whether a write failed for a reason that passes (connection lost, deadlock): retrying it will work. */
 	boolean isTransient(Throwable failure);

@@ -1,8 +1,8 @@
 -- OJS job table for H2 2.2+. The prefix "ojs_" is replaced by the configured table prefix.
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
--- retry_policy is the job's effective retry policy written without the fields that equal the spec's
--- default policy (§8): {} for the default; every reader merges the defaults back.
+-- retry_policy holds only the retry policy fields given for the job ({} for none): the handler that
+-- runs the job supplies the rest (spec §8.1).
 -- Without partial indexes, generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
 --   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,
@@ -45,3 +45,17 @@ CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, live_un
 CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until);
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);
+
+-- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
+-- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
+-- the latest publication wins.
+CREATE TABLE IF NOT EXISTS ojs_handlers (
+	type               varchar(255) NOT NULL PRIMARY KEY,
+	queue              varchar(255) NOT NULL,
+	priority           integer      NOT NULL,
+	application_policy CLOB NOT NULL,
+	handler_policy     CLOB NOT NULL,
+	application        varchar(255),
+	node_id            varchar(255) NOT NULL,
+	published_at       TIMESTAMP(6) WITH TIME ZONE NOT NULL
+);

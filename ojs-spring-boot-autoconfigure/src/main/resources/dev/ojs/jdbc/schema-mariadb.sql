@@ -2,8 +2,8 @@
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. DATETIME(6) columns hold UTC instants written by the
 -- application clock.
--- retry_policy is the job's effective retry policy written without the fields that equal the spec's
--- default policy (§8): {} for the default; every reader merges the defaults back.
+-- retry_policy holds only the retry policy fields given for the job ({} for none): the handler that
+-- runs the job supplies the rest (spec §8.1).
 -- Without partial indexes, two stored generated columns stand in for them:
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order;
 --                     claim_rank = -priority keeps that order ascending, which 10.6 needs)
@@ -44,4 +44,18 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	INDEX ojs_jobs_locked_idx (state, locked_until),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
 	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
+-- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
+-- the latest publication wins.
+CREATE TABLE IF NOT EXISTS ojs_handlers (
+	type               varchar(255) NOT NULL PRIMARY KEY,
+	queue              varchar(255) NOT NULL,
+	priority           integer      NOT NULL,
+	application_policy TEXT NOT NULL,
+	handler_policy     TEXT NOT NULL,
+	application        varchar(255),
+	node_id            varchar(255) NOT NULL,
+	published_at       DATETIME(6) NOT NULL
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

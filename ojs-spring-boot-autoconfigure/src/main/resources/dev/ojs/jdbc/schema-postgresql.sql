@@ -1,8 +1,8 @@
 -- OJS job table for PostgreSQL 13+. The prefix "ojs_" is replaced by the configured table prefix.
 -- States: scheduled, available, active, completed, retryable, discarded, cancelled; dead letters are
 -- discarded rows with dead_letter = true. Timestamps are UTC instants written by the application clock.
--- retry_policy is the job's effective retry policy written without the fields that equal the spec's
--- default policy (§8): {} for the default; every reader merges the defaults back.
+-- retry_policy holds only the retry policy fields given for the job ({} for none): the handler that
+-- runs the job supplies the rest (spec §8.1).
 CREATE TABLE IF NOT EXISTS ojs_jobs (
 	id              uuid         NOT NULL PRIMARY KEY,
 	type            varchar(255) NOT NULL,
@@ -52,3 +52,17 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (completed_at)
 -- Retention and dead letter queue: discarded and cancelled jobs by age
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (dead_letter, discarded_at)
 	WHERE state IN ('discarded', 'cancelled');
+
+-- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
+-- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
+-- the latest publication wins.
+CREATE TABLE IF NOT EXISTS ojs_handlers (
+	type               varchar(255) NOT NULL PRIMARY KEY,
+	queue              varchar(255) NOT NULL,
+	priority           integer      NOT NULL,
+	application_policy jsonb NOT NULL,
+	handler_policy     jsonb NOT NULL,
+	application        varchar(255),
+	node_id            varchar(255) NOT NULL,
+	published_at       timestamptz NOT NULL
+);

@@ -36,6 +36,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.PublishedHandler;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
@@ -701,22 +702,47 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	 * read back whole; a policy stored whole (by an earlier version) reads the same.
 	 */
 	@Test
-	void retryPolicyIsStoredWithoutItsDefaults() {
-		RetryPolicy policy = RetryPolicy.parse("{\"max_attempts\": 7, \"jitter\": false, \"on_exhaustion\": \"dead_letter\"}");
-		String custom = insertOne(job("email.send").policy(policy));
-		String byDefault = insertOne(job("email.send"));
+	void onlyTheJobsOwnRetryPolicyFieldsAreStored() {
+		RetryPolicy own = RetryPolicy.builder().maxAttempts(7).jitter(false).onExhaustion(OnExhaustion.DEAD_LETTER).build();
+		String custom = insertOne(job("email.send").policy(own));
+		String byHandler = insertOne(job("email.send"));
 		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
 		String select = "SELECT retry_policy FROM " + this.schema.tableName() + " WHERE id = "
 				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?");
-		assertThat(RetryPolicy.parsePartial(jdbc.queryForObject(select, String.class, custom)))
-			.isEqualTo(RetryPolicy.builder().maxAttempts(7).jitter(false).onExhaustion(OnExhaustion.DEAD_LETTER).build());
-		assertThat(jdbc.queryForObject(select, String.class, byDefault).replace(" ", "")).isEqualTo("{}");
-		assertThat(this.store.find(custom).orElseThrow().retryPolicy()).isEqualTo(policy);
-		assertThat(this.store.find(byDefault).orElseThrow().retryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
+		assertThat(RetryPolicy.parsePartial(jdbc.queryForObject(select, String.class, custom))).isEqualTo(own);
+		assertThat(jdbc.queryForObject(select, String.class, byHandler).replace(" ", "")).isEqualTo("{}");
+		assertThat(this.store.find(custom).orElseThrow().retryPolicy()).isEqualTo(own);
+		assertThat(this.store.find(custom).orElseThrow().maxAttempts()).isEqualTo(7);
+		assertThat(this.store.find(byHandler).orElseThrow().retryPolicy().isEmpty()).isTrue();
+		// a whole policy stored by an earlier version reads as the job's own fields
+		RetryPolicy whole = own.effective();
 		jdbc.update("UPDATE " + this.schema.tableName() + " SET retry_policy = "
 				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::jsonb" : "?") + " WHERE id = "
-				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?"), policy.toJson(), custom);
-		assertThat(claim(2)).extracting(Job::retryPolicy).containsExactlyInAnyOrder(policy, RetryPolicy.DEFAULT);
+				+ ((kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?"), whole.toJson(), custom);
+		assertThat(claim(2)).extracting(Job::retryPolicy)
+			.containsExactlyInAnyOrder(whole, RetryPolicy.builder().build());
+	}
+
+	@Test
+	void publishedHandlersAreUpsertedByType() {
+		RetryPolicy application = RetryPolicy.builder().maxAttempts(4).build();
+		RetryPolicy handler = RetryPolicy.builder().onExhaustion(OnExhaustion.DEAD_LETTER).build();
+		Instant now = this.store.now();
+		this.store.publishHandlers(List.of(new PublishedHandler("b.type", "mail", 5, application, handler, "svc", "node-1",
+				now), new PublishedHandler("a.type", "default", 0, RetryPolicy.builder().build(),
+						RetryPolicy.builder().build(), null, "node-1", now)));
+		assertThat(this.store.publishedHandlers()).extracting(PublishedHandler::type).containsExactly("a.type", "b.type");
+		assertThat(this.store.findPublishedHandler("b.type")).hasValue(
+				new PublishedHandler("b.type", "mail", 5, application, handler, "svc", "node-1", now));
+		this.clock.advance(Duration.ofMinutes(1));
+		this.store.publishHandlers(List.of(new PublishedHandler("b.type", "other", 1, RetryPolicy.builder().build(),
+				handler, "svc-2", "node-2", this.store.now())));
+		PublishedHandler replaced = this.store.findPublishedHandler("b.type").orElseThrow();
+		assertThat(replaced.queue()).isEqualTo("other");
+		assertThat(replaced.nodeId()).isEqualTo("node-2");
+		assertThat(replaced.applicationPolicy().isEmpty()).isTrue();
+		assertThat(this.store.publishedHandlers()).hasSize(2);
+		assertThat(this.store.findPublishedHandler("c.type")).isEmpty();
 	}
 
 	/** Only a discarded job stores its last error type (the dead letter filters' column). */

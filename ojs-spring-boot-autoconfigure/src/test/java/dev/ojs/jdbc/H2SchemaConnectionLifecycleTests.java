@@ -35,7 +35,7 @@ class H2SchemaConnectionLifecycleTests {
 		try (Connection later = DriverManager.getConnection(url, "sa", "")) {
 			JdbcJobStore store = new JdbcJobStore(new SingleConnectionDataSource(later, true),
 					new JdbcStoreSettings("ojs_"));
-			NewJob job = new NewJob("lifecycle.check", "default", 0, "[]", "{}", RetryPolicy.DEFAULT, null, "k1");
+			NewJob job = new NewJob("lifecycle.check", "default", 0, "[]", "{}", null, null, "k1", 3);
 			String id = store.insert(List.of(job)).get(0);
 			assertThat(store.insert(List.of(job))).containsExactly(id);
 			assertThat(store.cancel(id)).isTrue();

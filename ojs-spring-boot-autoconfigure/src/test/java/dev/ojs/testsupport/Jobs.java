@@ -21,7 +21,7 @@ public final class Jobs {
 
 	private String meta = "{}";
 
-	private RetryPolicy policy = RetryPolicy.DEFAULT;
+	private @org.jspecify.annotations.Nullable RetryPolicy policy;
 
 	private Instant runAt;
 
@@ -67,8 +67,9 @@ public final class Jobs {
 		return this;
 	}
 
+	/** The job's own retry policy fields (its handler supplies the rest). */
 	public Jobs policy(RetryPolicy policy) {
-		this.policy = policy.effective();
+		this.policy = policy;
 		return this;
 	}
 
@@ -83,8 +84,9 @@ public final class Jobs {
 	}
 
 	public NewJob build() {
+		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
-				this.uniqueKey);
+				this.uniqueKey, maxAttempts);
 	}
 
 }

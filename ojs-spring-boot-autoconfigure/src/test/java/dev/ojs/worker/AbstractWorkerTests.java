@@ -111,7 +111,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void errorHistoryKeepsTheConfiguredNewestEntries() {
 		start(new WorkerSettings("node-1", Map.of("default", 10), Duration.ofMillis(200), Duration.ofSeconds(30),
-				Duration.ofSeconds(2), retention(), WorkerSettings.DEFAULT_QUEUE_CONCURRENCY, 10), handler(TYPE, (execution) -> {
+				Duration.ofSeconds(2), retention(), WorkerSettings.DEFAULT_QUEUE_CONCURRENCY, 10, RetryPolicy.DEFAULT),
+				handler(TYPE, (execution) -> {
 			throw new IllegalStateException("boom");
 		}));
 		String id = enqueue(job(TYPE).policy(quickRetries(13)));
@@ -268,7 +269,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		}, (job, failure) -> {
 			String[] parts = failure.getMessage().replaceAll("[\\[\\]\" ]", "").split(",");
 			return new JobError(parts[0], "failed with " + parts[1], ErrorCode.valueOf(parts[1]), Map.of("why", parts[1]));
-		}));
+		}, RetryPolicy.DEFAULT));
 		String discard = enqueue(job(TYPE).args("[\"x.discard\",\"DISCARD\"]").policy(deadLetterPolicy));
 		String fail = enqueue(job(TYPE).args("[\"x.fail\",\"FAIL\"]").policy(deadLetterPolicy));
 		String deadLetter = enqueue(job(TYPE).args("[\"x.dead\",\"DEAD_LETTER\"]"));
@@ -360,7 +361,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			queueRunning.decrementAndGet();
 		};
 		start(settings("node-1", 4), handler(TYPE, slow),
-				new HandlerRegistration("limited.job", "default", 2, null, slow, null));
+				new HandlerRegistration("limited.job", "default", 2, null, slow, null, RetryPolicy.DEFAULT));
 		List<NewJob> jobs = new ArrayList<>();
 		for (int i = 0; i < 30; i++) {
 			jobs.add(job((i % 2 == 0) ? TYPE : "limited.job").build());
@@ -377,7 +378,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// the handler's queue is "mail"; "default" and "bulk" are configured and declared by no handler
 		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 2, "bulk", 3), Duration.ofMillis(200),
 				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
-				new HandlerRegistration(TYPE, "mail", 0, null, (execution) -> ran.add(execution.job()), null));
+				new HandlerRegistration(TYPE, "mail", 0, null, (execution) -> ran.add(execution.job()), null, RetryPolicy.DEFAULT));
 		String unserved = enqueue(job(TYPE).queue("elsewhere"));
 		List<String> served = List.of(enqueue(job(TYPE).queue("mail")), enqueue(job(TYPE)),
 				enqueue(job(TYPE).queue("bulk")));
@@ -398,7 +399,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 					max.accumulateAndGet(running.incrementAndGet(), Math::max);
 					Thread.sleep(20);
 					running.decrementAndGet();
-				}, null));
+				}, null, RetryPolicy.DEFAULT));
 		List<String> ids = this.store.insert(IntStream.range(0, 30)
 			.mapToObj((i) -> job("limited.job").queue((i % 2 == 0) ? "default" : "other").build())
 			.toList());
@@ -465,7 +466,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		assertThat(this.store.claim("dead-node", "default", Map.of(TYPE, Duration.ofMillis(300)), 10)).hasSize(2);
 		List<Job> ran = new CopyOnWriteArrayList<>();
 		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (execution) -> ran.add(execution.job()),
-				null));
+				null, RetryPolicy.DEFAULT));
 		Job recovered = awaitState(retried, JobState.COMPLETED);
 		assertThat(recovered.attempt()).isEqualTo(2);
 		assertThat(recovered.errors()).singleElement().satisfies((error) -> {
@@ -494,7 +495,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(400), (execution) -> {
 			runs.incrementAndGet();
 			Thread.sleep(1500);
-		}, null));
+		}, null, RetryPolicy.DEFAULT));
 		String id = enqueue(job(TYPE));
 		Job job = awaitState(id, JobState.COMPLETED);
 		assertThat(job.attempt()).isEqualTo(1);
@@ -515,7 +516,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			lockedUntil.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
 			lockedUntil.add(heartbeatAt.plus(Duration.ofMinutes(10)));
 			release.await(10, TimeUnit.SECONDS);
-		}, null));
+		}, null, RetryPolicy.DEFAULT));
 		String id = enqueue(job(TYPE));
 		await().atMost(TIMEOUT).until(() -> lockedUntil.size() == 3);
 		assertThat(lockedUntil.get(1)).as("reservation after heartbeat()").isAfter(lockedUntil.get(0))
@@ -678,7 +679,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 				throw new IllegalStateException("x");
 			}
 		}, (job, failure) -> new JobError("a".repeat(300), "m\u0000".repeat(10_000), ErrorCode.RETRY,
-				Map.of("blob", "d".repeat(10_000)))));
+				Map.of("blob", "d".repeat(10_000))), RetryPolicy.DEFAULT));
 		String oversized = enqueue(job(TYPE).args("[\"oversized\"]").policy(quickRetries(1)));
 		String normal = enqueue(job(TYPE));
 		Job failed = awaitState(oversized, JobState.DISCARDED);
@@ -704,7 +705,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 						poisonFailed.countDown();
 						throw new IllegalStateException("POISON");
 					}
-				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+				}, null, RetryPolicy.DEFAULT)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
 		startWorker(worker);
 		String poison = enqueue(job(TYPE).args("[\"poison\"]").policy(quickRetries(1)));
 		List<String> normal = new ArrayList<>();
@@ -802,7 +803,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			throw new IllegalStateException("boom");
 		}, (job, failure) -> {
 			throw new AssertionError("classifier bug");
-		}));
+		}, RetryPolicy.DEFAULT));
 		String id = enqueue(job(TYPE).policy(quickRetries(1)));
 		Job job = awaitState(id, JobState.DISCARDED);
 		assertThat(job.lastError().type()).isEqualTo(IllegalStateException.class.getName());
@@ -842,7 +843,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 					running.set((Execution) execution);
 					started.countDown();
 					release.await(20, TimeUnit.SECONDS);
-				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
+				}, null, RetryPolicy.DEFAULT)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
 		startWorker(worker);
 		String id = enqueue(job(TYPE));
 		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -944,7 +945,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	}
 
 	static HandlerRegistration handler(String type, JobHandler handler) {
-		return new HandlerRegistration(type, "default", 0, null, handler, null);
+		return new HandlerRegistration(type, "default", 0, null, handler, null, RetryPolicy.DEFAULT);
 	}
 
 	static WorkerSettings settings(String nodeId) {

@@ -194,7 +194,7 @@ class ClaimLoopTests {
 	}
 
 	static HandlerRegistration handler(String type, String queue, int concurrency, JobHandler handler) {
-		return new HandlerRegistration(type, queue, concurrency, null, handler, null);
+		return new HandlerRegistration(type, queue, concurrency, null, handler, null, RetryPolicy.DEFAULT);
 	}
 
 }

@@ -43,7 +43,7 @@ class CompleterTests {
 
 	private final FakeWorkerStore store = new FakeWorkerStore();
 
-	private final FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20);
+	private final FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn());
 
 	private final RecordingListener listener = new RecordingListener();
 
@@ -366,7 +366,7 @@ class CompleterTests {
 
 	private Execution execution(Job job) {
 		HandlerRegistration registration = new HandlerRegistration(TYPE, "default", 0, VISIBILITY, (execution) -> {
-		}, (job1, failure) -> JobError.of(failure));
+		}, (job1, failure) -> JobError.of(failure), RetryPolicy.DEFAULT);
 		return new Execution(job, registration, VISIBILITY, "default", this.store);
 	}
 

@@ -36,7 +36,7 @@ class FailurePlannerTests {
 
 	private static final String NODE = "node-1";
 
-	private final FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20);
+	private final FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn());
 
 	// §7.2 item 3: a plain error (code RETRY) with attempts left is retried after the backoff
 
@@ -208,7 +208,7 @@ class FailurePlannerTests {
 			seen.add(job);
 			seen.add(error);
 			return Optional.of(Duration.ofSeconds(3));
-		}, 20);
+		}, 20, TestPolicies.jobsOwn());
 		Job job = job(policy(5, OnExhaustion.DISCARD), 1);
 		JobError error = JobError.of("rate_limit.exceeded", "429");
 
@@ -221,7 +221,7 @@ class FailurePlannerTests {
 
 	@Test
 	void overrideDelayIsCappedAtMaxIntervalRet04() {
-		FailurePlanner planner = new FailurePlanner((job, error) -> Optional.of(Duration.ofHours(1)), 20);
+		FailurePlanner planner = new FailurePlanner((job, error) -> Optional.of(Duration.ofHours(1)), 20, TestPolicies.jobsOwn());
 
 		FailurePlanner.Plan plan = planner.plan(job(policy(5, OnExhaustion.DISCARD), 1),
 				JobError.of("rate_limit.exceeded", "429"), NOW);
@@ -232,7 +232,7 @@ class FailurePlannerTests {
 
 	@Test
 	void negativeOverrideDelayMeansRetryNow() {
-		FailurePlanner planner = new FailurePlanner((job, error) -> Optional.of(Duration.ofSeconds(-5)), 20);
+		FailurePlanner planner = new FailurePlanner((job, error) -> Optional.of(Duration.ofSeconds(-5)), 20, TestPolicies.jobsOwn());
 
 		FailurePlanner.Plan plan = planner.plan(job(policy(5, OnExhaustion.DISCARD), 1),
 				JobError.of("rate_limit.exceeded", "429"), NOW);
@@ -243,10 +243,10 @@ class FailurePlannerTests {
 
 	@Test
 	void emptyOrFailingOverrideFallsBackToThePolicysDelay() {
-		FailurePlanner empty = new FailurePlanner(RetryDelayOverride.NONE, 20);
+		FailurePlanner empty = new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn());
 		FailurePlanner throwing = new FailurePlanner((job, error) -> {
 			throw new IllegalStateException("override bug");
-		}, 20);
+		}, 20, TestPolicies.jobsOwn());
 
 		for (FailurePlanner planner : List.of(empty, throwing)) {
 			FailurePlanner.Plan plan = planner.plan(job(policy(5, OnExhaustion.DISCARD), 2),
@@ -262,7 +262,7 @@ class FailurePlannerTests {
 		FailurePlanner planner = new FailurePlanner((job, error) -> {
 			calls.incrementAndGet();
 			return Optional.of(Duration.ofSeconds(1));
-		}, 20);
+		}, 20, TestPolicies.jobsOwn());
 
 		assertDiscarded(planner.plan(job(policy(1, OnExhaustion.DISCARD), 1), JobError.of("x.y", "z"), NOW), false);
 		assertDiscarded(planner.plan(job(policy(5, OnExhaustion.DISCARD), 1), error("x.y", ErrorCode.DISCARD), NOW),
@@ -341,7 +341,7 @@ class FailurePlannerTests {
 
 	@Test
 	void historyKeepsTheNewestEntriesUpToTheLimitRet15() {
-		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 10);
+		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 10, TestPolicies.jobsOwn());
 		List<ErrorEntry> previous = history(25);
 
 		FailurePlanner.Plan plan = planner.plan(job(policy(30, OnExhaustion.DISCARD), 26, previous),
@@ -357,7 +357,7 @@ class FailurePlannerTests {
 
 	@Test
 	void historyAtTheLimitDropsOnlyTheOldestEntryRet15() {
-		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 10);
+		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 10, TestPolicies.jobsOwn());
 		List<ErrorEntry> previous = history(10);
 
 		List<ErrorEntry> errors = planner

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessResourceFailureException;
 
+import dev.ojs.retry.RetryPolicy;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -49,7 +50,7 @@ class H2WorkerTests extends AbstractWorkerTests {
 		};
 		Worker worker = startWorker(new Worker(store,
 				List.of(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (execution) -> {
-				}, null)), settings("node-1"), this.listener, RetryDelayOverride.NONE));
+				}, null, RetryPolicy.DEFAULT)), settings("node-1"), this.listener, RetryDelayOverride.NONE));
 		String id = enqueue(job(TYPE).policy(quickRetries(3)));
 		await().atMost(TIMEOUT).until(() -> this.listener.of(id).isEmpty() && this.store.find(id)
 			.map((job) -> job.state() == JobState.ACTIVE && job.attempt() == 1)

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import dev.ojs.retry.RetryPolicy;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.JobError;
@@ -147,7 +148,7 @@ class HeartbeaterTests {
 		Execution execution = claim("short.job", SHORT);
 		// the node stalled past the reservation and a rescuer recorded the attempt (§9.2)
 		this.store.clock.advance(SHORT.plusSeconds(1));
-		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20);
+		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn());
 		assertThat(this.store.reapExpired(10, (job) -> planner.planTimeout(job, this.store.now()).attemptFailure()))
 			.hasSize(1);
 
@@ -164,7 +165,7 @@ class HeartbeaterTests {
 		List<Job> claimed = this.store.claim(NODE, "default", Map.of(type, visibility), 1);
 		assertThat(claimed).hasSize(1);
 		HandlerRegistration registration = new HandlerRegistration(type, "default", 0, visibility, (execution) -> {
-		}, (job, failure) -> JobError.of(failure));
+		}, (job, failure) -> JobError.of(failure), RetryPolicy.DEFAULT);
 		Execution execution = new Execution(claimed.get(0), registration, visibility, "default", this.store);
 		assertThat(execution.transition(Execution.CLAIMED, Execution.RUNNING)).isTrue();
 		return this.executions.track(execution);

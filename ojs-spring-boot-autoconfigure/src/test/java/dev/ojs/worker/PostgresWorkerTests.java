@@ -17,6 +17,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.retry.RetryPolicy;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.testsupport.TestDatabases;
@@ -41,7 +42,7 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 		jdbc.execute("ALTER TABLE " + this.schema.tableName() + " SET (autovacuum_enabled = false)");
 		try {
 			start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
-			}, null));
+			}, null, RetryPolicy.DEFAULT));
 			assertThat(output).contains("Autovacuum does not process the OJS job table " + this.schema.tableName())
 				.contains("the table is set autovacuum_enabled = false");
 		}

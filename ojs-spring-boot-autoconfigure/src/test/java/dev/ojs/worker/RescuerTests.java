@@ -247,7 +247,7 @@ class RescuerTests {
 	}
 
 	private Rescuer rescuer(BooleanSupplier running) {
-		return new Rescuer(this.counting, NODE, new FailurePlanner(RetryDelayOverride.NONE, 20),
+		return new Rescuer(this.counting, NODE, new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn()),
 				new OutcomeEvents(this.listener), (queue, due) -> this.retriesDue.add(Map.entry(queue, due)), running,
 				VISIBILITY);
 	}

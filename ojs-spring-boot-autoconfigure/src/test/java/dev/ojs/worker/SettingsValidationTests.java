@@ -41,7 +41,7 @@ class SettingsValidationTests {
 		assertThatNullPointerException()
 			.isThrownBy(() -> new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, null));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, retention, 0, 20))
+			.isThrownBy(() -> new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, retention, 0, 20, dev.ojs.retry.RetryPolicy.DEFAULT))
 			.withMessage("defaultConcurrency must be at least 1, got 0");
 		assertThat(new WorkerSettings(null, Map.of(), SECOND, SECOND, SECOND, retention).defaultConcurrency())
 			.isEqualTo(WorkerSettings.DEFAULT_QUEUE_CONCURRENCY);

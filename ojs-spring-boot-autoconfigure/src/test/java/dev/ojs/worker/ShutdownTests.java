@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
+import dev.ojs.retry.RetryPolicy;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 
@@ -34,7 +35,7 @@ class ShutdownTests {
 		Job running = claimOne("t");
 		AtomicBoolean ran = new AtomicBoolean();
 		HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (execution) -> ran.set(true),
-				null);
+				null, RetryPolicy.DEFAULT);
 		Executions executions = new Executions();
 		Execution waiting = executions.track(
 				new Execution(unstarted, registration, Duration.ofMinutes(1), "default", this.store));
@@ -57,7 +58,7 @@ class ShutdownTests {
 		Completer completer = new Completer(this.store, false, new OutcomeEvents(this.listener), (outcome, written) -> {
 		}, "node-1");
 		JobExecutor executor = new JobExecutor(this.store,
-				new FailurePlanner(RetryDelayOverride.NONE, WorkerSettings.DEFAULT_ERROR_HISTORY), completer, executions,
+				new FailurePlanner(RetryDelayOverride.NONE, WorkerSettings.DEFAULT_ERROR_HISTORY, TestPolicies.jobsOwn()), completer, executions,
 				slots);
 		executor.run(waiting);
 		assertThat(ran).isFalse();
@@ -128,7 +129,7 @@ class ShutdownTests {
 	}
 
 	private Worker worker(Duration gracePeriod, JobHandler handler) {
-		return new Worker(this.store, List.of(new HandlerRegistration("t", "default", 0, null, handler, null)),
+		return new Worker(this.store, List.of(new HandlerRegistration("t", "default", 0, null, handler, null, RetryPolicy.DEFAULT)),
 				new WorkerSettings("node-1", Map.of("default", 2), Duration.ofMillis(50), Duration.ofMinutes(1),
 						gracePeriod, RetentionSettings.defaults()),
 				this.listener, RetryDelayOverride.NONE);
@@ -145,7 +146,7 @@ class ShutdownTests {
 
 	private Execution execution(Job job) {
 		return new Execution(job, new HandlerRegistration(job.type(), "default", 0, null, (execution) -> {
-		}, null), Duration.ofMinutes(1), "default", this.store);
+		}, null, RetryPolicy.DEFAULT), Duration.ofMinutes(1), "default", this.store);
 	}
 
 }

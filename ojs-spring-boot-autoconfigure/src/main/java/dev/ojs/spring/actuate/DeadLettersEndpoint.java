@@ -3,12 +3,15 @@ package dev.ojs.spring.actuate;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyLayers;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
@@ -72,13 +75,28 @@ public class DeadLettersEndpoint {
 
 	private final JobStore jobStore;
 
+	private final Function<Job, RetryPolicyLayers> policyLayers;
+
 	/**
-	 * Creates an endpoint over the given store.
+	 * Creates an endpoint over the given store that shows each dead letter's own policy
+	 * fields over the spec defaults.
 	 * @param jobStore the job store
 	 */
 	public DeadLettersEndpoint(JobStore jobStore) {
+		this(jobStore, (job) -> RetryPolicyLayers.spec().over(RetryPolicyLayers.JOB, job.retryPolicy()));
+	}
+
+	/**
+	 * Creates an endpoint over the given store.
+	 * @param jobStore the job store
+	 * @param policyLayers the layers of a job's retry policy (spec §8.1), e.g.
+	 * {@link dev.ojs.spring.HandlerDirectory#layers}
+	 */
+	public DeadLettersEndpoint(JobStore jobStore, Function<Job, RetryPolicyLayers> policyLayers) {
 		Assert.notNull(jobStore, "'jobStore' must not be null");
+		Assert.notNull(policyLayers, "'policyLayers' must not be null");
 		this.jobStore = jobStore;
+		this.policyLayers = policyLayers;
 	}
 
 	/**
@@ -121,7 +139,7 @@ public class DeadLettersEndpoint {
 		if (STATS_SELECTOR.equals(id)) {
 			return stats();
 		}
-		return this.jobStore.find(id).filter(Job::deadLetter).map(DeadLetterDescriptor::of).orElse(null);
+		return this.jobStore.find(id).filter(Job::deadLetter).map((job) -> DeadLetterDescriptor.of(job, this.policyLayers.apply(job))).orElse(null);
 	}
 
 	/**
@@ -300,6 +318,8 @@ public class DeadLettersEndpoint {
 	 * @param args the job's arguments as JSON
 	 * @param meta the job's metadata as JSON
 	 * @param retryPolicy the effective retry policy as the spec's JSON object
+	 * @param retryPolicySources for each field of {@code retryPolicy}, the layer it came from
+	 * ({@code spec}, {@code application}, {@code handler} or {@code job})
 	 * @param errors the error history, oldest first (spec §10.1)
 	 * @param uniqueKey the unique key, or {@code null}
 	 * @param createdAt when it was first inserted
@@ -311,14 +331,17 @@ public class DeadLettersEndpoint {
 	 */
 	public record DeadLetterDescriptor(String id, String type, String queue, int priority, String state, int attempt,
 			int maxAttempts, @Nullable Object args, @Nullable Object meta, @Nullable Object retryPolicy,
-			List<ErrorEntry> errors, @Nullable String uniqueKey, Instant createdAt, Instant enqueuedAt,
+			Map<String, String> retryPolicySources, List<ErrorEntry> errors, @Nullable String uniqueKey, Instant createdAt, Instant enqueuedAt,
 			@Nullable Instant scheduledAt, @Nullable Instant startedAt, @Nullable Instant deadLetteredAt)
 			implements OperationResponseBody {
 
-		static DeadLetterDescriptor of(Job job) {
+		static DeadLetterDescriptor of(Job job, RetryPolicyLayers layers) {
+			RetryPolicy policy = layers.effective();
+			Integer maxAttempts = policy.maxAttempts();
 			return new DeadLetterDescriptor(job.id(), job.type(), job.queue(), job.priority(), job.state().value(),
-					job.attempt(), job.maxAttempts(), JsonValues.parse(job.argsJson()),
-					JsonValues.parse(job.metaJson()), JsonValues.policy(job.retryPolicy()), job.errors(),
+					job.attempt(), (maxAttempts != null) ? maxAttempts : job.maxAttempts(),
+					JsonValues.parse(job.argsJson()), JsonValues.parse(job.metaJson()), JsonValues.policy(policy),
+					layers.sources(), job.errors(),
 					job.uniqueKey(), job.createdAt(), job.enqueuedAt(), job.scheduledAt(), job.startedAt(),
 					job.discardedAt());
 		}

@@ -44,7 +44,8 @@ final class ExecutionJobContext implements JobContext {
 
 	@Override
 	public int maxAttempts() {
-		return job().maxAttempts();
+		Integer maxAttempts = this.execution.retryPolicy().maxAttempts();
+		return (maxAttempts != null) ? maxAttempts : job().maxAttempts();
 	}
 
 	@Override

@@ -21,11 +21,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
@@ -65,9 +67,16 @@ public final class OjsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsTemplate ojsTemplate(JobStore jobStore, OjsJobRegistry registry, OjsProperties properties,
-			ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsTemplate(jobStore, registry, properties.defaultRetryPolicy(), getJsonMapper(jsonMapper));
+	HandlerDirectory ojsHandlerDirectory(OjsJobRegistry registry, JobStore jobStore, OjsProperties properties,
+			Environment environment) {
+		return new HandlerDirectory(registry, jobStore, properties.getRetry().toPolicy(),
+				environment.getProperty("spring.application.name"));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsTemplate ojsTemplate(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsTemplate(jobStore, handlers, getJsonMapper(jsonMapper));
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -120,7 +120,8 @@ public class OjsProperties implements Validator {
 		RetentionSettings retention = new RetentionSettings(this.retention.completed, this.retention.discarded,
 				this.deadLetter.maxAge, this.deadLetter.maxCount, this.retention.pruneInterval);
 		return new WorkerSettings(this.worker.nodeId, queues, this.worker.pollInterval, this.visibilityTimeout,
-				this.worker.shutdownGracePeriod, retention, this.worker.concurrency, this.errorHistoryLimit);
+				this.worker.shutdownGracePeriod, retention, this.worker.concurrency, this.errorHistoryLimit,
+				defaultRetryPolicy());
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.ojs.spring.autoconfigure;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,6 +11,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.RetryDelayCustomizer;
 import dev.ojs.worker.JobEventListener;
 import dev.ojs.worker.Worker;
@@ -52,6 +54,12 @@ public final class OjsWorkerAutoConfiguration {
 		return new Worker(workerStore, registry.registrations(), properties.workerSettings(),
 				CompositeJobEventListener.of(listeners.orderedStream().toList()),
 				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
+	}
+
+	/** Publishes this node's handlers once the context is ready, so that other nodes route and retry their jobs alike. */
+	@Bean
+	SmartInitializingSingleton ojsHandlerPublication(HandlerDirectory handlers, Worker worker) {
+		return () -> handlers.publish(worker.nodeId());
 	}
 
 	@Bean

@@ -330,7 +330,7 @@ abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 	}
 
 	private String insert(String type, String queue, String args, String meta) {
-		return this.store.insert(List.of(new NewJob(type, queue, 0, args, meta, POLICY, null, null))).get(0);
+		return this.store.insert(List.of(new NewJob(type, queue, 0, args, meta, POLICY, null, null, POLICY.effective().maxAttempts()))).get(0);
 	}
 
 	private void failOnce(String id, String errorType, Instant failedAt, boolean deadLetter) {

@@ -34,6 +34,11 @@ final class TestJobs {
 		}
 
 		@Override
+		public dev.ojs.retry.RetryPolicy retryPolicy() {
+			return this.job.retryPolicy().mergedOver(dev.ojs.retry.RetryPolicy.DEFAULT).effective();
+		}
+
+		@Override
 		public void heartbeat() {
 			this.heartbeats++;
 		}

@@ -1,11 +1,13 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.actuate.DeadLettersEndpoint;
 import dev.ojs.spring.actuate.DeadLettersEndpointWebExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -27,8 +29,10 @@ public final class DeadLettersEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(JobStore.class)
 	@ConditionalOnMissingBean
-	DeadLettersEndpoint deadLettersEndpoint(JobStore jobStore) {
-		return new DeadLettersEndpoint(jobStore);
+	DeadLettersEndpoint deadLettersEndpoint(JobStore jobStore, ObjectProvider<HandlerDirectory> handlers) {
+		HandlerDirectory directory = handlers.getIfAvailable();
+		return (directory != null) ? new DeadLettersEndpoint(jobStore, directory::layers)
+				: new DeadLettersEndpoint(jobStore);
 	}
 
 	@Bean
