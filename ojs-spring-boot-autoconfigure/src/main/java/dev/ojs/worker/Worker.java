@@ -56,7 +56,7 @@ public class Worker {
 
 	private volatile Map<String, QueuePoller> pollers = Map.of();
 
-	private @Nullable Slots slots;
+	private volatile @Nullable Slots slots;
 
 	private @Nullable Completer completer;
 
