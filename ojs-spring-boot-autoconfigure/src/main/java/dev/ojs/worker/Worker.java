@@ -151,15 +151,13 @@ public class Worker {
 
 	/**
 	 * Stops gracefully (see the class description). Blocks up to the shutdown grace period,
-	 * plus the time to write what is pending.
+	 * plus the time to write what is pending; a {@link #start()} meanwhile waits for it.
 	 */
-	public void stop() {
-		synchronized (this) {
-			if (!this.running) {
-				return;
-			}
-			this.running = false;
+	public synchronized void stop() {
+		if (!this.running) {
+			return;
 		}
+		this.running = false;
 		long deadline = System.nanoTime() + this.settings.shutdownGracePeriod().toNanos();
 		closeInsertListener();
 		for (QueuePoller poller : this.pollers.values()) {

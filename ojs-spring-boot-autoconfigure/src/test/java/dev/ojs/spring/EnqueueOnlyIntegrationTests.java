@@ -56,6 +56,7 @@ abstract class EnqueueOnlyIntegrationTests {
 	@Test
 	void enqueueOnlyNodeHasNoWorkerAndJobsStayAvailable() {
 		assertThat(this.context.getBeansOfType(Worker.class)).isEmpty();
+		assertThat(this.context.getBeansOfType(OjsWorker.class)).isEmpty();
 		String id = this.template.enqueue("it.ok", "stays");
 		JobInfo job = this.template.getJob(id).orElseThrow();
 		assertThat(job.state()).isEqualTo(JobState.AVAILABLE);

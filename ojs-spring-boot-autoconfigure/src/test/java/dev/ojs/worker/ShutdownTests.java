@@ -3,6 +3,7 @@ package dev.ojs.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -122,6 +123,43 @@ class ShutdownTests {
 		worker.start();
 		try {
 			await().atMost(TIMEOUT).until(() -> this.store.get(id).state() == JobState.COMPLETED);
+		}
+		finally {
+			worker.stop();
+		}
+	}
+
+	@Test
+	void aStartDuringAStopWaitsForTheStopToFinish() throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		String first = this.store.add("t", "default").id();
+		Worker worker = worker(Duration.ofSeconds(10), (execution) -> {
+			if (execution.job().id().equals(first)) {
+				started.countDown();
+				release.await(10, TimeUnit.SECONDS);
+			}
+		});
+		worker.start();
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Void> stopping = CompletableFuture.runAsync(worker::stop);
+		await().atMost(TIMEOUT).until(() -> !worker.isRunning());
+		CompletableFuture<Void> starting = CompletableFuture.runAsync(worker::start);
+		try {
+			// the stop drains the running handler; the start waits for it rather than
+			// starting pollers next to the ones stopping
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !starting.isDone());
+		}
+		finally {
+			release.countDown();
+		}
+		stopping.get(20, TimeUnit.SECONDS);
+		starting.get(20, TimeUnit.SECONDS);
+		try {
+			assertThat(worker.isRunning()).isTrue();
+			assertThat(this.store.get(first).state()).isEqualTo(JobState.COMPLETED);
+			String second = this.store.add("t", "default").id();
+			await().atMost(TIMEOUT).until(() -> this.store.get(second).state() == JobState.COMPLETED);
 		}
 		finally {
 			worker.stop();

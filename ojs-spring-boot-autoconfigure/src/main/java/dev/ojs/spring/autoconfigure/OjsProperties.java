@@ -230,6 +230,12 @@ public class OjsProperties implements Validator {
 		private boolean enabled = true;
 
 		/**
+		 * Whether the worker starts claiming jobs when the application starts. When false it
+		 * waits for 'OjsWorker.start()'.
+		 */
+		private boolean autoStartup = true;
+
+		/**
 		 * Queues this node claims jobs from, each mapped to its concurrency limit (0 =
 		 * 'ojs.worker.concurrency'); 'default' when none is configured. The queues of this
 		 * node's '@OjsJob' handlers are always claimed from, with 'ojs.worker.concurrency'
@@ -268,6 +274,14 @@ public class OjsProperties implements Validator {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
 		}
 
 		public Map<String, Integer> getQueues() {

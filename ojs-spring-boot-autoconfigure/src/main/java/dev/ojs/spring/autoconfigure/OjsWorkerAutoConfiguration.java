@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsWorker;
 import dev.ojs.spring.RetryDelayCustomizer;
 import dev.ojs.worker.JobEventListener;
 import dev.ojs.worker.Worker;
@@ -20,7 +21,8 @@ import dev.ojs.worker.WorkerStore;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the OJS worker: claims and runs the
  * jobs of this application's {@link dev.ojs.spring.OjsJob @OjsJob} handlers. Disabled with
- * {@code ojs.worker.enabled=false}, which leaves an enqueue-only node.
+ * {@code ojs.worker.enabled=false}, which leaves an enqueue-only node. The {@link OjsWorker}
+ * bean starts the worker with the context unless {@code ojs.worker.auto-startup=false}.
  * <p>
  * The worker is told of outcomes through every {@link JobEventListener} bean, in order
  * (including the {@link ApplicationEventJobEventListener} that publishes Spring events),
@@ -64,8 +66,8 @@ public final class OjsWorkerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsWorkerLifecycle ojsWorkerLifecycle(Worker worker) {
-		return new OjsWorkerLifecycle(worker);
+	OjsWorker ojsWorkerLifecycle(Worker worker, OjsProperties properties) {
+		return new OjsWorker(worker, properties.getWorker().isAutoStartup());
 	}
 
 }

@@ -23,6 +23,7 @@ import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorker;
 import dev.ojs.worker.Worker;
 import dev.ojs.worker.WorkerStore;
 import dev.ojs.worker.WorkerStatus;
@@ -46,7 +47,7 @@ class OjsAutoConfigurationTests {
 			.hasSingleBean(OjsProperties.class)
 			.hasSingleBean(OjsDataSourceScriptDatabaseInitializer.class)
 			.hasSingleBean(Worker.class)
-			.hasSingleBean(OjsWorkerLifecycle.class)
+			.hasSingleBean(OjsWorker.class)
 			.hasSingleBean(ApplicationEventJobEventListener.class));
 	}
 
@@ -55,10 +56,27 @@ class OjsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("ojs.worker.shutdown-grace-period=1s").run((context) -> {
 			Worker worker = context.getBean(Worker.class);
 			assertThat(worker.isRunning()).isTrue();
-			assertThat(context.getBean(OjsWorkerLifecycle.class).getPhase()).isEqualTo(Integer.MAX_VALUE);
+			assertThat(context.getBean(OjsWorker.class).isAutoStartup()).isTrue();
+			assertThat(context.getBean(OjsWorker.class).getPhase()).isEqualTo(Integer.MAX_VALUE);
 			context.close();
 			assertThat(worker.isRunning()).isFalse();
 		});
+	}
+
+	@Test
+	void autoStartupFalseLeavesTheWorkerStoppedUntilStarted() {
+		this.contextRunner.withPropertyValues("ojs.worker.auto-startup=false", "ojs.worker.shutdown-grace-period=1s")
+			.run((context) -> {
+				OjsWorker worker = context.getBean(OjsWorker.class);
+				assertThat(worker.isAutoStartup()).isFalse();
+				assertThat(worker.isRunning()).isFalse();
+				assertThat(worker.status().running()).isFalse();
+				worker.start();
+				assertThat(worker.isRunning()).isTrue();
+				assertThat(context.getBean(Worker.class).isRunning()).isTrue();
+				context.close();
+				assertThat(worker.isRunning()).isFalse();
+			});
 	}
 
 	@Test
@@ -151,7 +169,7 @@ class OjsAutoConfigurationTests {
 				.doesNotHaveBean(OjsJobRegistry.class)
 				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
 				.doesNotHaveBean(Worker.class)
-				.doesNotHaveBean(OjsWorkerLifecycle.class));
+				.doesNotHaveBean(OjsWorker.class));
 	}
 
 	@Test
@@ -162,7 +180,7 @@ class OjsAutoConfigurationTests {
 				.hasSingleBean(OjsTemplate.class)
 				.hasSingleBean(OjsJobRegistry.class)
 				.doesNotHaveBean(Worker.class)
-				.doesNotHaveBean(OjsWorkerLifecycle.class)
+				.doesNotHaveBean(OjsWorker.class)
 				.doesNotHaveBean(ApplicationEventJobEventListener.class));
 	}
 
@@ -243,7 +261,7 @@ class OjsAutoConfigurationTests {
 			assertThat(context.getBean(OjsTemplate.class)).isSameAs(context.getBean("myTemplate"));
 			assertThat(context.getBean(Worker.class)).isSameAs(context.getBean("myWorker"));
 			assertThat(context.getBean(JobStore.class)).isSameAs(context.getBean("myStore"));
-			assertThat(context).getBeanNames(OjsWorkerLifecycle.class).hasSize(1);
+			assertThat(context).getBeanNames(OjsWorker.class).hasSize(1);
 		});
 	}
 

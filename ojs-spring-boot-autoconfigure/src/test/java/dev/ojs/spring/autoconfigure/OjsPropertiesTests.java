@@ -37,6 +37,7 @@ class OjsPropertiesTests {
 			assertThat(properties.getVisibilityTimeout()).isEqualTo(Duration.ofMinutes(30));
 			assertThat(properties.getErrorHistoryLimit()).isEqualTo(20);
 			assertThat(properties.getWorker().isEnabled()).isTrue();
+			assertThat(properties.getWorker().isAutoStartup()).isTrue();
 			assertThat(properties.getWorker().getConcurrency()).isEqualTo(10);
 			assertThat(properties.getWorker().getPollInterval()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getWorker().getShutdownGracePeriod()).isEqualTo(Duration.ofSeconds(30));
