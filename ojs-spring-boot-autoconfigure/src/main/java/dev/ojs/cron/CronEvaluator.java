@@ -173,12 +173,25 @@ public final class CronEvaluator {
 					job(stored, cron.localTime(tickAt), tickAt), cancel);
 			advanced.ifPresent((done) -> triggered(schedule, done, tickAt));
 		}
-		if (advanced.isPresent() && next != null) {
-			for (LocalDateTime skipped : next.dstSkipped()) {
-				skipped(schedule, CronEventListener.Skipped.DST_SKIP, null, skipped.atZone(cron.zone()).toInstant());
-			}
+		if (advanced.isPresent()) {
+			dstSkipped(stored, cron, tickAt);
 		}
 		return advanced.isPresent();
+	}
+
+	/**
+	 * {@code cron.skipped} ({@code dst_skip}) for the local times a spring-forward removed
+	 * between the schedule's previous tick (or registration) and this one (CRON-16, CRON-30).
+	 */
+	private void dstSkipped(StoredSchedule stored, CronSchedule cron, Instant tickAt) {
+		Instant previous = (stored.lastRunAt() != null) ? stored.lastRunAt() : stored.createdAt();
+		Tick tick = cron.next(previous, stored.anchorAt());
+		if (tick == null || !tick.at().equals(tickAt)) {
+			return;
+		}
+		for (LocalDateTime skipped : tick.dstSkipped()) {
+			skipped(stored.schedule(), CronEventListener.Skipped.DST_SKIP, null, skipped.atZone(cron.zone()).toInstant());
+		}
 	}
 
 	/** Schedules whose ticks wait for the previous job (overlap {@code enqueue}): one job each once it finished. */
