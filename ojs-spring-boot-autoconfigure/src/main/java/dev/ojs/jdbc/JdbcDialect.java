@@ -137,6 +137,8 @@ abstract class JdbcDialect {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.tableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.handlersTableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.schedulesTableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.leasesTableName());
 	}
 
 	// ---- values

@@ -124,6 +124,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return this.dialect.platform;
 	}
 
+	/** The SQL of this store's platform, for the stores of other tables in the same database. */
+	JdbcDialect dialect() {
+		return this.dialect;
+	}
+
 	/** The current instant at the precision stored: microseconds. */
 	public Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);

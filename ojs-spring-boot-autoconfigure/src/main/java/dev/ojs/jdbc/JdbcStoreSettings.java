@@ -34,6 +34,16 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "handlers";
 	}
 
+	/** The table of recurring job schedules, {@code <prefix>schedules}. */
+	public String schedulesTableName() {
+		return this.tablePrefix + "schedules";
+	}
+
+	/** The table of leases (the recurring-job evaluator's), {@code <prefix>leases}. */
+	public String leasesTableName() {
+		return this.tablePrefix + "leases";
+	}
+
 	/** The job table's name, {@code <prefix>jobs}. */
 	public String tableName() {
 		return this.tablePrefix + "jobs";

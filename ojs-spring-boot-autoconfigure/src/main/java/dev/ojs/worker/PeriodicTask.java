@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * of its first interval so nodes do not run it in step. A run that throws is logged and the
  * next one runs as planned.
  */
-final class PeriodicTask {
+public final class PeriodicTask {
 
 	private static final Log logger = LogFactory.getLog(PeriodicTask.class);
 
@@ -28,7 +28,7 @@ final class PeriodicTask {
 
 	private volatile @Nullable Thread thread;
 
-	PeriodicTask(String threadName, Runnable task, Duration interval) {
+	public PeriodicTask(String threadName, Runnable task, Duration interval) {
 		this.name = threadName;
 		this.task = task;
 		this.intervalMillis = Math.max(1, interval.toMillis());
@@ -39,7 +39,7 @@ final class PeriodicTask {
 		});
 	}
 
-	void start() {
+	public void start() {
 		this.scheduler.scheduleWithFixedDelay(this::runOnce, ThreadLocalRandom.current().nextLong(this.intervalMillis),
 				this.intervalMillis, TimeUnit.MILLISECONDS);
 	}
@@ -55,7 +55,7 @@ final class PeriodicTask {
 	}
 
 	/** Interrupts a run in progress and waits for the thread to end, up to {@code timeout}. */
-	void stop(Duration timeout) {
+	public void stop(Duration timeout) {
 		this.scheduler.shutdownNow();
 		Thread running = this.thread;
 		if (running == null) {

@@ -59,3 +59,41 @@ CREATE TABLE IF NOT EXISTS ojs_handlers (
 	node_id            varchar(255) NOT NULL,
 	published_at       TIMESTAMP(6) WITH TIME ZONE NOT NULL
 );
+
+-- Recurring jobs (ojs-cron.md): one row per schedule. next_run_at is the next tick, NULL while the
+-- schedule is disabled or paused; the evaluator reads only due rows through ojs_schedules_due_idx.
+-- application owns the row: only it changes it.
+CREATE TABLE IF NOT EXISTS ojs_schedules (
+	name         VARCHAR(255) NOT NULL PRIMARY KEY,
+	expression   VARCHAR(255) NOT NULL,
+	zone         VARCHAR(64)  NOT NULL,
+	type         VARCHAR(255) NOT NULL,
+	args         CLOB         NOT NULL,
+	meta         CLOB         NOT NULL,
+	queue        VARCHAR(255),
+	priority     INT,
+	retry_policy CLOB         NOT NULL,
+	overlap      VARCHAR(16)  NOT NULL,
+	enabled      BOOLEAN      NOT NULL,
+	description  VARCHAR(1000),
+	application  VARCHAR(255),
+	declared     BOOLEAN      NOT NULL,
+	anchor_at    TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	next_run_at  TIMESTAMP(6) WITH TIME ZONE,
+	last_run_at  TIMESTAMP(6) WITH TIME ZONE,
+	last_job_id  VARCHAR(36),
+	last_outcome VARCHAR(32),
+	run_count    BIGINT       NOT NULL,
+	queued_runs  INT          NOT NULL,
+	created_at   TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	updated_at   TIMESTAMP(6) WITH TIME ZONE NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ojs_schedules_due_idx ON ojs_schedules (next_run_at);
+CREATE INDEX IF NOT EXISTS ojs_schedules_queued_idx ON ojs_schedules (queued_runs);
+
+-- Leases: the recurring-job evaluator's, held by one node until expires_at (database clock).
+CREATE TABLE IF NOT EXISTS ojs_leases (
+	name       VARCHAR(64)  NOT NULL PRIMARY KEY,
+	holder     VARCHAR(255) NOT NULL,
+	expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL
+);

@@ -59,3 +59,42 @@ CREATE TABLE IF NOT EXISTS ojs_handlers (
 	node_id            varchar(255) NOT NULL,
 	published_at       DATETIME(6) NOT NULL
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Recurring jobs (ojs-cron.md): one row per schedule. next_run_at is the next tick, NULL while the
+-- schedule is disabled or paused; the evaluator reads only due rows through ojs_schedules_due_idx.
+-- application owns the row: only it changes it.
+CREATE TABLE IF NOT EXISTS ojs_schedules (
+	name         VARCHAR(255) NOT NULL,
+	expression   VARCHAR(255) NOT NULL,
+	zone         VARCHAR(64)  NOT NULL,
+	type         VARCHAR(255) NOT NULL,
+	args         LONGTEXT     NOT NULL,
+	meta         LONGTEXT     NOT NULL,
+	queue        VARCHAR(255) NULL,
+	priority     INT          NULL,
+	retry_policy TEXT         NOT NULL,
+	overlap      VARCHAR(16)  NOT NULL,
+	enabled      BOOLEAN      NOT NULL,
+	description  VARCHAR(1000) NULL,
+	application  VARCHAR(255) NULL,
+	declared     BOOLEAN      NOT NULL,
+	anchor_at    DATETIME(6)  NOT NULL,
+	next_run_at  DATETIME(6)  NULL,
+	last_run_at  DATETIME(6)  NULL,
+	last_job_id  VARCHAR(36)  NULL,
+	last_outcome VARCHAR(32)  NULL,
+	run_count    BIGINT       NOT NULL,
+	queued_runs  INT          NOT NULL,
+	created_at   DATETIME(6)  NOT NULL,
+	updated_at   DATETIME(6)  NOT NULL,
+	PRIMARY KEY (name),
+	INDEX ojs_schedules_due_idx (next_run_at),
+	INDEX ojs_schedules_queued_idx (queued_runs)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Leases: the recurring-job evaluator's, held by one node until expires_at (database clock, UTC).
+CREATE TABLE IF NOT EXISTS ojs_leases (
+	name       VARCHAR(64)  NOT NULL PRIMARY KEY,
+	holder     VARCHAR(255) NOT NULL,
+	expires_at DATETIME(6)  NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

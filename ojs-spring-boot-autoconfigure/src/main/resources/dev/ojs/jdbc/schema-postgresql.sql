@@ -66,3 +66,41 @@ CREATE TABLE IF NOT EXISTS ojs_handlers (
 	node_id            varchar(255) NOT NULL,
 	published_at       timestamptz NOT NULL
 );
+
+-- Recurring jobs (ojs-cron.md): one row per schedule. next_run_at is the next tick, NULL while the
+-- schedule is disabled or paused; the evaluator reads only due rows through ojs_schedules_due_idx.
+-- application owns the row: only it changes it.
+CREATE TABLE IF NOT EXISTS ojs_schedules (
+	name         varchar(255) NOT NULL PRIMARY KEY,
+	expression   varchar(255) NOT NULL,
+	zone         varchar(64)  NOT NULL,
+	type         varchar(255) NOT NULL,
+	args         jsonb        NOT NULL,
+	meta         jsonb        NOT NULL,
+	queue        varchar(255),
+	priority     integer,
+	retry_policy jsonb        NOT NULL,
+	overlap      varchar(16)  NOT NULL,
+	enabled      boolean      NOT NULL,
+	description  varchar(1000),
+	application  varchar(255),
+	declared     boolean      NOT NULL,
+	anchor_at    timestamptz  NOT NULL,
+	next_run_at  timestamptz,
+	last_run_at  timestamptz,
+	last_job_id  varchar(36),
+	last_outcome varchar(32),
+	run_count    bigint       NOT NULL,
+	queued_runs  integer      NOT NULL,
+	created_at   timestamptz  NOT NULL,
+	updated_at   timestamptz  NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ojs_schedules_due_idx ON ojs_schedules (next_run_at) WHERE next_run_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ojs_schedules_queued_idx ON ojs_schedules (name) WHERE queued_runs > 0;
+
+-- Leases: the recurring-job evaluator's, held by one node until expires_at (database clock).
+CREATE TABLE IF NOT EXISTS ojs_leases (
+	name       varchar(64)  NOT NULL PRIMARY KEY,
+	holder     varchar(255) NOT NULL,
+	expires_at timestamptz  NOT NULL
+);

@@ -14,6 +14,7 @@ import dev.ojs.spring.JobContext;
 import dev.ojs.spring.OjsError;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobException;
+import dev.ojs.spring.OjsRecurring;
 
 /**
  * The sample's job handlers, one per retry behaviour. Intervals are tiny so that everything
@@ -26,6 +27,13 @@ public class SampleJobs {
 
 	/** The arguments of {@code sample.welcome}: a record, bound from JSON. */
 	public record Welcome(String email, String name) {
+	}
+
+	/** A recurring job: every 10 seconds, once across all nodes; see /actuator/recurringjobs. */
+	@OjsRecurring(name = "sample.heartbeat", cron = "@every 10s")
+	@OjsJob(type = "sample.heartbeat")
+	public void heartbeat(JobContext context) {
+		logger.info("Recurring heartbeat (job " + context.id() + ")");
 	}
 
 	/** Succeeds at once. */

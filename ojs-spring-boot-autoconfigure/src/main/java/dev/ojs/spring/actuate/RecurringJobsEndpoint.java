@@ -1,0 +1,156 @@
+package dev.ojs.spring.actuate;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.util.Assert;
+
+import dev.ojs.cron.Schedule;
+import dev.ojs.cron.Schedules;
+import dev.ojs.cron.StoredSchedule;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsRecurringJobs;
+
+/**
+ * {@link Endpoint @Endpoint} to inspect and operate recurring jobs (ojs-cron.md §8).
+ * <p>
+ * Over HTTP ({@code /actuator/recurringjobs}):
+ * <ul>
+ * <li>{@code GET /recurringjobs} lists every schedule in the database, of every
+ * application: name, expression, zone, job type, overlap policy, enabled, paused, next run,
+ * last run and its outcome (and the state of its job), run count and owning application;</li>
+ * <li>{@code GET /recurringjobs/{name}} shows one;</li>
+ * <li>{@code POST /recurringjobs/{name}} with {@code action} {@code pause}, {@code resume} or
+ * {@code trigger} (enqueue its job now) operates one schedule of this application.</li>
+ * </ul>
+ * The endpoint's default access is {@link Access#READ_ONLY}: its write operation is not
+ * available until the application allows it with
+ * {@code management.endpoint.recurringjobs.access=unrestricted}.
+ */
+@Endpoint(id = "recurringjobs", defaultAccess = Access.READ_ONLY)
+@RegisterReflectionForBinding({ RecurringJobsEndpoint.RecurringJobDescriptor.class,
+		RecurringJobsEndpoint.RecurringJobsDescriptor.class, RecurringJobsEndpoint.TriggeredDescriptor.class })
+public class RecurringJobsEndpoint {
+
+	private final OjsRecurringJobs recurringJobs;
+
+	private final JobStore jobStore;
+
+	public RecurringJobsEndpoint(OjsRecurringJobs recurringJobs, JobStore jobStore) {
+		Assert.notNull(recurringJobs, "'recurringJobs' must not be null");
+		Assert.notNull(jobStore, "'jobStore' must not be null");
+		this.recurringJobs = recurringJobs;
+		this.jobStore = jobStore;
+	}
+
+	/** Every schedule, by name. */
+	@ReadOperation
+	public RecurringJobsDescriptor recurringJobs() {
+		List<RecurringJobDescriptor> schedules = this.recurringJobs.list().stream().map(this::describe).toList();
+		return new RecurringJobsDescriptor(schedules, schedules.size());
+	}
+
+	/** One schedule, or {@code null} (404) when there is none of that name. */
+	@ReadOperation
+	public @Nullable RecurringJobDescriptor recurringJob(@Selector String name) {
+		return this.recurringJobs.find(name).map(this::describe).orElse(null);
+	}
+
+	/**
+	 * Pauses, resumes or triggers one schedule.
+	 * @param name the schedule
+	 * @param action {@code pause}, {@code resume} or {@code trigger}
+	 * @return the schedule (for {@code trigger}, with the job enqueued), or {@code null} (404)
+	 * when there is none of that name
+	 */
+	@WriteOperation
+	public @Nullable OperationResponseBody operate(@Selector String name, String action) {
+		try {
+			return switch (action) {
+				case "pause" -> describe(this.recurringJobs.pause(name));
+				case "resume" -> describe(this.recurringJobs.resume(name));
+				case "trigger" -> new TriggeredDescriptor(name, this.recurringJobs.trigger(name));
+				default -> throw new InvalidEndpointRequestException("Unknown action '" + action
+						+ "': expected pause, resume or trigger", "Unknown action");
+			};
+		}
+		catch (NoSuchElementException ex) {
+			return null;
+		}
+		catch (IllegalStateException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Schedule of another application");
+		}
+	}
+
+	private RecurringJobDescriptor describe(StoredSchedule stored) {
+		Schedule schedule = stored.schedule();
+		JobState lastJobState = (stored.lastJobId() != null)
+				? this.jobStore.find(stored.lastJobId()).map((job) -> job.state()).orElse(null) : null;
+		return new RecurringJobDescriptor(schedule.name(), schedule.cron(), schedule.zone(), schedule.type(),
+				schedule.overlap().value(), schedule.enabled(), Schedules.isPaused(stored), stored.nextRunAt(),
+				stored.lastRunAt(), stored.lastOutcome(), stored.lastJobId(),
+				(lastJobState != null) ? lastJobState.value() : null, stored.runCount(), stored.queuedRuns(),
+				schedule.application(), schedule.description(), stored.createdAt());
+	}
+
+	/**
+	 * Every schedule.
+	 *
+	 * @param recurringJobs the schedules, by name
+	 * @param count how many
+	 */
+	public record RecurringJobsDescriptor(List<RecurringJobDescriptor> recurringJobs, int count)
+			implements OperationResponseBody {
+	}
+
+	/**
+	 * One schedule.
+	 *
+	 * @param name its name
+	 * @param cron its expression
+	 * @param timezone its zone
+	 * @param type the job type it enqueues
+	 * @param overlapPolicy what a tick does while the previous job is unfinished
+	 * @param enabled whether its registration enables it
+	 * @param paused whether an operator paused it
+	 * @param nextRunAt its next tick, {@code null} while disabled or paused
+	 * @param lastRunAt its last tick, or {@code null}
+	 * @param lastOutcome what the last tick did: {@code triggered}, {@code overlap_skip} or
+	 * {@code overlap_enqueue}
+	 * @param lastJobId the last job it enqueued, or {@code null}
+	 * @param lastJobState that job's state, or {@code null} when it is gone
+	 * @param runCount jobs enqueued so far
+	 * @param queuedRuns ticks waiting for the previous job (overlap {@code enqueue})
+	 * @param application the owning application
+	 * @param description for people
+	 * @param createdAt first registration
+	 */
+	public record RecurringJobDescriptor(String name, String cron, String timezone, String type, String overlapPolicy,
+			boolean enabled, boolean paused, @Nullable Instant nextRunAt, @Nullable Instant lastRunAt,
+			@Nullable String lastOutcome, @Nullable String lastJobId, @Nullable String lastJobState, long runCount,
+			int queuedRuns, @Nullable String application, @Nullable String description, Instant createdAt)
+			implements OperationResponseBody {
+	}
+
+	/**
+	 * A job enqueued by {@code trigger}.
+	 *
+	 * @param name the schedule
+	 * @param jobId the job
+	 */
+	public record TriggeredDescriptor(String name, String jobId) implements OperationResponseBody {
+	}
+
+}

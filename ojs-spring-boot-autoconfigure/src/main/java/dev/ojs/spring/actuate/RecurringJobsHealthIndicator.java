@@ -1,0 +1,42 @@
+package dev.ojs.spring.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+import dev.ojs.cron.CronEvaluator;
+import dev.ojs.cron.CronStore;
+
+/**
+ * Health of this node's recurring-job evaluator: down when it has not finished an evaluation
+ * (as lease holder or standing by) for {@value #STALE_INTERVALS} intervals. Details: whether
+ * this node holds the lease, the holder, and the last evaluation.
+ */
+public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
+
+	/** Intervals without an evaluation after which the evaluator is reported down. */
+	public static final int STALE_INTERVALS = 5;
+
+	private final CronEvaluator evaluator;
+
+	private final CronStore store;
+
+	public RecurringJobsHealthIndicator(CronEvaluator evaluator, CronStore store) {
+		super("OJS recurring jobs health check failed");
+		this.evaluator = evaluator;
+		this.store = store;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		Instant last = this.evaluator.lastEvaluation();
+		Duration stale = this.evaluator.settings().interval().multipliedBy(STALE_INTERVALS);
+		boolean fresh = last != null && !last.plus(stale).isBefore(this.store.now());
+		(fresh ? builder.up() : builder.down()).withDetail("leader", this.evaluator.isLeader())
+			.withDetail("leaseHolder", this.store.leaseHolder().orElse("none"))
+			.withDetail("lastEvaluation", (last != null) ? last.toString() : "never");
+	}
+
+}

@@ -1,0 +1,33 @@
+package dev.ojs.spring.autoconfigure.actuate;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.actuate.RecurringJobsEndpoint;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the {@link RecurringJobsEndpoint}
+ * ({@code recurringjobs}). Its default access is read-only; allow pause, resume and trigger
+ * with {@code management.endpoint.recurringjobs.access=unrestricted}, and expose it over
+ * HTTP with {@code management.endpoints.web.exposure.include=recurringjobs}.
+ */
+@AutoConfiguration(afterName = { OjsActuatorOrdering.OJS_AUTO_CONFIGURATION, OjsActuatorOrdering.OJS_CRON_AUTO_CONFIGURATION })
+@ConditionalOnClass({ JobStore.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnAvailableEndpoint(RecurringJobsEndpoint.class)
+public final class RecurringJobsEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnBean({ OjsRecurringJobs.class, JobStore.class })
+	@ConditionalOnMissingBean
+	RecurringJobsEndpoint recurringJobsEndpoint(OjsRecurringJobs recurringJobs, JobStore jobStore) {
+		return new RecurringJobsEndpoint(recurringJobs, jobStore);
+	}
+
+}

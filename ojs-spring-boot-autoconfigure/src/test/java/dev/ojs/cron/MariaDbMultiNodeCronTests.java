@@ -1,0 +1,12 @@
+package dev.ojs.cron;
+
+import dev.ojs.testsupport.TestDatabases;
+
+class MariaDbMultiNodeCronTests extends AbstractMultiNodeCronTests {
+
+	@Override
+	protected TestDatabases.Kind kind() {
+		return TestDatabases.Kind.MARIADB;
+	}
+
+}
