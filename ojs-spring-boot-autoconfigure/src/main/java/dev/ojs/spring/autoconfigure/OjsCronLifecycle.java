@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.springframework.context.SmartLifecycle;
 
 import dev.ojs.cron.CronEvaluator;
+import dev.ojs.spring.OjsWorker;
 
 /**
  * Starts the recurring-job evaluator once the context is refreshed and stops it (giving its
@@ -45,7 +46,7 @@ public class OjsCronLifecycle implements SmartLifecycle {
 
 	@Override
 	public int getPhase() {
-		return OjsWorkerLifecycle.PHASE;
+		return OjsWorker.PHASE;
 	}
 
 }
