@@ -52,6 +52,25 @@ public final class JobOptions {
 		this.uniqueKey = builder.uniqueKey;
 	}
 
+	/**
+	 * A copy whose metadata also has these entries (they win over the same keys).
+	 * @throws RetryPolicyValidationException when the retry JSON is malformed or invalid
+	 */
+	private JobOptions(JobOptions options, Map<String, String> meta) {
+		this.queue = options.queue;
+		this.priority = options.priority;
+		this.delay = options.delay;
+		this.runAt = options.runAt;
+		this.retry = options.retry;
+		this.retryJson = options.retryJson;
+		Map<String, Object> merged = new LinkedHashMap<>(options.meta);
+		merged.putAll(meta);
+		this.meta = Collections.unmodifiableMap(merged);
+		this.uniqueKey = options.uniqueKey;
+		// parsed (and kept) on the original, so copies made per enqueue do not parse again
+		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
+	}
+
 	/** No options: everything defaults. */
 	public static JobOptions none() {
 		return NONE;
@@ -113,6 +132,14 @@ public final class JobOptions {
 	/** Metadata stored with the job (never {@code null}). */
 	public Map<String, Object> meta() {
 		return this.meta;
+	}
+
+	/**
+	 * These options with more metadata entries, which win over the same keys: the trace
+	 * context of an observed enqueue.
+	 */
+	JobOptions withMeta(Map<String, String> entries) {
+		return entries.isEmpty() ? this : new JobOptions(this, entries);
 	}
 
 	/** The unique key, or {@code null}. */

@@ -7,7 +7,9 @@ import org.springframework.context.ApplicationEvent;
 /**
  * Base class of the events published after an attempt's outcome is stored. The source is
  * the {@link JobInfo} of the job as it was claimed (its {@link JobInfo#attempt()} is the
- * attempt that ran).
+ * attempt that ran). One event is built per outcome and handed to every
+ * {@link OjsJobListener} bean and application listener that takes its type; an outcome that
+ * none takes builds no event.
  * <p>
  * Events are published synchronously, after the outcome's write, on the thread that wrote
  * it: for attempts whose handler returned or threw, that is the node's single completer

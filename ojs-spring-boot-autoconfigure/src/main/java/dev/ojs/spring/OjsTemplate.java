@@ -4,10 +4,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,6 +18,10 @@ import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.observation.DefaultJobEnqueueObservationConvention;
+import dev.ojs.spring.observation.JobEnqueueContext;
+import dev.ojs.spring.observation.JobEnqueueObservationConvention;
+import dev.ojs.spring.observation.OjsObservationDocumentation;
 
 /**
  * Enqueues, looks up and cancels jobs. Enqueues join the caller's transaction when one is
@@ -28,6 +34,13 @@ import dev.ojs.retry.RetryPolicyValidationException;
  * that runs the job supplies the rest (spec §8.1). They are validated at enqueue (RET-16):
  * an invalid policy throws {@link RetryPolicyValidationException} naming the field, and
  * nothing is written.
+ * <p>
+ * Each case has one call shape: {@link #enqueue(String)} for a job without arguments,
+ * {@link #enqueue(String, Object...)} where each value is one argument,
+ * {@link #enqueue(String, List, JobOptions)} with the arguments as a list and options, and
+ * {@link #enqueueAll(String, List, JobOptions)} for several jobs. With an
+ * {@link #setObservationRegistry observation registry}, each call is observed and the trace
+ * context is stored in the jobs' {@code meta} (ojs-distributed-tracing.md §6.1).
  */
 public class OjsTemplate {
 
@@ -38,6 +51,10 @@ public class OjsTemplate {
 	private final JsonMapper jsonMapper;
 
 	private final Clock clock;
+
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable JobEnqueueObservationConvention observationConvention;
 
 	/**
 	 * @param store where jobs are stored
@@ -67,45 +84,138 @@ public class OjsTemplate {
 	}
 
 	/**
-	 * Enqueues a job with default options. Each argument is one element of the job's
-	 * {@code args} array (so a single {@code List} argument is one element); use
-	 * {@link #enqueue(String, List, JobOptions)} to pass an argument list.
-	 * @param type the job type
-	 * @param args its arguments, serialised to a JSON array
-	 * @return the job id
+	 * Observes every enqueue in this registry ({@link OjsObservationDocumentation#JOB_ENQUEUE});
+	 * {@link ObservationRegistry#NOOP} (the default) observes none.
 	 */
-	public String enqueue(String type, Object... args) {
-		return enqueue(type, Arrays.asList(args), JobOptions.none());
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry must not be null");
 	}
 
 	/**
-	 * Enqueues a job.
+	 * The convention of enqueue observations, instead of
+	 * {@link DefaultJobEnqueueObservationConvention}.
+	 */
+	public void setObservationConvention(@Nullable JobEnqueueObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
+	}
+
+	/**
+	 * Enqueues a job that takes no arguments, with default options.
 	 * @param type the job type
-	 * @param args its arguments, serialised to a JSON array
+	 * @return the job id
+	 */
+	public String enqueue(String type) {
+		return enqueue(type, List.of(), JobOptions.none());
+	}
+
+	/**
+	 * Enqueues a job that takes no arguments.
+	 * @param type the job type
 	 * @param options queue, priority, schedule, retry policy, metadata, unique key
 	 * @return the job id (an existing live job's id when one of the same type has the same
 	 * unique key)
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
 	 */
+	public String enqueue(String type, JobOptions options) {
+		return enqueue(type, List.of(), options);
+	}
+
+	/**
+	 * Enqueues a job with default options. Each argument is one element of the job's JSON
+	 * {@code args} array; a {@code null} argument is JSON {@code null}. A single
+	 * {@link Collection} argument is rejected as ambiguous, and so is a {@link JobOptions}
+	 * argument: see {@link #enqueue(String, List, JobOptions)}.
+	 * @param type the job type
+	 * @param args its arguments, serialised to a JSON array
+	 * @return the job id
+	 * @throws IllegalArgumentException when the only argument is a {@code Collection}, or an
+	 * argument is a {@code JobOptions}
+	 */
+	public String enqueue(String type, Object... args) {
+		Objects.requireNonNull(args, "args must not be null: call enqueue(type) for a job without arguments");
+		if (args.length == 1 && args[0] instanceof Collection<?>) {
+			throw new IllegalArgumentException("enqueue(\"" + type + "\", Object...) was given a single "
+					+ args[0].getClass().getSimpleName() + ", which is ambiguous. To use its elements as the job's "
+					+ "arguments, call enqueue(type, list, JobOptions.none()); to pass it as the job's one argument, "
+					+ "call enqueue(type, List.of(list), JobOptions.none())");
+		}
+		for (Object arg : args) {
+			if (arg instanceof JobOptions) {
+				throw new IllegalArgumentException("enqueue(\"" + type + "\", Object...) was given JobOptions as a "
+						+ "job argument: call enqueue(type, List.of(arguments...), options), or enqueue(type, options) "
+						+ "for a job without arguments");
+			}
+		}
+		return enqueue(type, Arrays.asList(args), JobOptions.none());
+	}
+
+	/**
+	 * Enqueues a job. Each element of {@code args} is one element of the job's JSON
+	 * {@code args} array ({@code null} elements are JSON {@code null}); an empty list
+	 * enqueues a job without arguments.
+	 * @param type the job type
+	 * @param args its arguments, serialised to a JSON array
+	 * @param options queue, priority, schedule, retry policy, metadata, unique key
+	 * ({@link JobOptions#none()} for none)
+	 * @return the job id (an existing live job's id when one of the same type has the same
+	 * unique key)
+	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
+	 */
 	public String enqueue(String type, List<?> args, JobOptions options) {
-		return this.store.insert(newJobs(type, List.of(args), options)).get(0);
+		Objects.requireNonNull(args, "args must not be null: pass List.of() for a job without arguments");
+		return insert(type, List.of(args), options).get(0);
 	}
 
 	/**
 	 * Enqueues one job per argument list, with the same options, in one round trip (one
-	 * {@link JobStore#insert} call). A unique key in the options applies to every job, so
-	 * they all resolve to one job.
+	 * {@link JobStore#insert} call). Each inner list is one job's arguments, as in
+	 * {@link #enqueue(String, List, JobOptions)}: an empty one is a job without arguments
+	 * (so {@code Collections.nCopies(n, List.of())} enqueues {@code n} of them). A unique key
+	 * in the options applies to every job, so they all resolve to one job.
 	 * @param type the job type
 	 * @param argsList one argument list per job
 	 * @param options queue, priority, schedule, retry policy, metadata, unique key
+	 * ({@link JobOptions#none()} for none)
 	 * @return the job ids, in the order of {@code argsList}
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
 	 */
 	public List<String> enqueueAll(String type, List<? extends List<?>> argsList, JobOptions options) {
+		Objects.requireNonNull(argsList, "argsList must not be null");
+		int index = 0;
+		for (List<?> args : argsList) {
+			if (args == null) {
+				throw new IllegalArgumentException("argsList[" + index + "] is null: pass List.of() for a job without "
+						+ "arguments");
+			}
+			index++;
+		}
 		if (argsList.isEmpty()) {
 			return List.of();
 		}
-		return this.store.insert(newJobs(type, argsList, options));
+		return insert(type, argsList, options);
+	}
+
+	/**
+	 * Stores the jobs inside an {@link OjsObservationDocumentation#JOB_ENQUEUE enqueue
+	 * observation}, whose trace context joins each job's {@code meta} (DT-001).
+	 */
+	private List<String> insert(String type, List<? extends List<?>> argsList, JobOptions options) {
+		Objects.requireNonNull(options, "options must not be null: pass JobOptions.none() for the defaults");
+		if (this.observationRegistry.isNoop()) {
+			return this.store.insert(newJobs(type, argsList, options));
+		}
+		JobEnqueueContext context = new JobEnqueueContext(type, argsList.size());
+		return OjsObservationDocumentation.JOB_ENQUEUE
+			.observation(this.observationConvention, DefaultJobEnqueueObservationConvention.INSTANCE, () -> context,
+					this.observationRegistry)
+			.observe(() -> {
+				List<NewJob> jobs = newJobs(type, argsList, options.withMeta(context.traceFields()));
+				String queue = jobs.get(0).queue();
+				context.setQueue((queue != null) ? queue : NewJob.DEFAULT_QUEUE);
+				List<String> ids = this.store.insert(jobs);
+				context.setJobIds(ids);
+				return ids;
+			});
 	}
 
 	/** The job with this id, if it is stored. */

@@ -1,6 +1,7 @@
 /**
  * The Spring API of OJS jobs: {@link dev.ojs.spring.OjsJob @OjsJob} handlers,
- * {@link dev.ojs.spring.OjsTemplate}, the {@link dev.ojs.spring.OjsWorker} and the job events.
+ * {@link dev.ojs.spring.OjsTemplate}, the {@link dev.ojs.spring.OjsWorker}, the job events and
+ * their {@link dev.ojs.spring.OjsJobListener listeners}.
  */
 @NullMarked
 package dev.ojs.spring;

@@ -6,16 +6,18 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 import dev.ojs.bench.LatencyRecorder;
-import dev.ojs.job.Job;
-import dev.ojs.retry.JobError;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.spring.JobCompletedEvent;
+import dev.ojs.spring.JobDeadLetteredEvent;
+import dev.ojs.spring.JobDiscardedEvent;
+import dev.ojs.spring.JobRetryingEvent;
+import dev.ojs.spring.OjsJobListener;
 
 /**
  * What the benchmark handlers and the worker report: handler starts (with enqueue-to-start
- * latency while recording is on), and stored outcomes through the worker's
- * {@link JobEventListener} (a completion is counted once the worker has written it).
+ * latency while recording is on), and stored outcomes through the public
+ * {@link OjsJobListener} API (a completion is counted once the worker has written it).
  */
-public final class JobProbe implements JobEventListener {
+public final class JobProbe implements OjsJobListener {
 
 	private final AtomicLong started = new AtomicLong();
 
@@ -42,23 +44,22 @@ public final class JobProbe implements JobEventListener {
 	}
 
 	@Override
-	public void completed(Job job, Duration handlerDuration) {
+	public void onCompleted(JobCompletedEvent event) {
 		this.completed.incrementAndGet();
 	}
 
 	@Override
-	public void retrying(Job job, JobError error, java.time.Instant nextRetryAt, Duration delay,
-			Duration handlerDuration) {
+	public void onRetrying(JobRetryingEvent event) {
 		this.retrying.incrementAndGet();
 	}
 
 	@Override
-	public void discarded(Job job, JobError error, Duration handlerDuration) {
+	public void onDiscarded(JobDiscardedEvent event) {
 		this.failed.incrementAndGet();
 	}
 
 	@Override
-	public void deadLettered(Job job, JobError error, Duration handlerDuration) {
+	public void onDeadLettered(JobDeadLetteredEvent event) {
 		this.failed.incrementAndGet();
 	}
 

@@ -1,22 +1,24 @@
 package dev.ojs.spring.autoconfigure;
 
-import java.time.Duration;
-import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.GenericApplicationListener;
+import org.springframework.context.event.GenericApplicationListenerAdapter;
+import org.springframework.context.support.AbstractApplicationContext;
+import org.springframework.core.ResolvableType;
 
-import dev.ojs.job.Job;
-import dev.ojs.retry.JobError;
 import dev.ojs.spring.JobCompletedEvent;
 import dev.ojs.spring.JobDeadLetteredEvent;
 import dev.ojs.spring.JobDiscardedEvent;
-import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.JobRetryingEvent;
 import dev.ojs.spring.OjsJobEvent;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.spring.OjsJobListener;
 
 /**
  * Publishes the worker's outcomes as Spring application events ({@link JobCompletedEvent},
@@ -25,40 +27,73 @@ import dev.ojs.worker.JobEventListener;
  * completer thread (see {@link OjsJobEvent}). Synchronous event listeners must therefore be
  * fast; slow work belongs in {@code @Async} listeners. Exceptions thrown by event listeners
  * are logged, never propagated to the worker.
+ * <p>
+ * An event type is published only when the context (or an ancestor) has an application
+ * listener for it ({@code @EventListener} methods, {@link ApplicationListener} beans), as
+ * the context knows them when the worker delivers its first outcome.
  */
-public class ApplicationEventJobEventListener implements JobEventListener {
+public class ApplicationEventJobEventListener implements OjsJobListener {
 
 	private static final Log logger = LogFactory.getLog(ApplicationEventJobEventListener.class);
 
-	private final ApplicationEventPublisher publisher;
+	private final ApplicationContext context;
 
-	public ApplicationEventJobEventListener(ApplicationEventPublisher publisher) {
-		this.publisher = publisher;
+	public ApplicationEventJobEventListener(ApplicationContext context) {
+		this.context = context;
 	}
 
 	@Override
-	public void completed(Job job, Duration handlerDuration) {
-		publish(new JobCompletedEvent(JobInfo.of(job), handlerDuration));
+	public void onCompleted(JobCompletedEvent event) {
+		publish(event);
 	}
 
 	@Override
-	public void retrying(Job job, JobError error, Instant nextRetryAt, Duration delay, Duration handlerDuration) {
-		publish(new JobRetryingEvent(JobInfo.of(job), error, nextRetryAt, delay, handlerDuration));
+	public void onRetrying(JobRetryingEvent event) {
+		publish(event);
 	}
 
 	@Override
-	public void discarded(Job job, JobError error, Duration handlerDuration) {
-		publish(new JobDiscardedEvent(JobInfo.of(job), error, handlerDuration));
+	public void onDiscarded(JobDiscardedEvent event) {
+		publish(event);
 	}
 
 	@Override
-	public void deadLettered(Job job, JobError error, Duration handlerDuration) {
-		publish(new JobDeadLetteredEvent(JobInfo.of(job), error, handlerDuration));
+	public void onDeadLettered(JobDeadLetteredEvent event) {
+		publish(event);
+	}
+
+	@Override
+	public boolean supportsEventType(Class<? extends OjsJobEvent> eventType) {
+		ResolvableType type = ResolvableType.forClass(eventType);
+		for (ApplicationContext context = this.context; context != null; context = context.getParent()) {
+			if (!(context instanceof AbstractApplicationContext abstractContext)) {
+				return true;
+			}
+			for (ApplicationListener<?> listener : listeners(abstractContext)) {
+				GenericApplicationListener generic = (listener instanceof GenericApplicationListener candidate)
+						? candidate : new GenericApplicationListenerAdapter(listener);
+				if (generic.supportsEventType(type)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/** The context's listeners: those added to it and its singleton listener beans. */
+	private static List<ApplicationListener<?>> listeners(AbstractApplicationContext context) {
+		List<ApplicationListener<?>> listeners = new ArrayList<>(context.getApplicationListeners());
+		if (context.isActive()) {
+			for (Object bean : context.getBeansOfType(ApplicationListener.class, false, false).values()) {
+				listeners.add((ApplicationListener<?>) bean);
+			}
+		}
+		return listeners;
 	}
 
 	private void publish(OjsJobEvent event) {
 		try {
-			this.publisher.publishEvent(event);
+			this.context.publishEvent(event);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Listener of " + event + " failed", ex);

@@ -2,6 +2,7 @@ package dev.ojs.spring.autoconfigure;
 
 import javax.sql.DataSource;
 
+import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,12 +33,19 @@ import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.observation.JobEnqueueObservationConvention;
+import dev.ojs.spring.observation.JobProcessObservationConvention;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
  * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers and the
  * {@link OjsTemplate}. The worker is configured by {@link OjsWorkerAutoConfiguration}.
+ * <p>
+ * With an {@link ObservationRegistry} bean, enqueues and executions are observed
+ * ({@link dev.ojs.spring.observation.OjsObservationDocumentation}), with the conventions of
+ * the {@link JobEnqueueObservationConvention} and {@link JobProcessObservationConvention}
+ * beans, if any.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
@@ -60,9 +68,14 @@ public final class OjsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(OjsJobRegistry.class)
 	OjsJobHandlerRegistry ojsJobRegistry(OjsProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<JobErrorClassifier> classifiers) {
-		return new OjsJobHandlerRegistry(properties.defaultRetryPolicy(), properties.getVisibilityTimeout(),
-				getJsonMapper(jsonMapper), () -> classifiers.orderedStream().toList());
+			ObjectProvider<JobErrorClassifier> classifiers, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<JobProcessObservationConvention> observationConvention) {
+		OjsJobHandlerRegistry registry = new OjsJobHandlerRegistry(properties.defaultRetryPolicy(),
+				properties.getVisibilityTimeout(), getJsonMapper(jsonMapper),
+				() -> classifiers.orderedStream().toList());
+		registry.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+		registry.setObservationConvention(observationConvention.getIfUnique());
+		return registry;
 	}
 
 	@Bean
@@ -75,8 +88,13 @@ public final class OjsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsTemplate ojsTemplate(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsTemplate(jobStore, handlers, getJsonMapper(jsonMapper));
+	OjsTemplate ojsTemplate(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<JobEnqueueObservationConvention> observationConvention) {
+		OjsTemplate template = new OjsTemplate(jobStore, handlers, getJsonMapper(jsonMapper));
+		template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+		template.setObservationConvention(observationConvention.getIfUnique());
+		return template;
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +42,9 @@ import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.RegisteredJob;
+import dev.ojs.spring.observation.JobProcessObservationConvention;
 import dev.ojs.worker.HandlerRegistration;
+import dev.ojs.worker.JobHandler;
 
 /**
  * Finds the {@link OjsJob @OjsJob} methods of the application's singleton beans and turns
@@ -73,6 +76,10 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 
 	private volatile @Nullable Map<String, Handler> handlers;
 
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable JobProcessObservationConvention observationConvention;
+
 	/**
 	 * @param applicationPolicy the application's default policy (spec defaults &lt;
 	 * {@code ojs.retry.*})
@@ -86,6 +93,25 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		this.visibilityTimeout = visibilityTimeout;
 		this.jsonMapper = jsonMapper;
 		this.classifiers = SingletonSupplier.of(classifiers);
+	}
+
+	/**
+	 * Observes every execution of the handlers in this registry
+	 * ({@link dev.ojs.spring.observation.OjsObservationDocumentation#JOB_PROCESS});
+	 * {@link ObservationRegistry#NOOP} (the default) observes none. Set before the handlers
+	 * are first used.
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * The convention of execution observations, instead of
+	 * {@link dev.ojs.spring.observation.DefaultJobProcessObservationConvention}. Set before
+	 * the handlers are first used.
+	 */
+	public void setObservationConvention(@Nullable JobProcessObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
 	}
 
 	@Override
@@ -259,8 +285,10 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		}
 		RegisteredJob job = attributes.job();
 		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName));
+		JobHandler observed = new ObservedJobHandler(handler, this.observationRegistry, this.observationConvention,
+				this.jsonMapper);
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
-				attributes.handlerVisibilityTimeout(), handler, new MethodErrorClassifier(codes, this.classifiers),
+				attributes.handlerVisibilityTimeout(), observed, new MethodErrorClassifier(codes, this.classifiers),
 				job.effectivePolicy());
 		return new Handler(job, registration, handler, description);
 	}

@@ -1,5 +1,8 @@
 package dev.ojs.spring.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -7,12 +10,14 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.OjsWorker;
+import dev.ojs.spring.OjsJobListener;
 import dev.ojs.spring.RetryDelayCustomizer;
 import dev.ojs.worker.JobEventListener;
 import dev.ojs.worker.Worker;
@@ -24,9 +29,10 @@ import dev.ojs.worker.WorkerStore;
  * {@code ojs.worker.enabled=false}, which leaves an enqueue-only node. The {@link OjsWorker}
  * bean starts the worker with the context unless {@code ojs.worker.auto-startup=false}.
  * <p>
- * The worker is told of outcomes through every {@link JobEventListener} bean, in order
- * (including the {@link ApplicationEventJobEventListener} that publishes Spring events),
- * and asks the {@link RetryDelayCustomizer} beans for custom retry delays.
+ * The worker is told of outcomes through every engine-level {@link JobEventListener} bean
+ * (such as the metrics), in order, then through every {@link OjsJobListener} bean, in order
+ * (including the {@link ApplicationEventJobEventListener} that publishes Spring events), and
+ * asks the {@link RetryDelayCustomizer} beans for custom retry delays.
  * <p>
  * The worker runs on the {@link JobStore} bean, which must also be a {@link WorkerStore}
  * (as the {@link dev.ojs.jdbc.JdbcJobStore} is): a store that cannot claim jobs fails
@@ -40,21 +46,28 @@ public final class OjsWorkerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ApplicationEventJobEventListener ojsApplicationEventJobEventListener(ApplicationEventPublisher publisher) {
-		return new ApplicationEventJobEventListener(publisher);
+	ApplicationEventJobEventListener ojsApplicationEventJobEventListener(ApplicationContext context) {
+		return new ApplicationEventJobEventListener(context);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	Worker ojsWorker(JobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
-			ObjectProvider<JobEventListener> listeners, ObjectProvider<RetryDelayCustomizer> delayCustomizers) {
+			ObjectProvider<JobEventListener> listeners, ObjectProvider<OjsJobListener> jobListeners,
+			ObjectProvider<RetryDelayCustomizer> delayCustomizers, HandlerDirectory handlers) {
 		if (!(jobStore instanceof WorkerStore workerStore)) {
 			throw new IllegalStateException("The job store " + jobStore.getClass().getName()
 					+ " cannot run a worker: it does not implement " + WorkerStore.class.getName()
 					+ ". Implement it, or set ojs.worker.enabled=false to run this node enqueue-only.");
 		}
+		List<JobEventListener> outcomeListeners = new ArrayList<>(listeners.orderedStream().toList());
+		JobEventListener dispatcher = JobListenerDispatcher.of(jobListeners.orderedStream().toList(),
+				(job) -> JobInfo.of(job, handlers.layers(job)));
+		if (dispatcher != JobEventListener.NONE) {
+			outcomeListeners.add(dispatcher);
+		}
 		return new Worker(workerStore, registry.registrations(), properties.workerSettings(),
-				CompositeJobEventListener.of(listeners.orderedStream().toList()),
+				CompositeJobEventListener.of(outcomeListeners),
 				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
 	}
 

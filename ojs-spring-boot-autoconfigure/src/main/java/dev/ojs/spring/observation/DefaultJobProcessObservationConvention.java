@@ -1,0 +1,52 @@
+package dev.ojs.spring.observation;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+
+import dev.ojs.spring.JobContext;
+import dev.ojs.spring.observation.JobProcessContext.Outcome;
+import dev.ojs.spring.observation.OjsObservationDocumentation.CommonKeyNames;
+import dev.ojs.spring.observation.OjsObservationDocumentation.ProcessKeyNames;
+
+/**
+ * The default {@link JobProcessObservationConvention}: observation {@value #NAME}, span
+ * {@code <queue> process}, low-cardinality keys {@code messaging.system},
+ * {@code ojs.job.type}, {@code ojs.job.queue} and {@code ojs.job.outcome}
+ * ({@code success} or {@code failure}), high-cardinality keys {@code ojs.job.id} and
+ * {@code ojs.job.attempt} (ojs-distributed-tracing.md §4.1, §5.1, §5.2).
+ */
+public class DefaultJobProcessObservationConvention implements JobProcessObservationConvention {
+
+	/** The observation name, also the name of its timer. */
+	public static final String NAME = "ojs.job.process";
+
+	/** The convention's instance. */
+	public static final DefaultJobProcessObservationConvention INSTANCE = new DefaultJobProcessObservationConvention();
+
+	@Override
+	public String getName() {
+		return NAME;
+	}
+
+	@Override
+	public String getContextualName(JobProcessContext context) {
+		return context.getJob().queue() + " process";
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(JobProcessContext context) {
+		JobContext job = context.getJob();
+		Outcome outcome = context.getOutcome();
+		return KeyValues.of(KeyValue.of(CommonKeyNames.MESSAGING_SYSTEM, "ojs"),
+				KeyValue.of(CommonKeyNames.JOB_TYPE, job.type()), KeyValue.of(CommonKeyNames.JOB_QUEUE, job.queue()),
+				KeyValue.of(ProcessKeyNames.OUTCOME, (outcome != null) ? outcome.value() : "unknown"));
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(JobProcessContext context) {
+		JobContext job = context.getJob();
+		return KeyValues.of(KeyValue.of(CommonKeyNames.JOB_ID, job.id()),
+				KeyValue.of(ProcessKeyNames.ATTEMPT, Integer.toString(job.attempt())));
+	}
+
+}
