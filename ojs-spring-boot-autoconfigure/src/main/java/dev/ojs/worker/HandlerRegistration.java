@@ -15,8 +15,17 @@ import org.jspecify.annotations.Nullable;
  * @param visibilityTimeout reservation length; {@code null} = the worker default
  * @param handler the code to run
  * @param errorClassifier turns the handler's exceptions into OJS errors
+ * @param interruptOnCancel whether the handler's thread is interrupted when its job is
+ * cancelled while it runs; either way {@link JobExecution#isCancelled()} tells it
  */
 public record HandlerRegistration(String type, String queue, int concurrency,
-		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier) {
+		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier,
+		boolean interruptOnCancel) {
+
+	/** A registration whose handler is not interrupted when its job is cancelled. */
+	public HandlerRegistration(String type, String queue, int concurrency, @Nullable Duration visibilityTimeout,
+			JobHandler handler, @Nullable ErrorClassifier errorClassifier) {
+		this(type, queue, concurrency, visibilityTimeout, handler, errorClassifier, false);
+	}
 
 }

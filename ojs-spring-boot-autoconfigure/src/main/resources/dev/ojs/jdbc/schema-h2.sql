@@ -45,3 +45,11 @@ CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, live_un
 CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until);
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);
+
+-- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
+-- workers claim nothing from a paused queue, and enqueues into it still succeed.
+CREATE TABLE IF NOT EXISTS ojs_queues (
+	name      VARCHAR(255) NOT NULL PRIMARY KEY,
+	paused    BOOLEAN      DEFAULT FALSE NOT NULL,
+	paused_at TIMESTAMP(6) WITH TIME ZONE
+);

@@ -52,3 +52,11 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (completed_at)
 -- Retention and dead letter queue: discarded and cancelled jobs by age
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (dead_letter, discarded_at)
 	WHERE state IN ('discarded', 'cancelled');
+
+-- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
+-- workers claim nothing from a paused queue, and enqueues into it still succeed.
+CREATE TABLE IF NOT EXISTS ojs_queues (
+	name      varchar(255) NOT NULL PRIMARY KEY,
+	paused    boolean      NOT NULL DEFAULT false,
+	paused_at timestamptz
+);

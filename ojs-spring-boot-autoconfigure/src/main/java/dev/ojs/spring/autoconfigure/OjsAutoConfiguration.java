@@ -29,13 +29,15 @@ import dev.ojs.job.JobStore;
 import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.worker.Worker;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
- * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers and the
- * {@link OjsTemplate}. The worker is configured by {@link OjsWorkerAutoConfiguration}.
+ * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
+ * {@link OjsTemplate} and {@link OjsQueues}. The worker is configured by {@link OjsWorkerAutoConfiguration}.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
@@ -68,6 +70,12 @@ public final class OjsAutoConfiguration {
 	OjsTemplate ojsTemplate(JobStore jobStore, OjsJobRegistry registry, OjsProperties properties,
 			ObjectProvider<JsonMapper> jsonMapper) {
 		return new OjsTemplate(jobStore, registry, properties.defaultRetryPolicy(), getJsonMapper(jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker) {
+		return new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

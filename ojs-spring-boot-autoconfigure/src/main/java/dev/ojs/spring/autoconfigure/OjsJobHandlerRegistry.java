@@ -260,7 +260,8 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		RegisteredJob job = attributes.job();
 		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName));
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
-				attributes.handlerVisibilityTimeout(), handler, new MethodErrorClassifier(codes, this.classifiers));
+				attributes.handlerVisibilityTimeout(), handler, new MethodErrorClassifier(codes, this.classifiers),
+				annotation.interruptOnCancel());
 		return new Handler(job, registration, handler, description);
 	}
 
