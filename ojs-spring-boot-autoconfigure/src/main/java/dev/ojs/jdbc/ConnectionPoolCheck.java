@@ -51,9 +51,9 @@ final class ConnectionPoolCheck {
 		int all = workerConnections + handlerSlots;
 		if (maximum <= workerConnections) {
 			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeats,"
-					+ " rescuer, pruner, listener) may hold " + workerConnections + " database connections at once, but the"
-					+ " connection pool allows " + maximum + ": raise " + PROPERTY + " to at least " + all
-					+ ", or heartbeats and outcomes will wait for connections");
+					+ " rescuer, pruner, pause and cancel watchers, listener) may hold " + workerConnections
+					+ " database connections at once, but the connection pool allows " + maximum + ": raise " + PROPERTY
+					+ " to at least " + all + ", or heartbeats and outcomes will wait for connections");
 		}
 		if (maximum < all) {
 			return new Finding(false, "OJS handlers that use the database may wait for connections: " + handlerSlots

@@ -33,6 +33,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -46,6 +47,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
+import dev.ojs.job.QueueState;
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -96,6 +98,9 @@ abstract class JdbcDialect {
 	/** The table of published handlers. */
 	final String handlersTable;
 
+	/** The queue state table. */
+	final String queuesTable;
+
 	final JdbcTemplate jdbc;
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
@@ -116,6 +121,7 @@ abstract class JdbcDialect {
 		this.platform = platform;
 		this.table = settings.tableName();
 		this.handlersTable = settings.handlersTableName();
+		this.queuesTable = settings.queuesTableName();
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -139,6 +145,7 @@ abstract class JdbcDialect {
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.handlersTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.schedulesTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.leasesTableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.queuesTableName());
 	}
 
 	// ---- values
@@ -322,10 +329,14 @@ abstract class JdbcDialect {
 			.findFirst();
 	}
 
-	/** Cancels the job if it has not started (scheduled, available or retryable); {@code true} if it did. */
-	boolean cancelUnstarted(String id, Instant now) {
-		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ? WHERE id = "
-				+ idParam() + " AND state IN ('scheduled', 'available', 'retryable')", (ps) -> {
+	/**
+	 * Cancels the job if it is live (scheduled, available, retryable or active); {@code true}
+	 * if it did. An active job keeps its attempt and owner, so that the owner's outcome
+	 * writes, guarded by state {@code active}, are rejected.
+	 */
+	boolean cancel(String id, Instant now) {
+		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?, locked_until = NULL"
+				+ " WHERE id = " + idParam() + " AND state IN (" + LIVE + ")", (ps) -> {
 					setInstant(ps, 1, now);
 					ps.setString(2, id);
 				}) == 1;
@@ -644,6 +655,23 @@ abstract class JdbcDialect {
 		return extended;
 	}
 
+	/** The ids of these claimed jobs that were cancelled. */
+	Set<String> cancelled(List<Job> jobs) {
+		Set<String> cancelled = new HashSet<>();
+		for (List<Job> chunk : chunks(jobs, CHUNK)) {
+			this.jdbc.query("SELECT id FROM " + this.table + " WHERE id IN (" + idMarkers(chunk.size())
+					+ ") AND state = 'cancelled'", (ps) -> {
+						int index = 1;
+						for (Job job : chunk) {
+							ps.setString(index++, job.id());
+						}
+					}, (rs) -> {
+						cancelled.add(rs.getString(1).toLowerCase(Locale.ROOT));
+					});
+		}
+		return cancelled;
+	}
+
 	/** Those of these claimed jobs whose reservation is still theirs: active, same attempt and owner. */
 	List<Job> reservationsHeld(List<Job> jobs) {
 		List<Job> held = new ArrayList<>();
@@ -840,6 +868,66 @@ abstract class JdbcDialect {
 					ps.setString(3, position.id());
 					ps.setInt(4, limit);
 				});
+	}
+
+	// ---- queue states (ojs-queue-config.md §5.1)
+
+	private static final String QUEUE_COLUMNS = "name, paused, paused_at";
+
+	/**
+	 * Pauses or resumes a queue, creating its row when it has none; {@code paused_at} is
+	 * kept when the queue already was in that state.
+	 */
+	void setPaused(String queue, boolean paused, Instant now) {
+		if (updatePaused(queue, paused, now) > 0) {
+			return;
+		}
+		try {
+			this.jdbc.update("INSERT INTO " + this.queuesTable + " (" + QUEUE_COLUMNS + ") VALUES (?, ?, ?)", (ps) -> {
+				ps.setString(1, queue);
+				ps.setBoolean(2, paused);
+				setInstant(ps, 3, paused ? now : null);
+			});
+		}
+		catch (DuplicateKeyException ex) {
+			// inserted concurrently: now there is a row to update
+			updatePaused(queue, paused, now);
+		}
+	}
+
+	private int updatePaused(String queue, boolean paused, Instant now) {
+		// paused_at first: MariaDB assigns left to right, and would compare with the new paused
+		return this.jdbc.update("UPDATE " + this.queuesTable
+				+ " SET paused_at = CASE WHEN paused = ? THEN paused_at ELSE ? END, paused = ? WHERE name = ?", (ps) -> {
+					ps.setBoolean(1, paused);
+					setInstant(ps, 2, paused ? now : null);
+					ps.setBoolean(3, paused);
+					ps.setString(4, queue);
+				});
+	}
+
+	/** The stored state of a queue, if it has one. */
+	Optional<QueueState> findQueue(String queue) {
+		return this.jdbc
+			.query("SELECT " + QUEUE_COLUMNS + " FROM " + this.queuesTable + " WHERE name = ?", this::mapQueue, queue)
+			.stream()
+			.findFirst();
+	}
+
+	/** Every queue with a stored state, in name order. */
+	List<QueueState> queues() {
+		return this.jdbc.query("SELECT " + QUEUE_COLUMNS + " FROM " + this.queuesTable + " ORDER BY name",
+				this::mapQueue);
+	}
+
+	/** The names of the paused queues. */
+	Set<String> pausedQueues() {
+		return new HashSet<>(this.jdbc.queryForList(
+				"SELECT name FROM " + this.queuesTable + " WHERE paused = TRUE", String.class));
+	}
+
+	private QueueState mapQueue(ResultSet rs, int rowNum) throws SQLException {
+		return new QueueState(rs.getString(1), rs.getBoolean(2), getInstant(rs, 3));
 	}
 
 	// ---- helpers

@@ -53,13 +53,15 @@ import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.QueueState;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
 
 /**
- * The job store on one table {@code <prefix>jobs} of the application's database (PostgreSQL,
- * MariaDB/MySQL or H2): the application's {@link JobStore} and the worker's
+ * The job store on the table {@code <prefix>jobs} (and {@code <prefix>queues} for paused
+ * queues) of the application's database (PostgreSQL, MariaDB/MySQL or H2): the application's
+ * {@link JobStore} and the worker's
  * {@link WorkerStore}. It validates new jobs and runs its {@link JdbcDialect}'s statements
  * in their transactions, retry loops and chunks. An insert joins the caller's transaction
  * (atomic outbox); timestamps come from the application's {@link Clock}, never the
@@ -242,7 +244,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public boolean cancel(String id) {
-		return isId(id) && this.dialect.cancelUnstarted(id, now());
+		return isId(id) && this.dialect.cancel(id, now());
 	}
 
 	@Override
@@ -316,6 +318,35 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return isId(id) && this.dialect.deleteDeadLetter(id);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Pausing a paused queue keeps its {@code pausedAt}.
+	 */
+	@Override
+	public QueueState pauseQueue(String queue) {
+		return setPaused(queue, true);
+	}
+
+	@Override
+	public QueueState resumeQueue(String queue) {
+		return setPaused(queue, false);
+	}
+
+	private QueueState setPaused(String queue, boolean paused) {
+		if (queue == null || queue.isBlank()) {
+			throw new IllegalArgumentException("Queue name must not be blank");
+		}
+		checkLength("queue", queue);
+		this.dialect.setPaused(queue, paused, now());
+		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
+	}
+
+	@Override
+	public List<QueueState> queueStates() {
+		return this.dialect.queues();
+	}
+
 	@Override
 	public void checkAvailable() {
 		this.dialect.checkTable();
@@ -384,6 +415,16 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	@Override
 	public List<Job> reservationsHeld(List<Job> jobs) {
 		return jobs.isEmpty() ? List.of() : this.dialect.reservationsHeld(jobs);
+	}
+
+	@Override
+	public Set<String> pausedQueues() {
+		return this.dialect.pausedQueues();
+	}
+
+	@Override
+	public Set<String> cancelled(List<Job> jobs) {
+		return jobs.isEmpty() ? Set.of() : this.dialect.cancelled(jobs);
 	}
 
 	/**

@@ -24,7 +24,7 @@ public final class JdbcSchema {
 
 	private static final String DEFAULT_PREFIX = "ojs_";
 
-	/** Every table and index name: {@code ojs_jobs}, {@code ojs_handlers}, ... */
+	/** Every {@code ojs_<name>} identifier: the tables and the index names derived from them. */
 	private static final Pattern TABLE_NAME = Pattern.compile("\\b" + DEFAULT_PREFIX + "(?=[a-z])");
 
 	private JdbcSchema() {
@@ -50,7 +50,7 @@ public final class JdbcSchema {
 		}
 	}
 
-	/** Creates the job table and its indexes when missing, for the detected platform. */
+	/** Creates the OJS tables and their indexes when missing, for the detected platform. */
 	public static void create(DataSource dataSource, JdbcStoreSettings settings) {
 		String script = script(JdbcPlatform.detect(dataSource), settings);
 		Connection connection = DataSourceUtils.getConnection(dataSource);
@@ -63,7 +63,7 @@ public final class JdbcSchema {
 		}
 	}
 
-	/** Drops the job table when it exists. */
+	/** Drops the OJS tables that exist. */
 	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
 		JdbcDialect.dropTable(dataSource, settings);
 	}

@@ -49,4 +49,9 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "jobs";
 	}
 
+	/** The queue state table's name, {@code <prefix>queues}. */
+	public String queuesTableName() {
+		return this.tablePrefix + "queues";
+	}
+
 }

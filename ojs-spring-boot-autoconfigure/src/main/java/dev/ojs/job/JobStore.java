@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What applications and operators do with stored jobs: enqueue, look up, cancel, count and
- * manage dead letters. The worker's claim/complete/fail/heartbeat/reap operations live on
- * the JDBC implementation, next to their SQL.
+ * What applications and operators do with stored jobs: enqueue, look up, cancel, count,
+ * manage dead letters, and pause and resume queues. The worker's claim/complete/fail/
+ * heartbeat/reap operations live on the JDBC implementation, next to their SQL.
  */
 public interface JobStore {
 
@@ -21,7 +21,12 @@ public interface JobStore {
 
 	Optional<Job> find(String id);
 
-	/** Cancels a job that has not started (scheduled, available or retryable). */
+	/**
+	 * Cancels a live job (ojs-core.md §7.6): a scheduled, available or retryable job at once;
+	 * an active one too, and its worker's later outcome is rejected.
+	 * @return whether it was cancelled; {@code false} when there is no such job or it already
+	 * ended (completed, discarded or cancelled)
+	 */
 	boolean cancel(String id);
 
 	/** Job counts per queue, then per state. */
@@ -61,6 +66,32 @@ public interface JobStore {
 
 	/** Every published handler, sorted by type. */
 	default List<PublishedHandler> publishedHandlers() {
+		return List.of();
+	}
+
+	/**
+	 * Pauses a queue (ojs-admin-api.md §6.3), also one that never held a job: no worker
+	 * claims its jobs until it is resumed; enqueues into it still succeed.
+	 * @return the queue's state after the call
+	 * @throws IllegalArgumentException when the name is blank or too long
+	 * @throws UnsupportedOperationException when the store cannot pause queues
+	 */
+	default QueueState pauseQueue(String queue) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot pause queues");
+	}
+
+	/**
+	 * Resumes a queue (ojs-admin-api.md §6.4): workers claim its jobs again.
+	 * @return the queue's state after the call
+	 * @throws IllegalArgumentException when the name is blank or too long
+	 * @throws UnsupportedOperationException when the store cannot pause queues
+	 */
+	default QueueState resumeQueue(String queue) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot pause queues");
+	}
+
+	/** The queues that were ever paused or resumed, with their state, in name order. */
+	default List<QueueState> queueStates() {
 		return List.of();
 	}
 

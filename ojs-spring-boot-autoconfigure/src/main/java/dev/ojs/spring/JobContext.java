@@ -42,4 +42,14 @@ public interface JobContext {
 	 */
 	void heartbeat();
 
+	/**
+	 * Whether the job was cancelled while this attempt runs (ojs-core.md §7.6); the worker
+	 * finds out within one {@code ojs.worker.poll-interval}. A handler that sees it should
+	 * stop: the job stays {@code cancelled} whatever the method returns or throws, and is not
+	 * retried.
+	 */
+	default boolean isCancelled() {
+		return false;
+	}
+
 }

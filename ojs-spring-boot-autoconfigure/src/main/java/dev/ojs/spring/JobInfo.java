@@ -44,7 +44,7 @@ import dev.ojs.retry.RetryPolicyLayers;
  * when last retried from the dead letter queue
  * @param startedAt when its latest attempt started, or {@code null}
  * @param completedAt when it completed, or {@code null}
- * @param discardedAt when it was discarded or dead-lettered, or {@code null}
+ * @param discardedAt when it was discarded, dead-lettered or cancelled, or {@code null}
  */
 public record JobInfo(String id, String type, String queue, int priority,
 		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,

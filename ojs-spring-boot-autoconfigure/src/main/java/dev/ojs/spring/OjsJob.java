@@ -78,6 +78,14 @@ public @interface OjsJob {
 	/** Reservation length (spec §9) of its attempts; empty = {@code ojs.visibility-timeout}. */
 	String visibilityTimeout() default "";
 
+	/**
+	 * Whether the handler's thread is interrupted when its job is cancelled while it runs
+	 * (ojs-core.md §7.6). Either way {@link JobContext#isCancelled()} tells it, within one
+	 * {@code ojs.worker.poll-interval}. Off by default: interrupting code that does not
+	 * expect it (a JDBC call, a file channel) can break what it was doing.
+	 */
+	boolean interruptOnCancel() default false;
+
 	/** {@code max_attempts}: total attempts including the first; -1 = inherit. */
 	int maxAttempts() default INHERIT;
 

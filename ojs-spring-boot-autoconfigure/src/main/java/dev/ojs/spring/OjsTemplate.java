@@ -224,8 +224,13 @@ public class OjsTemplate {
 	}
 
 	/**
-	 * Cancels a job that has not started yet (scheduled, available or retryable).
-	 * @return whether it was cancelled
+	 * Cancels a job (ojs-core.md §7.6, ojs-admin-api.md §7.3). A scheduled, available or
+	 * retryable job is cancelled at once and never runs. A running job is marked
+	 * {@code cancelled} at once too: its handler sees {@link JobContext#isCancelled()} (and is
+	 * interrupted with {@link OjsJob#interruptOnCancel()}), and whatever it returns or throws
+	 * later is not recorded, nor retried.
+	 * @return whether it was cancelled; {@code false} when there is no such job or it already
+	 * ended (completed, discarded, dead-lettered or cancelled): see {@link #getJob(String)}
 	 */
 	public boolean cancel(String id) {
 		return this.store.cancel(id);

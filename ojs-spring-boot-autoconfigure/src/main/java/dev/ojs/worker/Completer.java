@@ -211,7 +211,7 @@ final class Completer {
 			notifyWritten(outcome, accepted);
 			if (!accepted) {
 				logger.info("OJS rejected the late outcome of job " + outcome.job().id() + " attempt "
-						+ outcome.job().attempt() + ": its reservation was reaped");
+						+ outcome.job().attempt() + ": its reservation was reaped, or the job was cancelled");
 				continue;
 			}
 			if (outcome.plan() == null) {

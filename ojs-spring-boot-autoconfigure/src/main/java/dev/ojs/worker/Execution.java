@@ -17,7 +17,8 @@ import dev.ojs.retry.RetryPolicy;
 /**
  * One claimed attempt on this node, from claim until its outcome is stored. Its state only
  * moves forward, by compare-and-set, so exactly one of handler, shutdown and release decides
- * the attempt's outcome.
+ * the attempt's outcome. Its job may be cancelled meanwhile (ojs-core.md §7.6), which the
+ * handler sees through {@link #isCancelled()}.
  */
 final class Execution implements JobExecution {
 
@@ -50,9 +51,12 @@ final class Execution implements JobExecution {
 
 	private final AtomicBoolean reservationLost = new AtomicBoolean();
 
+	private final AtomicBoolean cancelled = new AtomicBoolean();
+
 	private volatile @Nullable Instant lockedUntil;
 
-	private volatile @Nullable Thread thread;
+	/** The handler thread while it runs this attempt (guarded by this). */
+	private @Nullable Thread thread;
 
 	private volatile @Nullable RetryPolicy retryPolicy;
 
@@ -133,7 +137,7 @@ final class Execution implements JobExecution {
 	 */
 	void reservationLost() {
 		int state = this.state.get();
-		if ((state == CLAIMED || state == RUNNING) && this.reservationLost.compareAndSet(false, true)) {
+		if ((state == CLAIMED || state == RUNNING) && !isCancelled() && this.reservationLost.compareAndSet(false, true)) {
 			logger.warn("OJS lost the reservation of job " + this.job.id() + " attempt " + this.job.attempt() + " ("
 					+ this.job.type() + "): its visibility timeout of " + this.visibilityTimeout
 					+ " expired and the attempt was recorded as failed (visibility_timeout). The handler is still"
@@ -146,19 +150,40 @@ final class Execution implements JobExecution {
 		return this.reservationLost.get();
 	}
 
+	/**
+	 * The job was cancelled (ojs-core.md §7.6): the handler sees {@link #isCancelled()}, and
+	 * its thread is interrupted when the registration asks for it.
+	 */
+	void cancel() {
+		if (this.cancelled.compareAndSet(false, true) && this.registration.interruptOnCancel()) {
+			interrupt();
+		}
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return this.cancelled.get();
+	}
+
 	boolean transition(int from, int to) {
 		return this.state.compareAndSet(from, to);
 	}
 
-	void runningOn(@Nullable Thread thread) {
+	/**
+	 * The handler thread starts ({@code thread}) or stops ({@code null}) running this
+	 * attempt; a start after a cancellation that interrupts is interrupted at once.
+	 */
+	synchronized void runningOn(@Nullable Thread thread) {
 		this.thread = thread;
+		if (thread != null && isCancelled() && this.registration.interruptOnCancel()) {
+			thread.interrupt();
+		}
 	}
 
 	/** Interrupts the handler thread, if it still runs this execution. */
-	void interrupt() {
-		Thread running = this.thread;
-		if (running != null) {
-			running.interrupt();
+	synchronized void interrupt() {
+		if (this.thread != null) {
+			this.thread.interrupt();
 		}
 	}
 

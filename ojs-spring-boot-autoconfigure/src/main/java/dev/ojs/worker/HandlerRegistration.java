@@ -19,9 +19,17 @@ import dev.ojs.retry.RetryPolicy;
  * @param errorClassifier turns the handler's exceptions into OJS errors
  * @param retryPolicy the handler's policy: spec defaults &lt; the application's defaults
  * &lt; the handler's own settings (effective); a job's own fields go over it
+ * @param interruptOnCancel whether the handler's thread is interrupted when its job is
+ * cancelled while it runs; either way {@link JobExecution#isCancelled()} tells it
  */
 public record HandlerRegistration(String type, String queue, int concurrency,
 		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier,
-		RetryPolicy retryPolicy) {
+		RetryPolicy retryPolicy, boolean interruptOnCancel) {
+
+	/** A registration whose handler is not interrupted when its job is cancelled. */
+	public HandlerRegistration(String type, String queue, int concurrency, @Nullable Duration visibilityTimeout,
+			JobHandler handler, @Nullable ErrorClassifier errorClassifier, RetryPolicy retryPolicy) {
+		this(type, queue, concurrency, visibilityTimeout, handler, errorClassifier, retryPolicy, false);
+	}
 
 }

@@ -16,7 +16,8 @@ import dev.ojs.job.Timestamps;
  * Keeps this node's reservations (spec §9.3, RET-13): every third of the shortest
  * visibility timeout, on a thread of its own, it extends each held attempt whose remaining
  * time has dropped below two thirds of its timeout, in one statement per timeout. When fewer
- * were extended than asked, it marks the attempts whose reservation is gone.
+ * were extended than asked, it marks the attempts whose reservation is gone, or whose job was
+ * cancelled.
  */
 final class Heartbeater {
 
@@ -48,7 +49,7 @@ final class Heartbeater {
 		Instant now = this.store.now();
 		Map<Duration, List<Execution>> due = new HashMap<>();
 		for (Execution execution : this.executions.all()) {
-			if (execution.isReservationLost()) {
+			if (execution.isReservationLost() || execution.isCancelled()) {
 				continue;
 			}
 			Duration timeout = execution.visibilityTimeout();
@@ -68,7 +69,17 @@ final class Heartbeater {
 				.stream()
 				.map(Job::id)
 				.collect(Collectors.toSet());
-			attempts.stream().filter((execution) -> !held.contains(execution.id())).forEach(Execution::reservationLost);
+			List<Execution> gone = attempts.stream().filter((execution) -> !held.contains(execution.id())).toList();
+			Set<String> cancelled = gone.isEmpty() ? Set.of()
+					: this.store.cancelled(gone.stream().map(Execution::job).toList());
+			for (Execution execution : gone) {
+				if (cancelled.contains(execution.id())) {
+					execution.cancel();
+				}
+				else {
+					execution.reservationLost();
+				}
+			}
 		}
 	}
 

@@ -20,4 +20,13 @@ public interface JobExecution {
 	 */
 	void heartbeat();
 
+	/**
+	 * Whether the job was cancelled while this attempt ran (ojs-core.md §7.6). The worker
+	 * checks every poll interval; a handler that sees it should stop: whatever it returns
+	 * or throws then, the job stays {@code cancelled} and is not retried.
+	 */
+	default boolean isCancelled() {
+		return false;
+	}
+
 }

@@ -13,6 +13,8 @@ import dev.ojs.retry.JobError;
  * Runs claimed attempts on handler threads: the handler, then its outcome for the
  * {@link Completer}. A thrown exception becomes an OJS error through the registration's
  * {@link ErrorClassifier}, and the {@link FailurePlanner} decides the failure's next state.
+ * An attempt whose job was cancelled (ojs-core.md §7.6) runs no handler if it has not
+ * started, and its outcome is never written: the job stays {@code cancelled}.
  */
 final class JobExecutor {
 
@@ -45,21 +47,32 @@ final class JobExecutor {
 			}
 			Throwable failure = null;
 			long start = System.nanoTime();
-			execution.runningOn(Thread.currentThread());
-			try {
-				execution.registration().handler().handle(execution);
-			}
-			catch (Throwable ex) {
-				failure = ex;
-			}
-			finally {
-				execution.runningOn(null);
-				Thread.interrupted();
+			boolean ran = !execution.isCancelled();
+			if (ran) {
+				execution.runningOn(Thread.currentThread());
+				try {
+					execution.registration().handler().handle(execution);
+				}
+				catch (Throwable ex) {
+					failure = ex;
+				}
+				finally {
+					execution.runningOn(null);
+					Thread.interrupted();
+				}
 			}
 			Duration duration = Duration.ofNanos(System.nanoTime() - start);
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
 				// abandoned by shutdown, which queued its outcome or freed its slot
 				queued = true;
+				return;
+			}
+			if (execution.isCancelled()) {
+				// the store holds the job cancelled: nothing to write, the slot is free now
+				this.executions.untrack(execution);
+				logger.info("OJS job " + execution.id() + " (" + execution.job().type() + ") was cancelled; attempt "
+						+ execution.job().attempt() + (ran ? " ended" : " did not run")
+						+ " and its outcome is not recorded");
 				return;
 			}
 			Throwable thrown = failure;

@@ -27,6 +27,9 @@ import dev.ojs.job.Job;
  * are read from the store after each notification and otherwise at least every
  * {@value #MAX_DUE_REFRESH_MILLIS} ms while idle. Store errors never end the poller: it
  * logs them and backs off, 100 ms doubling to 5 s.
+ * <p>
+ * While its queue is paused (ojs-queue-config.md §5.1, told by the {@link PauseWatcher}) it
+ * claims nothing, and resuming wakes it.
  */
 final class QueuePoller {
 
@@ -77,6 +80,8 @@ final class QueuePoller {
 	private volatile boolean waitingForSlots;
 
 	private volatile boolean refreshDue = true;
+
+	private volatile boolean paused;
 
 	/** When the due times were last read from the store (poller thread only). */
 	private long dueRefreshedNanos = System.nanoTime();
@@ -140,6 +145,21 @@ final class QueuePoller {
 		this.wakeup.offerDue(due);
 	}
 
+	/** The queue is paused or resumed: claim nothing, or look now. */
+	void paused(boolean paused) {
+		if (this.paused == paused) {
+			return;
+		}
+		this.paused = paused;
+		if (paused) {
+			logger.info("OJS queue '" + this.queue + "' is paused: node " + this.nodeId + " claims none of its jobs");
+		}
+		else {
+			logger.info("OJS queue '" + this.queue + "' is resumed: node " + this.nodeId + " claims its jobs again");
+			this.wakeup.wake();
+		}
+	}
+
 	private void slotsFreed() {
 		if (this.waitingForSlots) {
 			this.wakeup.wake();
@@ -152,6 +172,11 @@ final class QueuePoller {
 		boolean look = true;
 		while (!this.wakeup.isStopped()) {
 			try {
+				if (this.paused) {
+					this.wakeup.await(this.pollIntervalMillis);
+					look = true;
+					continue;
+				}
 				if (!look) {
 					long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle);
 					while (this.wakeup.idle(end, this.dueRefreshedNanos + this.dueRefreshNanos)) {
@@ -171,6 +196,9 @@ final class QueuePoller {
 						continue;
 					}
 					free = this.slots.free(this.queue);
+					if (this.paused) {
+						continue;
+					}
 				}
 				Claimed claimed = claim(free);
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;

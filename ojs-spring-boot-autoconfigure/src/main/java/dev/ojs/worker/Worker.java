@@ -19,7 +19,9 @@ import dev.ojs.job.AttemptFailure;
  * The worker of one node: wires and runs its parts. A {@link QueuePoller} per served queue
  * claims jobs and runs them through the {@link JobExecutor}; the {@link Completer} writes
  * their outcomes; the {@link Heartbeater} keeps their reservations; the {@link Rescuer}
- * fails expired reservations and the {@link Pruner} deletes finished jobs.
+ * fails expired reservations and the {@link Pruner} deletes finished jobs. The
+ * {@link PauseWatcher} stops and restarts the pollers of paused queues, and the
+ * {@link CancelWatcher} tells running attempts that their job was cancelled.
  * <p>
  * The served queues are the configured ones plus each handler's queue. {@link #stop()} is
  * graceful (ojs-graceful-shutdown.md): it stops claiming, releases claimed attempts that
@@ -67,6 +69,10 @@ public class Worker {
 	private @Nullable Rescuer rescuer;
 
 	private @Nullable Pruner pruner;
+
+	private volatile @Nullable PauseWatcher pauseWatcher;
+
+	private @Nullable CancelWatcher cancelWatcher;
 
 	private @Nullable AutoCloseable insertListener;
 
@@ -134,19 +140,35 @@ public class Worker {
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
 		this.pruner = new Pruner(this.store, this.nodeId, this.settings.retention());
+		this.pauseWatcher = new PauseWatcher(this.store, this.nodeId, this.pollers, this.settings.pollInterval());
+		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.executions, this.settings.pollInterval());
 		if (!pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
-			// a thread per poller, completer, heartbeater, rescuer and pruner, and the listener's
-			int engineConnections = pollers.size() + 4 + ((this.insertListener != null) ? 1 : 0);
+			// a thread per poller, completer, heartbeater, rescuer, pruner and watcher, and the listener's
+			int engineConnections = pollers.size() + 6 + ((this.insertListener != null) ? 1 : 0);
 			this.store.workerStarting(engineConnections, this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
+		this.pauseWatcher.refreshNow();
 		this.completer.start();
 		this.pollers.values().forEach(QueuePoller::start);
 		this.heartbeater.start();
 		this.rescuer.start();
 		this.pruner.start();
+		this.pauseWatcher.start();
+		this.cancelWatcher.start();
 		logger.info("OJS worker " + this.nodeId + " started: queues " + this.queues + ", types "
 				+ this.registrations.keySet());
+	}
+
+	/**
+	 * Reads the paused queues now rather than at the next poll interval: call it after
+	 * pausing or resuming a queue on this node, so that this node follows at once.
+	 */
+	public void refreshPausedQueues() {
+		PauseWatcher watcher = this.pauseWatcher;
+		if (this.running && watcher != null) {
+			watcher.refreshNow();
+		}
 	}
 
 	/**
@@ -173,6 +195,8 @@ public class Worker {
 		this.heartbeater.stop(MIN_STOP_TIMEOUT);
 		this.rescuer.stop(MIN_STOP_TIMEOUT);
 		this.pruner.stop(MIN_STOP_TIMEOUT);
+		this.pauseWatcher.stop(MIN_STOP_TIMEOUT);
+		this.cancelWatcher.stop(MIN_STOP_TIMEOUT);
 		// outcomes the completer could not write are the rescuer's now (§9.2): a later start
 		// must not heartbeat them
 		this.executions.clear();

@@ -63,6 +63,23 @@ public interface WorkerStore {
 	List<Job> reservationsHeld(List<Job> jobs);
 
 	/**
+	 * The ids of these claimed jobs that were cancelled while claimed (ojs-core.md §7.6): their
+	 * handlers should stop, and their outcomes are rejected. Empty when the store cannot
+	 * cancel claimed jobs.
+	 */
+	default Set<String> cancelled(List<Job> jobs) {
+		return Set.of();
+	}
+
+	/**
+	 * The names of the paused queues (ojs-queue-config.md §5.1), from which nothing is
+	 * claimed. Empty when the store cannot pause queues.
+	 */
+	default Set<String> pausedQueues() {
+		return Set.of();
+	}
+
+	/**
 	 * Turns up to {@code limit} expired reservations, of any node, into failed attempts
 	 * (spec §9.2, RET-12); {@code decide} says where each goes. Safe on every node at once:
 	 * each expired attempt is recorded once.

@@ -97,3 +97,11 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 	holder     VARCHAR(255) NOT NULL,
 	expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL
 );
+
+-- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
+-- workers claim nothing from a paused queue, and enqueues into it still succeed.
+CREATE TABLE IF NOT EXISTS ojs_queues (
+	name      VARCHAR(255) NOT NULL PRIMARY KEY,
+	paused    BOOLEAN      DEFAULT FALSE NOT NULL,
+	paused_at TIMESTAMP(6) WITH TIME ZONE
+);

@@ -98,3 +98,12 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 	holder     VARCHAR(255) NOT NULL,
 	expires_at DATETIME(6)  NOT NULL
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
+-- workers claim nothing from a paused queue, and enqueues into it still succeed.
+CREATE TABLE IF NOT EXISTS ojs_queues (
+	name      VARCHAR(255) NOT NULL,
+	paused    BOOLEAN      NOT NULL DEFAULT FALSE,
+	paused_at DATETIME(6)  NULL,
+	PRIMARY KEY (name)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -104,3 +104,11 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 	holder     varchar(255) NOT NULL,
 	expires_at timestamptz  NOT NULL
 );
+
+-- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
+-- workers claim nothing from a paused queue, and enqueues into it still succeed.
+CREATE TABLE IF NOT EXISTS ojs_queues (
+	name      varchar(255) NOT NULL PRIMARY KEY,
+	paused    boolean      NOT NULL DEFAULT false,
+	paused_at timestamptz
+);

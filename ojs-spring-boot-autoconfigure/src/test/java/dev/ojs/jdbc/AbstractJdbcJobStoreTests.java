@@ -37,6 +37,7 @@ import dev.ojs.job.JobState;
 import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.QueueState;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
@@ -432,17 +433,104 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	@Test
-	void cancelOnlyJobsThatHaveNotStarted() {
-		String waiting = insertOne(job("email.send").runAt(this.clock.instant().plusSeconds(5)));
-		insertOne(job("email.send"));
-		Job running = claim(1).get(0);
-		assertThat(this.store.cancel(running.id())).isFalse();
+	void cancelEndsEveryLiveJobAtOnceCore76() {
+		String scheduled = insertOne(job("email.send").runAt(this.clock.instant().plusSeconds(5)));
+		String available = insertOne(job("email.send"));
+		String retryable = available;
+		Job first = claim(1).get(0);
+		assertThat(this.store.fail(List.of(timeout(first)))).containsExactly(retryable);
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		Job running = claimed.get(0);
+		Job other = claimed.get(1);
+		String waiting = insertOne(job("email.send"));
+
+		assertThat(this.store.cancel(scheduled)).isTrue();
+		assertThat(this.store.cancel(retryable)).isTrue();
 		assertThat(this.store.cancel(waiting)).isTrue();
-		Job cancelled = this.store.find(waiting).orElseThrow();
-		assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
-		assertThat(cancelled.discardedAt()).isEqualTo(this.clock.instant());
-		assertThat(this.store.cancel(waiting)).isFalse();
+		assertThat(this.store.cancel(running.id())).isTrue();
+		for (String id : List.of(scheduled, retryable, waiting, running.id())) {
+			Job cancelled = this.store.find(id).orElseThrow();
+			assertThat(cancelled.state()).as(id).isEqualTo(JobState.CANCELLED);
+			assertThat(cancelled.discardedAt()).as(id).isEqualTo(this.clock.instant());
+			assertThat(cancelled.lockedUntil()).as(id).isNull();
+		}
+		Job cancelled = this.store.find(running.id()).orElseThrow();
+		assertThat(cancelled.attempt()).isOne();
+		assertThat(cancelled.lockedBy()).isEqualTo(NODE);
+		assertThat(claim(10)).isEmpty();
+		// the worker learns of it, and its late writes are rejected (spec README 9)
+		assertThat(this.store.cancelled(List.of(running, other))).containsExactly(running.id());
+		assertThat(this.store.reservationsHeld(List.of(running))).isEmpty();
+		assertThat(this.store.heartbeat(NODE, List.of(running.id()), this.clock.instant().plusSeconds(30))).isZero();
+		assertThat(this.store.complete(List.of(running), false)).isEmpty();
+		assertThat(this.store.complete(List.of(running), true)).isEmpty();
+		assertThat(this.store.fail(List.of(timeout(running)))).isEmpty();
+		this.clock.advance(Duration.ofHours(1));
+		assertThat(this.store.reapExpired(10, this::timeout)).extracting((failure) -> failure.job().id())
+			.containsExactly(other.id());
+		assertThat(this.store.find(running.id()).orElseThrow()).usingRecursiveComparison().isEqualTo(cancelled);
+	}
+
+	@Test
+	void cancelOfAnEndedOrUnknownJobIsRefused() {
+		insertOne(job("email.send"));
+		Job done = claim(1).get(0);
+		assertThat(this.store.complete(List.of(done), false)).containsExactly(done.id());
+		String discarded = discardPlain(job("email.send"));
+		String cancelled = insertOne(job("email.send"));
+		assertThat(this.store.cancel(cancelled)).isTrue();
+
+		assertThat(this.store.cancel(done.id())).isFalse();
+		assertThat(this.store.cancel(discarded)).isFalse();
+		assertThat(this.store.cancel(cancelled)).isFalse();
 		assertThat(this.store.cancel("nope")).isFalse();
+		assertThat(this.store.cancel("01890a5d-ac96-774b-bcce-b302099a8057")).isFalse();
+		assertThat(this.store.find(done.id()).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+		assertThat(this.store.find(discarded).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
+	}
+
+	@Test
+	void pauseAndResumeAQueueThatNeverHeldAJobAdminApi63() {
+		clearQueues();
+		assertThat(this.store.queueStates()).isEmpty();
+		assertThat(this.store.pausedQueues()).isEmpty();
+		Instant pausedAt = this.clock.instant();
+		QueueState paused = this.store.pauseQueue("mail");
+		assertThat(paused).isEqualTo(new QueueState("mail", true, pausedAt));
+		assertThat(this.store.pausedQueues()).containsExactly("mail");
+		// pausing again keeps when it was paused
+		this.clock.advance(Duration.ofMinutes(1));
+		assertThat(this.store.pauseQueue("mail")).isEqualTo(paused);
+		// another store on the table (another node, or after a restart) sees the same
+		JdbcJobStore other = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
+		assertThat(other.pausedQueues()).containsExactly("mail");
+		assertThat(other.queueStates()).containsExactly(paused);
+
+		assertThat(other.resumeQueue("mail")).isEqualTo(QueueState.active("mail"));
+		assertThat(this.store.pausedQueues()).isEmpty();
+		assertThat(this.store.resumeQueue("mail")).isEqualTo(QueueState.active("mail"));
+		// resuming an unknown queue creates it too (spec README 20); names are case-sensitive
+		assertThat(this.store.resumeQueue("fresh")).isEqualTo(QueueState.active("fresh"));
+		this.clock.advance(Duration.ofMinutes(1));
+		assertThat(this.store.pauseQueue("Mail")).isEqualTo(new QueueState("Mail", true, this.clock.instant()));
+		assertThat(this.store.queueStates()).extracting(QueueState::name).containsExactlyInAnyOrder("Mail", "fresh", "mail");
+		assertThat(this.store.pausedQueues()).containsExactly("Mail");
+		// paused again later: a new pausedAt
+		assertThat(this.store.pauseQueue("mail").pausedAt()).isEqualTo(this.clock.instant());
+		// enqueues into a paused queue succeed (ojs-admin-api.md §6.3)
+		String id = insertOne(job("email.send").queue("mail"));
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+	}
+
+	@Test
+	void queueNamesAreValidated() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.pauseQueue(" "))
+			.withMessageContaining("blank");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.resumeQueue(""));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.pauseQueue("q".repeat(256)))
+			.withMessageContaining("255");
+		assertThat(this.store.pauseQueue("q".repeat(255)).paused()).isTrue();
 	}
 
 	@Test
@@ -864,6 +952,10 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	List<Job> claim(int limit) {
 		return this.store.claim(NODE, "default", EMAIL, limit);
+	}
+
+	private void clearQueues() {
+		new JdbcTemplate(this.schema.dataSource()).update("DELETE FROM " + this.schema.settings().queuesTableName());
 	}
 
 	private static <T> T get(Future<T> future) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,6 +64,15 @@ final class FakeWorkerStore implements WorkerStore {
 
 	final AtomicInteger heartbeats = new AtomicInteger();
 
+	/** The paused queues {@link #pausedQueues()} reports. */
+	final Set<String> paused = ConcurrentHashMap.newKeySet();
+
+	/** How often {@link #pausedQueues()} was asked. */
+	final AtomicInteger pauseReads = new AtomicInteger();
+
+	/** Failures thrown by the next {@link #pausedQueues()} calls, one each, in order. */
+	final ConcurrentLinkedQueue<RuntimeException> pauseReadFailures = new ConcurrentLinkedQueue<>();
+
 	/** Set by {@link #listenForInserts} when {@link #notifies}. */
 	volatile Consumer<String> insertListener;
 
@@ -96,6 +106,17 @@ final class FakeWorkerStore implements WorkerStore {
 
 	synchronized List<Job> all() {
 		return new ArrayList<>(this.jobs.values());
+	}
+
+	/** Cancels a live job, as the application's store does (ojs-core.md §7.6); whether it did. */
+	synchronized boolean cancel(String id) {
+		Job stored = this.jobs.get(id);
+		if (stored == null || stored.state().isTerminal()) {
+			return false;
+		}
+		this.jobs.put(id, copy(stored, JobState.CANCELLED, stored.attempt(), stored.scheduledAt(), stored.errors(), false,
+				stored.startedAt(), null, now(), stored.lockedBy(), null));
+		return true;
 	}
 
 	/** Puts a stored job back as given (to expire a reservation, say). */
@@ -216,6 +237,28 @@ final class FakeWorkerStore implements WorkerStore {
 	@Override
 	public synchronized List<Job> reservationsHeld(List<Job> claimed) {
 		return claimed.stream().filter(this::holds).toList();
+	}
+
+	@Override
+	public synchronized Set<String> cancelled(List<Job> claimed) {
+		Set<String> cancelled = new HashSet<>();
+		for (Job job : claimed) {
+			Job stored = this.jobs.get(job.id());
+			if (stored != null && stored.state() == JobState.CANCELLED) {
+				cancelled.add(job.id());
+			}
+		}
+		return cancelled;
+	}
+
+	@Override
+	public Set<String> pausedQueues() {
+		this.pauseReads.incrementAndGet();
+		RuntimeException failure = this.pauseReadFailures.poll();
+		if (failure != null) {
+			throw failure;
+		}
+		return Set.copyOf(this.paused);
 	}
 
 	@Override

@@ -60,6 +60,16 @@ class ForwardingWorkerStore implements WorkerStore {
 	}
 
 	@Override
+	public Set<String> cancelled(List<Job> jobs) {
+		return this.delegate.cancelled(jobs);
+	}
+
+	@Override
+	public Set<String> pausedQueues() {
+		return this.delegate.pausedQueues();
+	}
+
+	@Override
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
 		return this.delegate.reapExpired(limit, decide);
 	}

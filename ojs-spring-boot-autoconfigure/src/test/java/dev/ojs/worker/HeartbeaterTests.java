@@ -159,6 +159,25 @@ class HeartbeaterTests {
 		assertThat(this.store.get(execution.id()).lockedUntil()).isNull();
 	}
 
+	@Test
+	void attemptWhoseJobWasCancelledIsMarkedCancelledNotLost() {
+		Execution execution = claim("short.job", SHORT);
+		// ojs-core.md §7.6: cancelled while it runs; the row is no longer active
+		assertThat(this.store.cancel(execution.id())).isTrue();
+		this.store.clock.advance(Duration.ofSeconds(11));
+
+		this.heartbeater.heartbeat();
+
+		assertThat(execution.isCancelled()).isTrue();
+		assertThat(execution.isReservationLost()).isFalse();
+
+		this.store.clock.advance(Duration.ofSeconds(11));
+		this.heartbeater.heartbeat();
+
+		assertThat(this.recording.heartbeats).hasSize(1);
+		assertThat(this.store.get(execution.id()).state()).isEqualTo(JobState.CANCELLED);
+	}
+
 	/** A job of {@code type} added and claimed by {@link #NODE} now, tracked as running here. */
 	private Execution claim(String type, Duration visibility) {
 		this.store.add(type, "default");

@@ -1,5 +1,6 @@
 package dev.ojs.spring.actuate;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,23 +10,44 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.QueueState;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.QueueInfo;
 import dev.ojs.spring.RegisteredJob;
 import dev.ojs.worker.WorkerStatus;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.util.Assert;
 
 /**
  * {@link Endpoint @Endpoint} ({@code /actuator/ojs}) that shows the state of OJS in this
- * application: job counts by queue and state, the registered job handlers with their
- * effective retry policies, and what this node's worker is doing. It only reads.
+ * application: job counts by queue and state, the paused queues, the registered job handlers
+ * with their effective retry policies, and what this node's worker is doing.
+ * <p>
+ * Its write operations pause and resume a queue (ojs-admin-api.md §6.3, §6.4):
+ * {@code POST /actuator/ojs/queues/{queue}/pause} and {@code .../resume}. The endpoint's
+ * default access is {@link Access#READ_ONLY}, so they are not available until the
+ * application allows them with {@code management.endpoint.ojs.access=unrestricted}.
  */
-@Endpoint(id = "ojs")
+@Endpoint(id = "ojs", defaultAccess = Access.READ_ONLY)
 public class OjsEndpoint {
+
+	/** The first path segment of the queue operations. */
+	public static final String QUEUES_SELECTOR = "queues";
+
+	/** The last path segment that pauses a queue. */
+	public static final String PAUSE = "pause";
+
+	/** The last path segment that resumes a queue. */
+	public static final String RESUME = "resume";
 
 	/** {@link WorkerDescriptor#mode()} of a node that runs a worker. */
 	public static final String MODE_WORKER = "worker";
@@ -33,7 +55,7 @@ public class OjsEndpoint {
 	/** {@link WorkerDescriptor#mode()} of a node without a worker: it only enqueues. */
 	public static final String MODE_ENQUEUE_ONLY = "enqueue-only";
 
-	private final JobStore jobStore;
+	private final OjsQueues queues;
 
 	private final OjsJobRegistry registry;
 
@@ -47,50 +69,109 @@ public class OjsEndpoint {
 	 * has no worker
 	 */
 	public OjsEndpoint(JobStore jobStore, OjsJobRegistry registry, Supplier<@Nullable WorkerStatus> workerStatus) {
-		Assert.notNull(jobStore, "'jobStore' must not be null");
+		this(new OjsQueues(jobStore), registry, workerStatus);
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param queues lists, pauses and resumes the queues of the job store
+	 * @param registry the registered job handlers
+	 * @param workerStatus this node's worker status, supplying {@code null} when the node
+	 * has no worker
+	 */
+	public OjsEndpoint(OjsQueues queues, OjsJobRegistry registry, Supplier<@Nullable WorkerStatus> workerStatus) {
+		Assert.notNull(queues, "'queues' must not be null");
 		Assert.notNull(registry, "'registry' must not be null");
 		Assert.notNull(workerStatus, "'workerStatus' must not be null");
-		this.jobStore = jobStore;
+		this.queues = queues;
 		this.registry = registry;
 		this.workerStatus = workerStatus;
 	}
 
 	/**
 	 * Describes OJS in this application.
-	 * @return counts, handlers and worker status
+	 * @return counts, paused queues, handlers and worker status
 	 */
 	@ReadOperation
 	public OjsDescriptor ojs() {
-		return new OjsDescriptor(queues(this.jobStore.countByQueueAndState()),
+		List<QueueInfo> queues = this.queues.queues();
+		Map<String, Instant> paused = new TreeMap<>();
+		queues.stream()
+			.filter((queue) -> queue.paused() && queue.pausedAt() != null)
+			.forEach((queue) -> paused.put(queue.name(), queue.pausedAt()));
+		return new OjsDescriptor(counts(queues), paused,
 				this.registry.jobs().stream().map(HandlerDescriptor::of).toList(),
 				WorkerDescriptor.of(this.workerStatus.get()));
+	}
+
+	/**
+	 * Pauses or resumes a queue: {@code POST /actuator/ojs/queues/{queue}/pause} or
+	 * {@code .../resume}.
+	 * @param queues {@value #QUEUES_SELECTOR}
+	 * @param queue the queue name, at most 255 characters
+	 * @param action {@value #PAUSE} or {@value #RESUME}
+	 * @return the queue's state now
+	 * @throws InvalidEndpointRequestException (400) for another path or an invalid name
+	 */
+	@WriteOperation
+	public QueueStateDescriptor queue(@Selector String queues, @Selector String queue, @Selector String action) {
+		if (!QUEUES_SELECTOR.equals(queues) || !(PAUSE.equals(action) || RESUME.equals(action))) {
+			throw invalid("Use POST /actuator/ojs/queues/{queue}/pause or /actuator/ojs/queues/{queue}/resume");
+		}
+		try {
+			return QueueStateDescriptor.of(PAUSE.equals(action) ? this.queues.pause(queue) : this.queues.resume(queue));
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(ex.getMessage());
+		}
+	}
+
+	private static InvalidEndpointRequestException invalid(String message) {
+		return new InvalidEndpointRequestException(message, message);
 	}
 
 	/**
 	 * Counts per queue (sorted by name), then per state in lifecycle order, with every state
 	 * present so that a missing state reads as 0.
 	 */
-	static Map<String, Map<String, Long>> queues(Map<String, Map<JobState, Long>> counts) {
-		Map<String, Map<String, Long>> queues = new TreeMap<>();
-		counts.forEach((queue, byState) -> {
+	static Map<String, Map<String, Long>> counts(List<QueueInfo> queues) {
+		Map<String, Map<String, Long>> counts = new TreeMap<>();
+		for (QueueInfo queue : queues) {
 			Map<String, Long> states = new LinkedHashMap<>();
 			for (JobState state : JobState.values()) {
-				states.put(state.value(), byState.getOrDefault(state, 0L));
+				states.put(state.value(), queue.count(state));
 			}
-			queues.put(queue, states);
-		});
-		return queues;
+			counts.put(queue.name(), states);
+		}
+		return counts;
 	}
 
 	/**
 	 * What {@code /actuator/ojs} returns.
 	 *
-	 * @param queues job counts by queue, then by state
+	 * @param queues job counts by queue, then by state; a paused queue without jobs too
+	 * @param pausedQueues the paused queues, each with when it was paused
 	 * @param handlers the registered job handlers, sorted by type
 	 * @param worker this node's worker
 	 */
-	public record OjsDescriptor(Map<String, Map<String, Long>> queues, List<HandlerDescriptor> handlers,
-			WorkerDescriptor worker) implements OperationResponseBody {
+	public record OjsDescriptor(Map<String, Map<String, Long>> queues, Map<String, Instant> pausedQueues,
+			List<HandlerDescriptor> handlers, WorkerDescriptor worker) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A queue's state after a pause or resume (ojs-admin-api.md §6.3).
+	 *
+	 * @param name the queue name
+	 * @param paused whether it is paused
+	 * @param pausedAt when it was paused, or {@code null} when it is not
+	 */
+	public record QueueStateDescriptor(String name, boolean paused, @Nullable Instant pausedAt)
+			implements OperationResponseBody {
+
+		static QueueStateDescriptor of(QueueState state) {
+			return new QueueStateDescriptor(state.name(), state.paused(), state.pausedAt());
+		}
 
 	}
 

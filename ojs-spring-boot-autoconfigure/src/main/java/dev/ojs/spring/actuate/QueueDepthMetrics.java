@@ -8,9 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.QueueState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -21,20 +23,26 @@ import org.springframework.util.Assert;
 
 /**
  * Gauges {@value #DEPTH} (tags {@code queue}, {@code state}): the number of jobs in each
- * state of each queue.
+ * state of each queue; and {@value #PAUSED} (tag {@code queue}): 1 while the queue is paused
+ * (ojs-queue-config.md §5.1), else 0.
  * <p>
- * The counts come from one {@link JobStore#countByQueueAndState()} query that is cached
+ * The counts come from one {@link JobStore#countByQueueAndState()} query, and the paused
+ * queues from one {@link JobStore#queueStates()} query, both cached
  * for the refresh interval: however often and by however many registries the gauges are
  * read, the store is queried at most once per interval, and only while someone reads them.
  * A failed query keeps the previous counts until the next interval.
  * <p>
  * Queues get gauges as they become known: from each query's result (the first when the
- * gauges are bound) and from {@link #track(String)}, called for every job event.
+ * gauges are bound; a paused queue without jobs too) and from {@link #track(String)}, called
+ * for every job event.
  */
 public class QueueDepthMetrics implements MeterBinder {
 
 	/** Name of the queue depth gauges. */
 	public static final String DEPTH = "ojs.jobs.depth";
+
+	/** Name of the paused queue gauges. */
+	public static final String PAUSED = "ojs.queue.paused";
 
 	private static final Log logger = LogFactory.getLog(QueueDepthMetrics.class);
 
@@ -51,6 +59,8 @@ public class QueueDepthMetrics implements MeterBinder {
 	private final ReentrantLock refreshLock = new ReentrantLock();
 
 	private volatile Map<String, Map<JobState, Long>> counts = Map.of();
+
+	private volatile Set<String> paused = Set.of();
 
 	private volatile boolean refreshed;
 
@@ -109,6 +119,16 @@ public class QueueDepthMetrics implements MeterBinder {
 		return (byState != null) ? byState.getOrDefault(state, 0L) : 0L;
 	}
 
+	/**
+	 * Whether a queue is paused, from states at most one refresh interval old.
+	 * @param queue the queue
+	 * @return whether it is paused
+	 */
+	public boolean isPaused(String queue) {
+		currentCounts();
+		return this.paused.contains(queue);
+	}
+
 	private Map<String, Map<JobState, Long>> currentCounts() {
 		if (isStale() && this.refreshLock.tryLock()) {
 			try {
@@ -130,8 +150,11 @@ public class QueueDepthMetrics implements MeterBinder {
 	private void refresh() {
 		try {
 			Map<String, Map<JobState, Long>> fresh = Map.copyOf(this.jobStore.countByQueueAndState());
+			List<QueueState> states = this.jobStore.queueStates();
 			this.counts = fresh;
+			this.paused = states.stream().filter(QueueState::paused).map(QueueState::name).collect(Collectors.toSet());
 			fresh.keySet().forEach(this::track);
+			states.forEach((state) -> track(state.name()));
 			if (this.failing) {
 				logger.info("Counting OJS jobs for " + DEPTH + " works again");
 				this.failing = false;
@@ -156,6 +179,10 @@ public class QueueDepthMetrics implements MeterBinder {
 				.tags("queue", queue, "state", state.value())
 				.register(registry);
 		}
+		Gauge.builder(PAUSED, () -> isPaused(queue) ? 1 : 0)
+			.description("1 while the OJS queue is paused, else 0")
+			.tags("queue", queue)
+			.register(registry);
 	}
 
 }

@@ -64,6 +64,11 @@ final class ExecutionJobContext implements JobContext {
 	}
 
 	@Override
+	public boolean isCancelled() {
+		return this.execution.isCancelled();
+	}
+
+	@Override
 	public String toString() {
 		return "JobContext[id=" + id() + ", type=" + type() + ", attempt=" + attempt() + "/" + maxAttempts() + "]";
 	}

@@ -32,15 +32,18 @@ import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
 import dev.ojs.spring.observation.JobProcessObservationConvention;
+import dev.ojs.worker.Worker;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
- * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers and the
- * {@link OjsTemplate}. The worker is configured by {@link OjsWorkerAutoConfiguration}.
+ * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
+ * {@link OjsTemplate} and {@link OjsQueues}. The worker is configured by
+ * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
  * ({@link dev.ojs.spring.observation.OjsObservationDocumentation}), with the conventions of
@@ -95,6 +98,12 @@ public final class OjsAutoConfiguration {
 		template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		template.setObservationConvention(observationConvention.getIfUnique());
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker) {
+		return new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

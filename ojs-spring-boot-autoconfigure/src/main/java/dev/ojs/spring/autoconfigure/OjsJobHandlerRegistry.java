@@ -289,7 +289,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 				this.jsonMapper);
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
 				attributes.handlerVisibilityTimeout(), observed, new MethodErrorClassifier(codes, this.classifiers),
-				job.effectivePolicy());
+				job.effectivePolicy(), annotation.interruptOnCancel());
 		return new Handler(job, registration, handler, description);
 	}
 

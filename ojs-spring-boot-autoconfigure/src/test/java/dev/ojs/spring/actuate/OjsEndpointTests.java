@@ -1,12 +1,14 @@
 package dev.ojs.spring.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.QueueState;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.spring.OjsJobRegistry;
@@ -16,9 +18,15 @@ import dev.ojs.worker.WorkerStatus;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 
 /**
  * Tests for {@link OjsEndpoint}.
@@ -38,6 +46,49 @@ class OjsEndpointTests {
 				Map.entry("available", 0L), Map.entry("active", 0L), Map.entry("completed", 5L),
 				Map.entry("retryable", 0L), Map.entry("discarded", 1L), Map.entry("cancelled", 0L));
 		assertThat(ojs.queues().get("mail")).containsEntry("available", 2L).containsEntry("completed", 0L);
+	}
+
+	@Test
+	void showsPausedQueuesAndCountsAPausedQueueWithoutJobs() {
+		Instant pausedAt = Instant.parse("2026-02-13T12:00:00Z");
+		given(this.store.countByQueueAndState()).willReturn(Map.of("mail", Map.of(JobState.AVAILABLE, 2L)));
+		given(this.store.queueStates()).willReturn(List.of(new QueueState("idle", true, pausedAt),
+				new QueueState("mail", true, pausedAt.plusSeconds(1)), QueueState.active("resumed")));
+		OjsDescriptor ojs = endpoint(List.of(), null).ojs();
+		assertThat(ojs.queues().keySet()).containsExactly("idle", "mail", "resumed");
+		assertThat(ojs.queues().get("idle")).hasSize(JobState.values().length).allSatisfy((state, count) -> assertThat(count).isZero());
+		assertThat(ojs.queues().get("mail")).containsEntry("available", 2L);
+		assertThat(ojs.pausedQueues()).containsExactly(Map.entry("idle", pausedAt),
+				Map.entry("mail", pausedAt.plusSeconds(1)));
+	}
+
+	@Test
+	void pausesAndResumesAQueueAdminApi63And64() {
+		Instant pausedAt = Instant.parse("2026-02-13T12:00:00Z");
+		given(this.store.pauseQueue("mail")).willReturn(new QueueState("mail", true, pausedAt));
+		given(this.store.resumeQueue("mail")).willReturn(QueueState.active("mail"));
+		OjsEndpoint endpoint = endpoint(List.of(), null);
+		assertThat(endpoint.queue("queues", "mail", "pause"))
+			.isEqualTo(new OjsEndpoint.QueueStateDescriptor("mail", true, pausedAt));
+		assertThat(endpoint.queue("queues", "mail", "resume"))
+			.isEqualTo(new OjsEndpoint.QueueStateDescriptor("mail", false, null));
+		verify(this.store).pauseQueue("mail");
+		verify(this.store).resumeQueue("mail");
+	}
+
+	@Test
+	void otherQueuePathsAndInvalidNamesAreBadRequests() {
+		given(this.store.pauseQueue(anyString())).willThrow(new IllegalArgumentException("Job queue must have at most 255 characters"));
+		OjsEndpoint endpoint = endpoint(List.of(), null);
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint.queue("queues", "mail", "drain"))
+			.withMessageContaining("/actuator/ojs/queues/{queue}/pause");
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint.queue("handlers", "mail", "pause"));
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint.queue("queues", "q".repeat(256), "pause"))
+			.withMessageContaining("255");
+		verify(this.store, never()).resumeQueue(anyString());
 	}
 
 	@Test

@@ -1,11 +1,14 @@
 package dev.ojs.spring.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.QueueState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -101,6 +104,27 @@ class QueueDepthMetricsTests {
 		this.metrics.track("mail");
 		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
 		assertThat(other.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
+	}
+
+	@Test
+	void pausedQueuesReadOneAndGetGaugesWithoutJobs() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 1L)));
+		given(this.store.queueStates()).willReturn(List.of(new QueueState("idle", true, Instant.now())));
+		this.metrics.bindTo(this.registry);
+		// ojs-queue-config.md §5.1: a paused queue without jobs shows too
+		assertThat(paused("idle")).isOne();
+		assertThat(gauge("idle", JobState.AVAILABLE)).isZero();
+		assertThat(paused("default")).isZero();
+		this.nanoTime.addAndGet(Duration.ofSeconds(5).toNanos());
+		given(this.store.queueStates()).willReturn(List.of(QueueState.active("idle"),
+				new QueueState("default", true, Instant.now())));
+		assertThat(paused("idle")).isZero();
+		assertThat(paused("default")).isOne();
+		verify(this.store, times(2)).queueStates();
+	}
+
+	private double paused(String queue) {
+		return this.registry.get(QueueDepthMetrics.PAUSED).tags("queue", queue).gauge().value();
 	}
 
 	private double gauge(String queue, JobState state) {

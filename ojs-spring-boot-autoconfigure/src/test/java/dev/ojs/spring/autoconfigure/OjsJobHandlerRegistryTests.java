@@ -81,9 +81,11 @@ class OjsJobHandlerRegistryTests {
 				assertThat(registry.find("unknown")).isEmpty();
 				List<HandlerRegistration> registrations = context.getBean(OjsJobHandlerRegistry.class).registrations();
 				assertThat(registrations).extracting(HandlerRegistration::type, HandlerRegistration::queue,
-						HandlerRegistration::concurrency, HandlerRegistration::visibilityTimeout)
-					.containsExactly(org.assertj.core.groups.Tuple.tuple("a.configured", "emails", 2, Duration.ofMinutes(5)),
-							org.assertj.core.groups.Tuple.tuple("b.inherit", "default", 0, null));
+						HandlerRegistration::concurrency, HandlerRegistration::visibilityTimeout,
+						HandlerRegistration::interruptOnCancel)
+					.containsExactly(
+							org.assertj.core.groups.Tuple.tuple("a.configured", "emails", 2, Duration.ofMinutes(5), true),
+							org.assertj.core.groups.Tuple.tuple("b.inherit", "default", 0, null, false));
 			});
 	}
 
@@ -260,7 +262,7 @@ class OjsJobHandlerRegistryTests {
 		@OjsJob(type = "a.configured", queue = "emails", priority = 5, concurrency = 2, visibilityTimeout = "5m",
 				maxAttempts = 5, initialInterval = "500ms", backoffCoefficient = 1.5, maxInterval = "PT10S",
 				backoff = OjsJob.Backoff.LINEAR, jitter = OjsJob.Jitter.DISABLED, nonRetryableErrors = "x.*",
-				onExhaustion = OjsJob.Exhaustion.DEAD_LETTER, discardOn = IOException.class)
+				onExhaustion = OjsJob.Exhaustion.DEAD_LETTER, discardOn = IOException.class, interruptOnCancel = true)
 		public void configured(String text, JobContext context, int times) throws IOException {
 			if (text.equals("fail")) {
 				throw new IOException("disk full");

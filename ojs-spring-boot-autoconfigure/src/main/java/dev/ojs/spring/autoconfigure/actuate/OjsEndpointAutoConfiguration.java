@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.RegisteredJob;
 import dev.ojs.spring.actuate.OjsEndpoint;
 import dev.ojs.worker.Worker;
@@ -21,7 +22,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the {@link OjsEndpoint}
  * ({@code ojs}). Expose it over HTTP with
- * {@code management.endpoints.web.exposure.include=ojs}.
+ * {@code management.endpoints.web.exposure.include=ojs}. Its default access is read-only;
+ * allow pausing and resuming queues with {@code management.endpoint.ojs.access=unrestricted}.
  */
 @AutoConfiguration(afterName = OjsActuatorOrdering.OJS_AUTO_CONFIGURATION)
 @ConditionalOnClass({ JobStore.class, ConditionalOnAvailableEndpoint.class })
@@ -31,9 +33,10 @@ public final class OjsEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(JobStore.class)
 	@ConditionalOnMissingBean
-	OjsEndpoint ojsEndpoint(JobStore jobStore, ObjectProvider<OjsJobRegistry> registry,
-			ObjectProvider<Worker> worker) {
-		return new OjsEndpoint(jobStore, registry.getIfAvailable(NoHandlers::new),
+	OjsEndpoint ojsEndpoint(JobStore jobStore, ObjectProvider<OjsQueues> queues,
+			ObjectProvider<OjsJobRegistry> registry, ObjectProvider<Worker> worker) {
+		return new OjsEndpoint(queues.getIfAvailable(() -> new OjsQueues(jobStore)),
+				registry.getIfAvailable(NoHandlers::new),
 				() -> Optional.ofNullable(worker.getIfAvailable()).map(Worker::status).orElse(null));
 	}
 

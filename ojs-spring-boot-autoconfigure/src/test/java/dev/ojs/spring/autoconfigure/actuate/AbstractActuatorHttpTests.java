@@ -42,12 +42,14 @@ import static org.hamcrest.Matchers.hasKey;
  * Every operation of the {@code deadletters} and {@code ojs} endpoints, the {@code ojs}
  * health indicator and the metrics, over HTTP, against an application whose worker runs
  * real jobs, on the database a subclass picks. Writes are allowed here
- * ({@code management.endpoint.deadletters.access=unrestricted}); see
- * {@link ActuatorReadOnlyHttpTests} for the default.
+ * ({@code management.endpoint.deadletters.access=unrestricted},
+ * {@code management.endpoint.ojs.access=unrestricted}); see {@link ActuatorReadOnlyHttpTests}
+ * for the default.
  */
 @SpringBootTest(classes = ActuatorTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=deadletters,ojs,health,metrics",
-				"management.endpoint.deadletters.access=unrestricted", "management.endpoint.health.show-details=always",
+				"management.endpoint.deadletters.access=unrestricted", "management.endpoint.ojs.access=unrestricted",
+				"management.endpoint.health.show-details=always",
 				"management.health.ojs.enabled=true", "management.metrics.ojs.depth-refresh-interval=0s",
 				"ojs.worker.poll-interval=50ms" })
 @AutoConfigureRestTestClient
@@ -370,6 +372,56 @@ abstract class AbstractActuatorHttpTests {
 			.jsonPath("$.worker.running").isEqualTo(true)
 			.jsonPath("$.worker.types").value(matching(hasItem(POISON)))
 			.jsonPath("$.worker.queues").value(matching(hasKey(PAYMENTS)));
+	}
+
+	@Test
+	void pausesAndResumesAQueueAdminApi63And64() {
+		this.client.post()
+			.uri("/actuator/ojs/queues/{queue}/pause", "httpidle")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.name").isEqualTo("httpidle")
+			.jsonPath("$.paused").isEqualTo(true)
+			.jsonPath("$.pausedAt").isNotEmpty();
+		assertThat(this.store.queueStates()).filteredOn((state) -> state.name().equals("httpidle"))
+			.singleElement()
+			.satisfies((state) -> assertThat(state.paused()).isTrue());
+		// a paused queue without jobs is listed, with zero counts
+		this.client.get()
+			.uri("/actuator/ojs")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.pausedQueues.httpidle").isNotEmpty()
+			.jsonPath("$.queues.httpidle.available").isEqualTo(0);
+		this.client.post()
+			.uri("/actuator/ojs/queues/{queue}/resume", "httpidle")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.paused").isEqualTo(false)
+			.jsonPath("$.pausedAt").doesNotExist();
+		this.client.get()
+			.uri("/actuator/ojs")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.pausedQueues.httpidle").doesNotExist();
+	}
+
+	@Test
+	void queueWritesWithAnotherActionOrATooLongNameAreBadRequests() {
+		this.client.post().uri("/actuator/ojs/queues/httpidle/drain").exchange().expectStatus().isBadRequest();
+		this.client.post().uri("/actuator/ojs/other/httpidle/pause").exchange().expectStatus().isBadRequest();
+		this.client.post()
+			.uri("/actuator/ojs/queues/{queue}/pause", "q".repeat(256))
+			.exchange()
+			.expectStatus()
+			.isBadRequest();
+		assertThat(this.store.queueStates()).noneMatch((state) -> state.name().startsWith("qqq"));
 	}
 
 	@Test

@@ -29,12 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsStringIgnoringCase;
 
 /**
- * The {@code deadletters} endpoint with its default, read-only, access: reads work, writes
- * and deletes are refused and change nothing. Also the {@code ojs} health indicator going
+ * The {@code deadletters} and {@code ojs} endpoints with their default, read-only, access:
+ * reads work, writes and deletes are refused and change nothing. Also the {@code ojs} health indicator going
  * {@code DOWN} when the job table disappears (last, as it breaks the application).
  */
 @SpringBootTest(classes = ActuatorTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=deadletters,health",
+		properties = { "management.endpoints.web.exposure.include=deadletters,ojs,health",
 				"management.endpoint.health.show-details=always", "management.health.ojs.enabled=true",
 				"ojs.worker.poll-interval=50ms" })
 @AutoConfigureRestTestClient
@@ -77,6 +77,15 @@ class ActuatorReadOnlyHttpTests {
 		assertThat(job.deadLetter()).isTrue();
 		assertThat(job.errors()).hasSize(1);
 		assertThat(this.store.countDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
+	}
+
+	@Test
+	@Order(1)
+	void queuesCannotBePausedOverHttp() {
+		this.client.get().uri("/actuator/ojs").exchange().expectStatus().isOk();
+		this.client.post().uri("/actuator/ojs/queues/default/pause").exchange().expectStatus().isNotFound();
+		this.client.post().uri("/actuator/ojs/queues/default/resume").exchange().expectStatus().isNotFound();
+		assertThat(this.store.queueStates()).isEmpty();
 	}
 
 	@Test

@@ -1,0 +1,22 @@
+package dev.ojs.job;
+
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The stored state of a queue (ojs-queue-config.md §5.1): {@code active}, or {@code paused}.
+ * No worker claims from a paused queue; enqueues into it succeed and its jobs wait.
+ *
+ * @param name the queue name
+ * @param paused whether it is paused
+ * @param pausedAt when it was paused, or {@code null} when it is not
+ */
+public record QueueState(String name, boolean paused, @Nullable Instant pausedAt) {
+
+	/** The state of a queue that was never paused. */
+	public static QueueState active(String name) {
+		return new QueueState(name, false, null);
+	}
+
+}

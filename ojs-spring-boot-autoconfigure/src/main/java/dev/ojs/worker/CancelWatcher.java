@@ -1,0 +1,49 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Tells this node's attempts that their job was cancelled (ojs-core.md §7.6): every poll
+ * interval, on a thread of its own and only while the node holds attempts, it asks the store
+ * in one query which of them were cancelled, and {@linkplain Execution#cancel() cancels}
+ * those: the handler sees {@link JobExecution#isCancelled()} and, when its registration asks,
+ * is interrupted; its outcome is not written.
+ */
+final class CancelWatcher {
+
+	private final WorkerStore store;
+
+	private final Executions executions;
+
+	private final PeriodicTask task;
+
+	CancelWatcher(WorkerStore store, String nodeId, Executions executions, Duration pollInterval) {
+		this.store = store;
+		this.executions = executions;
+		this.task = new PeriodicTask("ojs-cancels-" + nodeId, this::check,
+				Durations.atLeast(Durations.MIN_INTERVAL, pollInterval));
+	}
+
+	void start() {
+		this.task.start();
+	}
+
+	void stop(Duration timeout) {
+		this.task.stop(timeout);
+	}
+
+	void check() {
+		List<Execution> held = this.executions.all()
+			.stream()
+			.filter((execution) -> !execution.isCancelled() && !execution.isReservationLost())
+			.toList();
+		if (held.isEmpty()) {
+			return;
+		}
+		Set<String> cancelled = this.store.cancelled(held.stream().map(Execution::job).toList());
+		held.stream().filter((execution) -> cancelled.contains(execution.id())).forEach(Execution::cancel);
+	}
+
+}
