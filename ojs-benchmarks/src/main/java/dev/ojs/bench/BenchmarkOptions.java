@@ -35,20 +35,22 @@ import java.util.List;
  * @param backlogDuration how long processing is measured at each backlog size
  * @param timeout the longest one scenario run may take
  * @param keepTables keep the job tables after the run (for inspection)
+ * @param cronSchedules recurring jobs of the cron scenario, all due in the same second
+ * @param cronIdle how long the cron scenario measures the evaluator with nothing due
  */
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
-		Duration backlogDuration, Duration timeout, boolean keepTables) {
+		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle) {
 
 	/** Every scenario, in the order {@code all} runs them. */
 	public static final List<String> ALL = List.of("enqueue-single", "enqueue-batch", "drain", "steady", "idle",
-			"retry", "backlog");
+			"retry", "backlog", "cron");
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|chaos[,...]
+			  --scenario=all|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|chaos[,...]
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
@@ -62,6 +64,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
 			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
+			  --cron-schedules=N (10k, all due in the same second) --cron-idle=DURATION (PT10S, nothing due)
 			  --timeout=DURATION        per scenario run (default PT15M)
 			  --keep-tables             do not drop the run's tables
 			Sizes accept 200k, 1m, 1_000_000. --scenario=chaos takes the fault harness's options (--scenario=chaos --help).
@@ -94,7 +97,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				positive(line, "backlog-large", smoke ? 10_000 : 1_000_000),
 				line.duration("backlog-duration", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(10)),
 				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
-				line.flag("keep-tables", false));
+				line.flag("keep-tables", false), positive(line, "cron-schedules", smoke ? 200 : 10_000),
+				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)));
 		if (options.rate() < 0) {
 			throw new IllegalArgumentException("--rate must not be negative");
 		}

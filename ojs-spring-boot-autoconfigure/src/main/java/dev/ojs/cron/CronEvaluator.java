@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -30,7 +32,8 @@ import dev.ojs.worker.PeriodicTask;
  * {@code next_run_at} on by compare-and-set, so a second evaluator (a lease lost during a
  * pause) loses the compare-and-set and writes nothing.
  * <p>
- * Only schedules that are due are read (by the index on {@code next_run_at}). Missed ticks
+ * Only schedules that are due are read (by the index on {@code next_run_at}); their ticks are
+ * committed {@value #TICKS_PER_TRANSACTION} at a time ({@link CronStore#advanceAll}). Missed ticks
  * fire once (CRON-25): the job carries the first missed tick, and {@code next_run_at} moves to
  * the first tick after now.
  */
@@ -40,6 +43,9 @@ public final class CronEvaluator {
 	static final int QUEUED_WARNING = 2;
 
 	private static final int PARSED_CACHE_SIZE = 10_000;
+
+	/** Due ticks committed together: one commit (one WAL flush) for many ticks. */
+	static final int TICKS_PER_TRANSACTION = 100;
 
 	private static final Log logger = LogFactory.getLog(CronEvaluator.class);
 
@@ -110,12 +116,29 @@ public final class CronEvaluator {
 			List<StoredSchedule> due;
 			do {
 				due = this.store.findDue(now, this.settings.batchSize());
+				List<Pending> pending = new ArrayList<>();
 				for (StoredSchedule schedule : due) {
 					if (!keepLease()) {
 						return handled;
 					}
-					handled += evaluate(schedule, now) ? 1 : 0;
+					Pending tick;
+					try {
+						tick = evaluate(schedule, now);
+					}
+					catch (RuntimeException ex) {
+						// the ticks before this one are not held back by it
+						advance(pending);
+						throw ex;
+					}
+					if (tick != null) {
+						pending.add(tick);
+					}
+					if (pending.size() == TICKS_PER_TRANSACTION) {
+						handled += advance(pending);
+						pending.clear();
+					}
 				}
+				handled += advance(pending);
 			}
 			while (due.size() == this.settings.batchSize());
 		}
@@ -141,42 +164,68 @@ public final class CronEvaluator {
 		return System.nanoTime() - this.leaseRenewedNanos < third || renewLease();
 	}
 
-	/** One due schedule; {@code false} when another evaluator handled it first. */
-	private boolean evaluate(StoredSchedule stored, Instant now) {
+	/** One due schedule's tick, to be advanced; then {@link Pending#done} tells of it. */
+	private @Nullable Pending evaluate(StoredSchedule stored, Instant now) {
 		Schedule schedule = stored.schedule();
 		Instant tickAt = stored.nextRunAt();
 		if (tickAt == null) {
-			return false;
+			return null;
 		}
 		CronSchedule cron = parse(schedule);
 		Tick next = cron.next(now, stored.anchorAt());
 		Instant nextAt = (next != null) ? next.at() : null;
 		String activeJob = unfinishedPrevious(stored);
 		boolean overlaps = activeJob != null || stored.queuedRuns() > 0;
-		Optional<CronStore.Advanced> advanced;
+		Consumer<CronStore.Advanced> done;
+		CronStore.Advance advance;
 		if (overlaps && schedule.overlap() == OverlapPolicy.SKIP) {
-			advanced = advance(stored, nextAt, stored.queuedRuns(), tickAt, CronEventListener.Skipped.OVERLAP_SKIP, null,
+			advance = advance(stored, nextAt, stored.queuedRuns(), tickAt, CronEventListener.Skipped.OVERLAP_SKIP, null,
 					null);
-			advanced.ifPresent((done) -> skipped(schedule, CronEventListener.Skipped.OVERLAP_SKIP, activeJob, tickAt));
+			done = (advanced) -> skipped(schedule, CronEventListener.Skipped.OVERLAP_SKIP, activeJob, tickAt);
 		}
 		else if (overlaps && schedule.overlap() == OverlapPolicy.ENQUEUE) {
 			int queued = stored.queuedRuns() + 1;
-			advanced = advance(stored, nextAt, queued, tickAt, "overlap_enqueue", null, null);
-			if (advanced.isPresent() && queued > QUEUED_WARNING) {
-				logger.warn("OJS recurring job '" + schedule.name() + "' has " + queued
-						+ " ticks waiting for its previous job " + activeJob + " (overlap policy enqueue)");
-			}
+			advance = advance(stored, nextAt, queued, tickAt, "overlap_enqueue", null, null);
+			done = (advanced) -> {
+				if (queued > QUEUED_WARNING) {
+					logger.warn("OJS recurring job '" + schedule.name() + "' has " + queued
+							+ " ticks waiting for its previous job " + activeJob + " (overlap policy enqueue)");
+				}
+			};
 		}
 		else {
 			String cancel = (schedule.overlap() == OverlapPolicy.CANCEL_PREVIOUS) ? activeJob : null;
-			advanced = advance(stored, nextAt, stored.queuedRuns(), tickAt, "triggered",
+			advance = advance(stored, nextAt, stored.queuedRuns(), tickAt, "triggered",
 					job(stored, cron.localTime(tickAt), tickAt), cancel);
-			advanced.ifPresent((done) -> triggered(schedule, done, tickAt));
+			done = (advanced) -> triggered(schedule, advanced, tickAt);
 		}
-		if (advanced.isPresent()) {
-			dstSkipped(stored, cron, tickAt);
+		return new Pending(advance, done.andThen((advanced) -> dstSkipped(stored, cron, tickAt)));
+	}
+
+	/**
+	 * Advances the ticks (committed together where the store can) and tells of each that
+	 * advanced.
+	 * @return the ticks advanced; the others were handled by another evaluator first
+	 */
+	private int advance(List<Pending> pending) {
+		if (pending.isEmpty()) {
+			return 0;
 		}
-		return advanced.isPresent();
+		List<Optional<CronStore.Advanced>> outcomes = this.store
+			.advanceAll(pending.stream().map(Pending::advance).toList());
+		int handled = 0;
+		for (int i = 0; i < pending.size(); i++) {
+			Optional<CronStore.Advanced> advanced = outcomes.get(i);
+			if (advanced.isPresent()) {
+				pending.get(i).done().accept(advanced.get());
+				handled++;
+			}
+		}
+		return handled;
+	}
+
+	/** A tick's writes, and what to tell once they committed. */
+	private record Pending(CronStore.Advance advance, Consumer<CronStore.Advanced> done) {
 	}
 
 	/**
@@ -202,18 +251,18 @@ public final class CronEvaluator {
 				continue;
 			}
 			Instant now = this.store.now();
-			Optional<CronStore.Advanced> advanced = advance(stored, stored.nextRunAt(), stored.queuedRuns() - 1, now,
-					"triggered", job(stored, "queued-" + (stored.runCount() + 1), now), null);
+			Optional<CronStore.Advanced> advanced = this.store.advance(advance(stored, stored.nextRunAt(),
+					stored.queuedRuns() - 1, now, "triggered", job(stored, "queued-" + (stored.runCount() + 1), now), null));
 			advanced.ifPresent((done) -> triggered(stored.schedule(), done, now));
 			handled += advanced.isPresent() ? 1 : 0;
 		}
 		return handled;
 	}
 
-	private Optional<CronStore.Advanced> advance(StoredSchedule stored, @Nullable Instant nextAt, int queuedRuns,
+	private static CronStore.Advance advance(StoredSchedule stored, @Nullable Instant nextAt, int queuedRuns,
 			Instant tickAt, String outcome, @Nullable NewJob job, @Nullable String cancelJobId) {
-		return this.store.advance(new CronStore.Advance(stored.name(), stored.nextRunAt(), stored.queuedRuns(), nextAt,
-				queuedRuns, tickAt, outcome, job, cancelJobId));
+		return new CronStore.Advance(stored.name(), stored.nextRunAt(), stored.queuedRuns(), nextAt, queuedRuns, tickAt,
+				outcome, job, cancelJobId);
 	}
 
 	private NewJob job(StoredSchedule stored, String localTick, Instant tickAt) {

@@ -57,6 +57,16 @@ public interface CronStore {
 	Optional<Advanced> advance(Advance advance);
 
 	/**
+	 * Several ticks, each as {@link #advance} does it. A store may commit them in one
+	 * transaction: each tick's compare-and-set and job still stand or fall together, and a
+	 * tick whose compare-and-set lost writes nothing.
+	 * @return the outcome of each tick, in the order given
+	 */
+	default List<Optional<Advanced>> advanceAll(List<Advance> advances) {
+		return advances.stream().map(this::advance).toList();
+	}
+
+	/**
 	 * Inserts or changes one schedule under a lock on its row: {@code change} gets the stored
 	 * schedule (or {@code null}) and returns what to store.
 	 */

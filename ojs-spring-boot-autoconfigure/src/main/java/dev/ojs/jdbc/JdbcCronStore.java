@@ -2,10 +2,14 @@ package dev.ojs.jdbc;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -99,22 +103,53 @@ public class JdbcCronStore implements CronStore {
 
 	@Override
 	public Optional<Advanced> advance(Advance advance) {
-		return Optional.ofNullable(this.tx.execute((status) -> {
-			if (!this.dialect.advance(advance.name(), advance.expectedNextRunAt(), advance.expectedQueuedRuns(),
-					advance.nextRunAt(), advance.queuedRuns(), advance.tickAt(), advance.outcome(),
-					advance.job() != null)) {
-				return null;
+		return Optional.ofNullable(this.tx.execute((status) -> advanceInTransaction(advance)));
+	}
+
+	/**
+	 * Commits the ticks together: one commit (one WAL flush) for many ticks. Rows are locked
+	 * in name order, so evaluators that race for overlapping ticks cannot deadlock. When one
+	 * tick fails, everything is rolled back and each tick runs in its own transaction.
+	 */
+	@Override
+	public List<Optional<Advanced>> advanceAll(List<Advance> advances) {
+		if (advances.size() > 1) {
+			List<Integer> order = IntStream.range(0, advances.size())
+				.boxed()
+				.sorted(Comparator.comparing((i) -> advances.get(i).name()))
+				.toList();
+			try {
+				return Objects.requireNonNull(this.tx.execute((status) -> {
+					List<Optional<Advanced>> outcomes = new ArrayList<>(
+							Collections.nCopies(advances.size(), Optional.<Advanced>empty()));
+					for (int i : order) {
+						outcomes.set(i, Optional.ofNullable(advanceInTransaction(advances.get(i))));
+					}
+					return outcomes;
+				}));
 			}
-			if (advance.cancelJobId() != null) {
-				this.jobs.cancel(advance.cancelJobId());
+			catch (RuntimeException ex) {
+				// one tick failed (its job rejected, a deadlock): each on its own below
 			}
-			String jobId = null;
-			if (advance.job() != null) {
-				jobId = this.jobs.insert(List.of(advance.job())).get(0);
-				this.dialect.setLastJob(advance.name(), jobId);
-			}
-			return new Advanced(jobId, this.dialect.runCount(advance.name()));
-		}));
+		}
+		return advances.stream().map(this::advance).toList();
+	}
+
+	private @Nullable Advanced advanceInTransaction(Advance advance) {
+		if (!this.dialect.advance(advance.name(), advance.expectedNextRunAt(), advance.expectedQueuedRuns(),
+				advance.nextRunAt(), advance.queuedRuns(), advance.tickAt(), advance.outcome(),
+				advance.job() != null)) {
+			return null;
+		}
+		if (advance.cancelJobId() != null) {
+			this.jobs.cancel(advance.cancelJobId());
+		}
+		String jobId = null;
+		if (advance.job() != null) {
+			jobId = this.jobs.insert(List.of(advance.job())).get(0);
+			this.dialect.setLastJob(advance.name(), jobId);
+		}
+		return new Advanced(jobId, this.dialect.runCount(advance.name()));
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
@@ -379,6 +380,34 @@ abstract class AbstractCronEvaluatorTests extends DatabaseTests {
 		// CRON-27
 		assertThat(this.schedules.remove("manual")).isFalse();
 		assertThat(this.jobs.find(id)).as("its jobs stay").isPresent();
+	}
+
+	@Test
+	void ticksCommittedTogetherEachAdvanceOnceAndALostCompareAndSetWritesNothing() {
+		for (String name : List.of("c", "a", "b")) {
+			this.schedules.register(schedule(name, "* * * * *"));
+		}
+		Instant tick = Instant.parse("2026-01-01T00:01:00Z");
+		this.clock.set(tick.plusMillis(400));
+		List<StoredSchedule> due = this.store.findDue(this.clock.instant(), 10);
+		assertThat(due).hasSize(3);
+		List<CronStore.Advance> advances = due.stream()
+			.map((stored) -> new CronStore.Advance(stored.name(),
+					stored.name().equals("b") ? tick.minusSeconds(60) : stored.nextRunAt(), 0,
+					tick.plusSeconds(60), 0, tick, "triggered",
+					JOBS.job(stored.schedule(), Map.of("cron_name", stored.name()),
+							stored.uniqueKey("2026-01-01T00:01:00")),
+					null))
+			.toList();
+		// ojs-cron.md §7.3: "b" was read at another tick, so its compare-and-set loses
+		List<Optional<CronStore.Advanced>> outcomes = this.store.advanceAll(advances);
+		for (int i = 0; i < due.size(); i++) {
+			assertThat(outcomes.get(i).isPresent()).as(due.get(i).name()).isEqualTo(!due.get(i).name().equals("b"));
+		}
+		assertThat(jobs()).extracting(Job::uniqueKey)
+			.containsExactlyInAnyOrder("cron:a:2026-01-01T00:01:00", "cron:c:2026-01-01T00:01:00");
+		assertThat(this.store.advanceAll(advances)).as("the same ticks again").allMatch(Optional::isEmpty);
+		assertThat(jobs()).hasSize(2);
 	}
 
 	private List<Job> jobs() {

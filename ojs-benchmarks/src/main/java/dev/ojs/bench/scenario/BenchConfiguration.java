@@ -6,7 +6,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The application each benchmark scenario starts: the starter's auto-configuration on the
- * benchmark database, plus the benchmark handlers and probe.
+ * benchmark database, plus the benchmark handlers and probes.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -15,6 +15,11 @@ public class BenchConfiguration {
 	@Bean
 	JobProbe jobProbe() {
 		return new JobProbe();
+	}
+
+	@Bean
+	CronProbe cronProbe() {
+		return new CronProbe();
 	}
 
 	@Bean

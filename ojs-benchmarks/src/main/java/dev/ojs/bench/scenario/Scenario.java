@@ -26,6 +26,7 @@ public interface Scenario {
 			case "steady" -> new SteadyStateScenario();
 			case "idle" -> new IdleLatencyScenario();
 			case "backlog" -> new BacklogScenario();
+			case "cron" -> new CronScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}
