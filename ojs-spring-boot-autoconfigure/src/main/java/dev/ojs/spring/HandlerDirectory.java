@@ -76,6 +76,8 @@ public class HandlerDirectory {
 
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
+	private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * @param registry this application's handlers
 	 * @param store where handlers are published
@@ -129,6 +131,9 @@ public class HandlerDirectory {
 	 * publications of the same types.
 	 */
 	public void publish(String nodeId) {
+		if (this.registry.jobs().isEmpty()) {
+			return;
+		}
 		List<PublishedHandler> handlers = this.registry.jobs()
 			.stream()
 			.map((job) -> new PublishedHandler(job.type(), job.queue(), job.priority(), this.applicationPolicy,
@@ -143,7 +148,19 @@ public class HandlerDirectory {
 	}
 
 	private Cached lookUp(String type, long now) {
-		Optional<PublishedHandler> handler = this.store.findPublishedHandler(type);
+		Optional<PublishedHandler> handler;
+		try {
+			handler = this.store.findPublishedHandler(type);
+		}
+		catch (RuntimeException ex) {
+			// e.g. a database that lacks the handlers table: enqueues go on with the defaults
+			if (this.unreadable.add(type)) {
+				logger.warn("Could not read the published handler of job type '" + type + "'; its jobs go to queue '"
+						+ NewJob.DEFAULT_QUEUE + "' unless the enqueue names one: " + ex);
+			}
+			return new Cached(new Route(NewJob.DEFAULT_QUEUE, 0, applicationLayers(), "none"),
+					now + UNKNOWN_TTL.toNanos());
+		}
 		if (handler.isPresent()) {
 			PublishedHandler published = handler.get();
 			Route route = new Route(published.queue(), published.priority(),

@@ -3,6 +3,7 @@ package dev.ojs.spring.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -74,7 +75,17 @@ public final class OjsWorkerAutoConfiguration {
 	/** Publishes this node's handlers once the context is ready, so that other nodes route and retry their jobs alike. */
 	@Bean
 	SmartInitializingSingleton ojsHandlerPublication(HandlerDirectory handlers, Worker worker) {
-		return () -> handlers.publish(worker.nodeId());
+		return () -> {
+			try {
+				handlers.publish(worker.nodeId());
+			}
+			catch (RuntimeException ex) {
+				LogFactory.getLog(OjsWorkerAutoConfiguration.class)
+					.warn("OJS could not publish this node's handlers (is the handlers table missing? see"
+							+ " ojs.jdbc.initialize-schema): producers without them route their jobs to the default"
+							+ " queue: " + ex);
+			}
+		};
 	}
 
 	@Bean

@@ -1,0 +1,79 @@
+package dev.ojs.spring;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
+
+import dev.ojs.job.JobStore;
+import dev.ojs.job.PublishedHandler;
+import dev.ojs.retry.OnExhaustion;
+import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.RetryPolicyLayers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+/**
+ * {@link HandlerDirectory}: where a type's jobs go and how their policy is layered (spec
+ * §8.1), from the local handler, a published one, or none.
+ */
+class HandlerDirectoryTests {
+
+	private final JobStore store = mock(JobStore.class);
+
+	private final OjsJobRegistry registry = mock(OjsJobRegistry.class);
+
+	private final HandlerDirectory directory = new HandlerDirectory(this.registry, this.store,
+			RetryPolicy.builder().maxAttempts(6).build(), "app");
+
+	@Test
+	void aPublishedHandlerRoutesAndLayersAndIsLookedUpOnceWhileCached() {
+		given(this.registry.find("remote")).willReturn(Optional.empty());
+		given(this.store.findPublishedHandler("remote")).willReturn(Optional.of(new PublishedHandler("remote", "mail",
+				7, RetryPolicy.builder().maxAttempts(4).build(),
+				RetryPolicy.builder().onExhaustion(OnExhaustion.DEAD_LETTER).build(), "other", "node-2", Instant.EPOCH)));
+		HandlerDirectory.Route route = this.directory.route("remote");
+		assertThat(route.queue()).isEqualTo("mail");
+		assertThat(route.priority()).isEqualTo(7);
+		assertThat(route.source()).isEqualTo("published");
+		assertThat(route.policy().maxAttempts()).as("the publisher's application defaults, not ours").isEqualTo(4);
+		assertThat(route.layers().sources()).containsEntry("on_exhaustion", RetryPolicyLayers.HANDLER)
+			.containsEntry("max_attempts", RetryPolicyLayers.APPLICATION);
+		this.directory.route("remote");
+		verify(this.store, times(1)).findPublishedHandler("remote");
+	}
+
+	@Test
+	void anUnknownTypeGoesToTheDefaultQueueWithThisApplicationsDefaults() {
+		given(this.registry.find(anyString())).willReturn(Optional.empty());
+		given(this.store.findPublishedHandler(anyString())).willReturn(Optional.empty());
+		HandlerDirectory.Route route = this.directory.route("nobody");
+		assertThat(route.queue()).isEqualTo("default");
+		assertThat(route.priority()).isZero();
+		assertThat(route.source()).isEqualTo("none");
+		assertThat(route.policy().maxAttempts()).isEqualTo(6);
+	}
+
+	@Test
+	void aStoreThatCannotBeReadStillLetsJobsBeEnqueuedWithTheDefaults() {
+		given(this.registry.find(anyString())).willReturn(Optional.empty());
+		given(this.store.findPublishedHandler(anyString()))
+			.willThrow(new DataAccessResourceFailureException("no table ojs_handlers"));
+		assertThat(this.directory.route("any").queue()).isEqualTo("default");
+	}
+
+	@Test
+	void publishingWithoutHandlersWritesNothing() {
+		given(this.registry.jobs()).willReturn(List.of());
+		this.directory.publish("node-1");
+		verify(this.store, times(0)).publishHandlers(org.mockito.ArgumentMatchers.any());
+	}
+
+}
