@@ -11,16 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcCronStore;
 import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
 import dev.ojs.testsupport.DatabaseTests;
 import dev.ojs.testsupport.MutableClock;
@@ -154,75 +151,31 @@ abstract class AbstractMultiNodeCronTests extends DatabaseTests {
 		}
 
 		/** The node's store: dead after its dying tick, and (for a zombie) always sure it holds the lease. */
-		private final class DyingStore implements CronStore {
-
-			private final CronStore store;
+		private final class DyingStore extends ForwardingCronStore {
 
 			private final boolean ignoresLease;
 
 			DyingStore(CronStore store, boolean ignoresLease) {
-				this.store = store;
+				super(store);
 				this.ignoresLease = ignoresLease;
 			}
 
-			private <T> T alive(T value) {
+			@Override
+			protected void check() {
 				if (Node.this.dead.get()) {
 					throw new IllegalStateException("node is dead");
 				}
-				return value;
-			}
-
-			@Override
-			public Instant now() {
-				return alive(this.store.now());
 			}
 
 			@Override
 			public boolean holdLease(String nodeId, Duration ttl) {
-				alive(nodeId);
+				check();
 				return this.ignoresLease || this.store.holdLease(nodeId, ttl);
 			}
 
 			@Override
-			public void releaseLease(String nodeId) {
-				alive(nodeId);
-				this.store.releaseLease(nodeId);
-			}
-
-			@Override
-			public Optional<String> leaseHolder() {
-				return alive(this.store.leaseHolder());
-			}
-
-			@Override
-			public List<StoredSchedule> findDue(Instant now, int limit) {
-				return alive(this.store.findDue(now, limit));
-			}
-
-			@Override
-			public List<StoredSchedule> findQueued(int limit) {
-				return alive(this.store.findQueued(limit));
-			}
-
-			@Override
-			public Optional<StoredSchedule> find(String name) {
-				return alive(this.store.find(name));
-			}
-
-			@Override
-			public List<StoredSchedule> findAll() {
-				return alive(this.store.findAll());
-			}
-
-			@Override
-			public @Nullable JobState jobState(String jobId) {
-				alive(jobId);
-				return this.store.jobState(jobId);
-			}
-
-			@Override
 			public Optional<Advanced> advance(Advance advance) {
-				alive(advance);
+				check();
 				if (Node.this.dieInsideNextTick.get()) {
 					Node.this.dead.set(true);
 					this.store.advance(advance);
@@ -233,16 +186,6 @@ abstract class AbstractMultiNodeCronTests extends DatabaseTests {
 					Node.this.dead.set(true);
 				}
 				return advanced;
-			}
-
-			@Override
-			public StoredSchedule save(String name, Function<@Nullable StoredSchedule, StoredSchedule> change) {
-				return alive(this.store.save(name, change));
-			}
-
-			@Override
-			public boolean delete(String name) {
-				return alive(this.store.delete(name));
 			}
 
 		}

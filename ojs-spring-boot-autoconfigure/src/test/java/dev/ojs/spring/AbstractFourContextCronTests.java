@@ -1,0 +1,349 @@
+package dev.ojs.spring;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.cron.CronStore;
+import dev.ojs.cron.ForwardingCronStore;
+import dev.ojs.cron.OverlapPolicy;
+import dev.ojs.cron.StoredSchedule;
+import dev.ojs.jdbc.JdbcCronStore;
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
+import dev.ojs.spring.autoconfigure.OjsCronLifecycle;
+import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.TestDatabases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Recurring jobs on four nodes, each a whole application context on one database, through
+ * real ticks of two schedules firing every second (ojs-cron.md §7, CRON-21/22/23/25). On the
+ * way the lease holder dies inside a tick's transaction (after the compare-and-set, its lease
+ * left to expire), and later the next holder shuts down. Every tick has exactly one job, run
+ * once; the dead node's tick is caught up by its successor; no gap between ticks is longer
+ * than a failover allows while a node lives. Ticks need not be contiguous: an evaluation
+ * more than a tick late (a failover, a loaded machine) fires the ticks it missed once
+ * (CRON-25). Subclasses choose the database.
+ */
+abstract class AbstractFourContextCronTests extends DatabaseTests {
+
+	private static final int NODES = 4;
+
+	private static final List<String> SCHEDULES = List.of("four.cron", "four.every");
+
+	private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+	private static final Duration LEASE_TTL = Duration.ofMillis(2500);
+
+	private static final Duration TICK = Duration.ofSeconds(1);
+
+	/**
+	 * The longest gap between consecutive ticks' jobs while a node lives: a dead holder's lease
+	 * runs out, a successor takes it at its next evaluation (an interval), fires the first
+	 * missed tick once (CRON-25) and the next tick's job a tick and an interval later; plus an
+	 * interval for a loaded machine.
+	 */
+	private static final Duration MAX_GAP = LEASE_TTL.plus(INTERVAL.multipliedBy(3)).plus(TICK);
+
+	private static final Duration BOUND = Duration.ofSeconds(20);
+
+	private final Map<String, ConfigurableApplicationContext> nodes = new LinkedHashMap<>();
+
+	@AfterAll
+	void closeNodes() {
+		this.nodes.values().forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void everyTickHasExactlyOneJobAcrossFourNodesThroughAKillAndAShutdown() {
+		TickHandlers.runs.clear();
+		for (int i = 1; i <= NODES; i++) {
+			this.nodes.put("node-" + i, start("node-" + i));
+		}
+		awaitTicks(2);
+
+		// the holder dies inside a tick's transaction (whichever node holds it when the next tick comes)
+		AtomicBoolean kill = new AtomicBoolean(true);
+		this.nodes.values().forEach((node) -> node.getBean(KillableCronStore.class).kill.set(kill));
+		await().atMost(BOUND).until(() -> !kill.get());
+		String killed = this.nodes.entrySet()
+			.stream()
+			.filter((node) -> node.getValue().getBean(KillableCronStore.class).dead())
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElseThrow();
+		ConfigurableApplicationContext dead = this.nodes.remove(killed);
+		KillableCronStore dying = dead.getBean(KillableCronStore.class);
+		dead.close();
+		assertThat(dying.holderAtDeath).as("the dead node held the lease").hasValue(killed);
+		assertThat(dying.rolledBack).as("the dead node's tick rolled back").isTrue();
+		String killedKey = dying.killedKey.get();
+		assertThat(killedKey).isNotNull();
+		this.nodes.values().forEach((node) -> node.getBean(KillableCronStore.class).kill.set(new AtomicBoolean()));
+		// its lease expires, a successor fires the dead node's tick once (CRON-22, CRON-25)
+		await().atMost(BOUND).until(() -> jobs().containsKey(killedKey));
+		awaitTicks(2);
+
+		// the next holder shuts down and gives its lease up
+		this.nodes.remove(holder()).close();
+		awaitTicks(3);
+
+		// stop evaluating, then let the workers finish every job
+		this.nodes.values().forEach((node) -> node.getBean(OjsCronLifecycle.class).stop());
+		await().atMost(BOUND)
+			.until(() -> count("SELECT count(*) FROM " + this.schema.tableName() + " WHERE state <> ?",
+					JobState.COMPLETED.value()) == 0);
+
+		Map<String, Integer> jobs = jobs();
+		assertThat(jobs).as("exactly one job per tick").allSatisfy((key, count) -> assertThat(count).isOne());
+		assertThat(jobs).containsKey(killedKey);
+		Map<String, String> keysById = keysById();
+		assertThat(TickHandlers.runs).as("every job ran once, on some node")
+			.containsOnlyKeys(keysById.keySet())
+			.allSatisfy((id, runs) -> assertThat(runs.get()).isOne());
+		for (String name : SCHEDULES) {
+			List<Instant> ticks = ticks(name, jobs.keySet());
+			assertThat(ticks).as(name).hasSizeGreaterThanOrEqualTo(8);
+			StoredSchedule stored = this.nodes.values()
+				.iterator()
+				.next()
+				.getBean(OjsRecurringJobs.class)
+				.find(name)
+				.orElseThrow();
+			assertThat(stored.runCount()).as(name + " run count").isEqualTo(ticks.size());
+			for (int i = 1; i < ticks.size(); i++) {
+				Duration gap = Duration.between(ticks.get(i - 1), ticks.get(i));
+				assertThat(gap).as(name + " ticks " + ticks.get(i - 1) + " -> " + ticks.get(i) + " of " + ticks)
+					.isPositive()
+					.isLessThanOrEqualTo(MAX_GAP);
+				assertThat(gap.toMillis() % TICK.toMillis()).as(name + " tick alignment").isZero();
+			}
+		}
+	}
+
+	private ConfigurableApplicationContext start(String nodeId) {
+		return new SpringApplicationBuilder(FourNodeApplication.class).web(WebApplicationType.NONE)
+			.properties("test.database=" + kind().name(), "ojs.jdbc.table-prefix=" + this.schema.tablePrefix(),
+					"ojs.jdbc.initialize-schema=always", "ojs.worker.node-id=" + nodeId,
+					"ojs.worker.poll-interval=100ms", "ojs.cron.interval=" + INTERVAL.toMillis() + "ms",
+					"ojs.cron.lease-ttl=" + LEASE_TTL.toMillis() + "ms", "spring.main.banner-mode=off")
+			.run();
+	}
+
+	/** The live node holding the evaluator lease, once one does. */
+	private String holder() {
+		AtomicReference<String> holder = new AtomicReference<>();
+		await().atMost(BOUND).until(() -> {
+			Optional<String> current = this.nodes.values()
+				.iterator()
+				.next()
+				.getBean(CronStore.class)
+				.leaseHolder()
+				.filter(this.nodes::containsKey);
+			current.ifPresent(holder::set);
+			return current.isPresent();
+		});
+		return holder.get();
+	}
+
+	/** Waits until every schedule has {@code more} ticks' jobs more than now. */
+	private void awaitTicks(int more) {
+		Map<String, Integer> before = ticksPerSchedule();
+		await().atMost(BOUND).until(() -> {
+			Map<String, Integer> now = ticksPerSchedule();
+			return SCHEDULES.stream()
+				.allMatch((name) -> now.getOrDefault(name, 0) >= before.getOrDefault(name, 0) + more);
+		});
+	}
+
+	private Map<String, Integer> ticksPerSchedule() {
+		Map<String, Integer> ticks = new HashMap<>();
+		jobs().keySet().forEach((key) -> ticks.merge(key.split(":")[1], 1, Integer::sum));
+		return ticks;
+	}
+
+	/** Jobs per unique key. */
+	private Map<String, Integer> jobs() {
+		Map<String, Integer> jobs = new TreeMap<>();
+		jdbc().query("SELECT unique_key, count(*) FROM " + this.schema.tableName() + " GROUP BY unique_key",
+				(rs) -> {
+					jobs.put(rs.getString(1), rs.getInt(2));
+				});
+		return jobs;
+	}
+
+	private Map<String, String> keysById() {
+		Map<String, String> keys = new HashMap<>();
+		jdbc().query("SELECT id, unique_key FROM " + this.schema.tableName(), (rs) -> {
+			keys.put(rs.getString(1), rs.getString(2));
+		});
+		return keys;
+	}
+
+	private long count(String sql, Object... args) {
+		Long count = jdbc().queryForObject(sql, Long.class, args);
+		return (count != null) ? count : 0;
+	}
+
+	private JdbcTemplate jdbc() {
+		return new JdbcTemplate(this.schema.dataSource());
+	}
+
+	/** The ticks of schedule {@code name}, in order, from the jobs' unique keys {@code cron:{name}:{local tick}}. */
+	private static List<Instant> ticks(String name, Iterable<String> keys) {
+		String prefix = "cron:" + name + ":";
+		List<Instant> ticks = new ArrayList<>();
+		for (String key : keys) {
+			if (key.startsWith(prefix)) {
+				String tick = key.substring(prefix.length());
+				// @every keys are instants, cron keys local times in UTC
+				ticks.add(tick.endsWith("Z") ? Instant.parse(tick) : LocalDateTime.parse(tick).toInstant(ZoneOffset.UTC));
+			}
+		}
+		ticks.sort(null);
+		return ticks;
+	}
+
+	/** One node: the same application on every node. */
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class FourNodeApplication {
+
+		@Bean(destroyMethod = "")
+		DataSource dataSource(Environment environment) {
+			return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
+				.dataSource();
+		}
+
+		@Bean
+		KillableCronStore killableCronStore(JdbcJobStore jobStore) {
+			return new KillableCronStore(new JdbcCronStore(jobStore));
+		}
+
+		@Bean
+		TickHandlers tickHandlers() {
+			return new TickHandlers();
+		}
+
+	}
+
+	static class TickHandlers {
+
+		/** Runs per job id, on every node. */
+		static final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
+		@OjsRecurring(name = "four.cron", cron = "* * * * * *", overlap = OverlapPolicy.ALLOW)
+		@OjsJob(type = "four.cron")
+		void cron(JobContext context) {
+			runs.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		@OjsRecurring(name = "four.every", cron = "@every 1s", overlap = OverlapPolicy.ALLOW)
+		@OjsJob(type = "four.every")
+		void every(JobContext context) {
+			runs.computeIfAbsent(context.id(), (id) -> new AtomicInteger()).incrementAndGet();
+		}
+
+	}
+
+	/**
+	 * The node's cron store. The first node to take a tick while the shared kill switch is on
+	 * dies inside that tick's transaction (a queue name the job table rejects fails it after
+	 * the compare-and-set) and answers nothing after, as a node whose process is gone: its
+	 * lease is neither renewed nor released.
+	 */
+	static final class KillableCronStore extends ForwardingCronStore {
+
+		/** Shared by the nodes: the first to take a tick while it is set clears it and dies. */
+		final AtomicReference<AtomicBoolean> kill = new AtomicReference<>(new AtomicBoolean());
+
+		final AtomicReference<@Nullable String> killedKey = new AtomicReference<>();
+
+		final AtomicReference<@Nullable String> holderAtDeath = new AtomicReference<>();
+
+		final AtomicBoolean rolledBack = new AtomicBoolean();
+
+		private final AtomicBoolean dead = new AtomicBoolean();
+
+		KillableCronStore(CronStore store) {
+			super(store);
+		}
+
+		boolean dead() {
+			return this.dead.get();
+		}
+
+		@Override
+		protected void check() {
+			if (this.dead.get()) {
+				throw new IllegalStateException("node is dead");
+			}
+		}
+
+		@Override
+		public void releaseLease(String nodeId) {
+			if (!this.dead.get()) {
+				this.store.releaseLease(nodeId);
+			}
+		}
+
+		@Override
+		public Optional<Advanced> advance(Advance advance) {
+			check();
+			NewJob job = advance.job();
+			if (job == null || !this.kill.get().compareAndSet(true, false)) {
+				return this.store.advance(advance);
+			}
+			this.dead.set(true);
+			this.killedKey.set(job.uniqueKey());
+			this.holderAtDeath.set(this.store.leaseHolder().orElse(null));
+			NewJob rejected = new NewJob(job.type(), "q".repeat(300), job.priority(), job.argsJson(), job.metaJson(),
+					job.retryPolicy(), job.runAt(), job.uniqueKey(), job.maxAttempts());
+			try {
+				this.store.advance(new Advance(advance.name(), advance.expectedNextRunAt(), advance.expectedQueuedRuns(),
+						advance.nextRunAt(), advance.queuedRuns(), advance.tickAt(), advance.outcome(), rejected,
+						advance.cancelJobId()));
+			}
+			catch (RuntimeException ex) {
+				// the compare-and-set went with the failed insert
+				Instant nextRunAt = this.store.find(advance.name()).orElseThrow().nextRunAt();
+				this.rolledBack.set(Objects.equals(advance.expectedNextRunAt(), nextRunAt));
+			}
+			throw new IllegalStateException("node died inside the tick");
+		}
+
+	}
+
+}
