@@ -73,7 +73,8 @@ public final class CronEvaluator {
 		this.jobs = jobs;
 		this.listener = listener;
 		this.settings = settings;
-		this.task = new PeriodicTask("ojs-cron-" + settings.nodeId(), this::evaluate, settings.interval());
+		// on the clock: ticks fall on whole seconds, and a drifting delay would reach them later and later
+		this.task = PeriodicTask.onTheClock("ojs-cron-" + settings.nodeId(), this::evaluate, settings.interval());
 	}
 
 	public void start() {
