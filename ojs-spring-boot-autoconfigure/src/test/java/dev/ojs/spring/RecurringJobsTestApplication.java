@@ -6,16 +6,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.sql.DataSource;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
-import org.springframework.core.env.Environment;
 
 import dev.ojs.cron.OverlapPolicy;
-import dev.ojs.testsupport.TestDatabases;
 
 /**
  * The application of the recurring-job integration tests: annotated schedules whose
@@ -23,19 +20,8 @@ import dev.ojs.testsupport.TestDatabases;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
+@Import(TestDatabaseConfiguration.class)
 class RecurringJobsTestApplication {
-
-	@Bean(destroyMethod = "")
-	DataSource dataSource(Environment environment) {
-		return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
-			.dataSource();
-	}
-
-	@Bean
-	IntegrationTestApplication.TableDropper tableDropper(DataSource dataSource, Environment environment) {
-		return new IntegrationTestApplication.TableDropper(dataSource,
-				environment.getRequiredProperty("ojs.jdbc.table-prefix"));
-	}
 
 	@Bean
 	RecurringHandlers recurringHandlers() {

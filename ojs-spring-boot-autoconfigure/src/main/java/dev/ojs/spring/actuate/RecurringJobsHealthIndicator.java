@@ -12,7 +12,7 @@ import dev.ojs.cron.CronStore;
 /**
  * Health of this node's recurring-job evaluator: down when it has not finished an evaluation
  * (as lease holder or standing by) for {@value #STALE_INTERVALS} intervals. Details: whether
- * this node holds the lease, the holder, and the last evaluation.
+ * this node holds the lease, the holder, the last evaluation and how long ago it was.
  */
 public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
 
@@ -33,10 +33,14 @@ public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		Instant last = this.evaluator.lastEvaluation();
 		Duration stale = this.evaluator.settings().interval().multipliedBy(STALE_INTERVALS);
-		boolean fresh = last != null && !last.plus(stale).isBefore(this.store.now());
+		Instant now = this.store.now();
+		boolean fresh = last != null && !last.plus(stale).isBefore(now);
 		(fresh ? builder.up() : builder.down()).withDetail("leader", this.evaluator.isLeader())
 			.withDetail("leaseHolder", this.store.leaseHolder().orElse("none"))
 			.withDetail("lastEvaluation", (last != null) ? last.toString() : "never");
+		if (last != null) {
+			builder.withDetail("sinceLastEvaluation", Duration.between(last, now).toString());
+		}
 	}
 
 }

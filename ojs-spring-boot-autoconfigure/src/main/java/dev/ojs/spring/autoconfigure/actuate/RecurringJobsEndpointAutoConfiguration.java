@@ -1,6 +1,7 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -11,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.actuate.RecurringJobsEndpoint;
+import dev.ojs.spring.actuate.RecurringJobsEndpointWebExtension;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the {@link RecurringJobsEndpoint}
@@ -28,6 +30,14 @@ public final class RecurringJobsEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RecurringJobsEndpoint recurringJobsEndpoint(OjsRecurringJobs recurringJobs, JobStore jobStore) {
 		return new RecurringJobsEndpoint(recurringJobs, jobStore);
+	}
+
+	@Bean
+	@ConditionalOnBean(RecurringJobsEndpoint.class)
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	RecurringJobsEndpointWebExtension recurringJobsEndpointWebExtension(RecurringJobsEndpoint endpoint) {
+		return new RecurringJobsEndpointWebExtension(endpoint);
 	}
 
 }

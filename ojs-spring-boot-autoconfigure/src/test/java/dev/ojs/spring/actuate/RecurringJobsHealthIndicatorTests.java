@@ -1,0 +1,99 @@
+package dev.ojs.spring.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import dev.ojs.cron.CronEvaluator;
+import dev.ojs.cron.CronEventListener;
+import dev.ojs.cron.CronSettings;
+import dev.ojs.cron.CronStore;
+import dev.ojs.cron.TickJobs;
+import dev.ojs.testsupport.MutableClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Tests for {@link RecurringJobsHealthIndicator}: up while the evaluator has evaluated within
+ * {@value RecurringJobsHealthIndicator#STALE_INTERVALS} intervals, down after, on a
+ * controllable clock.
+ */
+class RecurringJobsHealthIndicatorTests {
+
+	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+	private final MutableClock clock = new MutableClock(START);
+
+	private final CronStore store = mock(CronStore.class);
+
+	@BeforeEach
+	void store() {
+		given(this.store.now()).willAnswer((invocation) -> this.clock.instant());
+		given(this.store.holdLease(eq("node-a"), any())).willReturn(true);
+		given(this.store.leaseHolder()).willReturn(Optional.of("node-a"));
+	}
+
+	@Test
+	void upJustAfterAnEvaluationWithTheLeaseDetails() {
+		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
+		evaluator.evaluate();
+		Health health = new RecurringJobsHealthIndicator(evaluator, this.store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("leader", true)
+			.containsEntry("leaseHolder", "node-a")
+			.containsEntry("lastEvaluation", START.toString())
+			.containsEntry("sinceLastEvaluation", "PT0S");
+	}
+
+	@Test
+	void upUntilFiveIntervalsWithoutAnEvaluationThenDownSayingHowLongItHasBeen() {
+		CronEvaluator evaluator = evaluator(Duration.ofSeconds(2));
+		evaluator.evaluate();
+		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, this.store);
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+		this.clock.advance(Duration.ofMillis(1));
+		Health health = indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("lastEvaluation", START.toString())
+			.containsEntry("sinceLastEvaluation", "PT10.001S");
+		evaluator.evaluate();
+		assertThat(indicator.health().getStatus()).as("evaluating again").isEqualTo(Status.UP);
+	}
+
+	@Test
+	void anEvaluationStandingByCounts() {
+		given(this.store.holdLease(eq("node-a"), any())).willReturn(false);
+		given(this.store.leaseHolder()).willReturn(Optional.of("node-b"));
+		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
+		evaluator.evaluate();
+		Health health = new RecurringJobsHealthIndicator(evaluator, this.store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("leader", false).containsEntry("leaseHolder", "node-b");
+	}
+
+	@Test
+	void downWhenItNeverEvaluated() {
+		Health health = new RecurringJobsHealthIndicator(evaluator(Duration.ofSeconds(1)), this.store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("lastEvaluation", "never").doesNotContainKey("sinceLastEvaluation");
+	}
+
+	private CronEvaluator evaluator(Duration interval) {
+		TickJobs jobs = (schedule, meta, uniqueKey) -> {
+			throw new AssertionError("nothing is due");
+		};
+		return new CronEvaluator(this.store, jobs, CronEventListener.NONE, new CronSettings("node-a", interval, interval.multipliedBy(3), 10));
+	}
+
+}
