@@ -65,6 +65,8 @@ public final class CronEvaluator {
 
 	private volatile @Nullable Instant lastEvaluation;
 
+	private volatile @Nullable Instant startedAt;
+
 	/** {@link System#nanoTime()} of the last lease taken or renewed. */
 	private long leaseRenewedNanos;
 
@@ -78,7 +80,13 @@ public final class CronEvaluator {
 	}
 
 	public void start() {
+		this.startedAt = this.store.now();
 		this.task.start();
+	}
+
+	/** When this node's evaluation was started (the store's clock), or {@code null} before. */
+	public @Nullable Instant startedAt() {
+		return this.startedAt;
 	}
 
 	/** Stops evaluating and gives the lease up, so another node takes over at once. */

@@ -34,7 +34,9 @@ public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
 		Instant last = this.evaluator.lastEvaluation();
 		Duration stale = this.evaluator.settings().interval().multipliedBy(STALE_INTERVALS);
 		Instant now = this.store.now();
-		boolean fresh = last != null && !last.plus(stale).isBefore(now);
+		// a node that has just started has until the first evaluation is due, like any other
+		Instant since = (last != null) ? last : this.evaluator.startedAt();
+		boolean fresh = since != null && !since.plus(stale).isBefore(now);
 		(fresh ? builder.up() : builder.down()).withDetail("leader", this.evaluator.isLeader())
 			.withDetail("leaseHolder", this.store.leaseHolder().orElse("none"))
 			.withDetail("lastEvaluation", (last != null) ? last.toString() : "never");

@@ -83,6 +83,19 @@ class RecurringJobsHealthIndicatorTests {
 	}
 
 	@Test
+	void aStartedEvaluatorIsUpUntilItsFirstEvaluationIsFiveIntervalsLate() {
+		CronEvaluator evaluator = evaluator(Duration.ofSeconds(2));
+		// started at START on the store's clock (its thread, stopped at once, evaluates at START at most)
+		evaluator.start();
+		evaluator.stop(Duration.ofSeconds(5));
+		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, this.store);
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+		this.clock.advance(Duration.ofMillis(1));
+		assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+	}
+
+	@Test
 	void downWhenItNeverEvaluated() {
 		Health health = new RecurringJobsHealthIndicator(evaluator(Duration.ofSeconds(1)), this.store).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
