@@ -5,6 +5,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The layers a job's effective policy is merged from (spec §8.1), lowest first: the spec
@@ -27,6 +30,11 @@ public final class RetryPolicyLayers {
 
 	private final List<Map.Entry<String, RetryPolicy>> layers;
 
+	/** {@link #effective()} and {@link #sources()}, once computed (immutable, so a benign race at worst computes twice). */
+	private @Nullable RetryPolicy effective;
+
+	private @Nullable Map<String, String> sources;
+
 	private RetryPolicyLayers(List<Map.Entry<String, RetryPolicy>> layers) {
 		this.layers = layers;
 	}
@@ -48,6 +56,15 @@ public final class RetryPolicyLayers {
 	 * @throws RetryPolicyValidationException when the merged policy is invalid
 	 */
 	public RetryPolicy effective() {
+		RetryPolicy effective = this.effective;
+		if (effective == null) {
+			effective = merge();
+			this.effective = effective;
+		}
+		return effective;
+	}
+
+	private RetryPolicy merge() {
 		RetryPolicy merged = this.layers.get(0).getValue();
 		for (int i = 1; i < this.layers.size(); i++) {
 			merged = this.layers.get(i).getValue().mergedOver(merged);
@@ -57,10 +74,20 @@ public final class RetryPolicyLayers {
 
 	/** For each field, by its JSON name, the name of the highest layer that sets it. */
 	public Map<String, String> sources() {
+		Map<String, String> sources = this.sources;
+		if (sources == null) {
+			sources = findSources();
+			this.sources = sources;
+		}
+		return sources;
+	}
+
+	private Map<String, String> findSources() {
+		List<Set<String>> fields = this.layers.stream().map((layer) -> layer.getValue().fieldNames()).toList();
 		Map<String, String> sources = new LinkedHashMap<>();
 		for (String field : RetryPolicy.DEFAULT.fieldNames()) {
 			for (int i = this.layers.size() - 1; i >= 0; i--) {
-				if (this.layers.get(i).getValue().fieldNames().contains(field)) {
+				if (fields.get(i).contains(field)) {
 					sources.put(field, this.layers.get(i).getKey());
 					break;
 				}

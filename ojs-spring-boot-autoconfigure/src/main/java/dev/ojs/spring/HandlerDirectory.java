@@ -123,7 +123,9 @@ public class HandlerDirectory {
 
 	/** The layers of {@code job}'s policy: its handler's, then the job's own fields. */
 	public RetryPolicyLayers layers(Job job) {
-		return route(job.type()).layers().over(RetryPolicyLayers.JOB, job.retryPolicy());
+		RetryPolicyLayers layers = route(job.type()).layers();
+		// most jobs have no fields of their own: the route's layers, merged once, serve them all
+		return job.retryPolicy().isEmpty() ? layers : layers.over(RetryPolicyLayers.JOB, job.retryPolicy());
 	}
 
 	/**

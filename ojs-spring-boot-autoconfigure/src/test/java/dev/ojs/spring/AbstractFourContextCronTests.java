@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +28,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.cron.CronStore;
@@ -239,13 +238,9 @@ abstract class AbstractFourContextCronTests extends DatabaseTests {
 	/** One node: the same application on every node. */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(TestDatabaseConfiguration.SharedDataSource.class)
 	static class FourNodeApplication {
 
-		@Bean(destroyMethod = "")
-		DataSource dataSource(Environment environment) {
-			return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
-				.dataSource();
-		}
 
 		@Bean
 		KillableCronStore killableCronStore(JdbcJobStore jobStore) {

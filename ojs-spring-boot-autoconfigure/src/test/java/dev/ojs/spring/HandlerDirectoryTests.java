@@ -70,6 +70,28 @@ class HandlerDirectoryTests {
 	}
 
 	@Test
+	void aJobWithoutFieldsOfItsOwnSharesItsRoutesLayersMergedOnce() {
+		given(this.registry.find(anyString())).willReturn(Optional.empty());
+		given(this.store.findPublishedHandler(anyString())).willReturn(Optional.empty());
+		dev.ojs.job.Job plain = dev.ojs.testsupport.StoredJobs.job("any").build();
+		dev.ojs.job.Job own = new dev.ojs.job.Job(plain.id(), "any", plain.queue(), plain.argsJson(), plain.metaJson(), 0,
+				plain.state(), 1, 2, RetryPolicy.builder().maxAttempts(2).build(), plain.errors(), false, null,
+				plain.scheduledAt(), plain.createdAt(), plain.enqueuedAt(), plain.startedAt(), null, null,
+				plain.lockedBy(), plain.lockedUntil());
+		dev.ojs.job.Job none = new dev.ojs.job.Job(plain.id(), "any", plain.queue(), plain.argsJson(), plain.metaJson(),
+				0, plain.state(), 1, 6, RetryPolicy.builder().build(), plain.errors(), false, null, plain.scheduledAt(),
+				plain.createdAt(), plain.enqueuedAt(), plain.startedAt(), null, null, plain.lockedBy(),
+				plain.lockedUntil());
+		RetryPolicyLayers layers = this.directory.layers(none);
+		assertThat(layers).isSameAs(this.directory.route("any").layers());
+		assertThat(layers.effective()).isSameAs(layers.effective()).isEqualTo(this.directory.route("any").policy());
+		assertThat(layers.sources()).isSameAs(layers.sources()).containsEntry("max_attempts", RetryPolicyLayers.APPLICATION);
+		RetryPolicyLayers withOwn = this.directory.layers(own);
+		assertThat(withOwn.effective().maxAttempts()).isEqualTo(2);
+		assertThat(withOwn.sources()).containsEntry("max_attempts", RetryPolicyLayers.JOB);
+	}
+
+	@Test
 	void publishingWithoutHandlersWritesNothing() {
 		given(this.registry.jobs()).willReturn(List.of());
 		this.directory.publish("node-1");

@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +20,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Import;
 
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
@@ -185,13 +184,9 @@ abstract class PolicyFollowsHandlerIntegrationTests {
 	/** A worker node with the handlers. */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(TestDatabaseConfiguration.SharedDataSource.class)
 	static class WorkerApplication {
 
-		@Bean(destroyMethod = "")
-		DataSource dataSource(Environment environment) {
-			return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
-				.dataSource();
-		}
 
 		@Bean
 		RoutedJobs routedJobs() {
@@ -203,13 +198,9 @@ abstract class PolicyFollowsHandlerIntegrationTests {
 	/** A node that only enqueues, without the handlers. */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(TestDatabaseConfiguration.SharedDataSource.class)
 	static class ProducerApplication {
 
-		@Bean(destroyMethod = "")
-		DataSource dataSource(Environment environment) {
-			return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
-				.dataSource();
-		}
 
 	}
 

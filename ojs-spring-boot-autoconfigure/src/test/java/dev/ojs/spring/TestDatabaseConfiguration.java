@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 import dev.ojs.testsupport.TestDatabases;
@@ -14,13 +15,22 @@ import dev.ojs.testsupport.TestDatabases;
  * closes.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(TestDatabaseConfiguration.SharedDataSource.class)
 class TestDatabaseConfiguration {
 
-	/** The shared pool of the test database; never closed by a context. */
-	@Bean(destroyMethod = "")
-	DataSource dataSource(Environment environment) {
-		return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
-			.dataSource();
+	/**
+	 * Only the shared pool of the test database ({@code test.database}), never closed by a
+	 * context: for several contexts on one table, none of which may drop it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class SharedDataSource {
+
+		@Bean(destroyMethod = "")
+		DataSource dataSource(Environment environment) {
+			return TestDatabases.database(TestDatabases.Kind.valueOf(environment.getRequiredProperty("test.database")))
+				.dataSource();
+		}
+
 	}
 
 	@Bean
