@@ -260,6 +260,7 @@ async function route() {
   const name = r.page === 'jobs' && r.id ? 'job' : r.page;
   const page = pages[name] || pages.overview;
   current = { page, route: r, state: {} };
+  delete document.body.dataset.rendered;
   document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.route === (name === 'job' ? 'jobs' : name)));
   $('#title').textContent = page.title(r);
   document.title = page.title(r) + ' · OJS';
@@ -279,11 +280,13 @@ async function refresh() {
     $('#content').innerHTML = part(page.view(data, r, state));
     drawCharts();
     $('#banner').textContent = '';
+    document.body.dataset.rendered = location.hash;
     $('#updated') && ($('#updated').dataset.at = new Date().toISOString());
   } catch (e) {
     if (seq !== renderSeq) return;
     if (e instanceof ApiFailure && e.status === 404 && page.notFound) {
       $('#content').innerHTML = part(page.notFound(r));
+      document.body.dataset.rendered = location.hash;
     } else {
       $('#banner').textContent = 'Could not load this page: ' + (e.message || e) + (e.status ? ' (HTTP ' + e.status + ')' : '');
     }

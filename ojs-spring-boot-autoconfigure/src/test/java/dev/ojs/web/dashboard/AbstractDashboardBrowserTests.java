@@ -1,0 +1,234 @@
+package dev.ojs.web.dashboard;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static dev.ojs.web.dashboard.DashboardTestApplication.CHARGE;
+import static dev.ojs.web.dashboard.DashboardTestApplication.DECLINED;
+import static dev.ojs.web.dashboard.DashboardTestApplication.PAYMENTS;
+import static dev.ojs.web.dashboard.DashboardTestApplication.REPORT;
+import static dev.ojs.web.dashboard.DashboardTestApplication.SEND;
+import static dev.ojs.web.dashboard.DashboardTestApplication.SYNC;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard in headless Chromium against a real application (its Admin API, worker and
+ * database), under a servlet context path, with writes allowed. Every test checks what the page
+ * rendered against the database, and fails on any severe browser console entry, so a broken
+ * script fails it. Screenshots of every page, light and dark, go to {@code target/screenshots}.
+ */
+@SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.worker.poll-interval=50ms",
+				"server.servlet.context-path=/shop" })
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class AbstractDashboardBrowserTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private OjsTemplate ojs;
+
+	@Autowired
+	private OjsQueues queues;
+
+	@Autowired
+	private DataSource dataSource;
+
+	private JdbcTemplate jdbc;
+
+	private Browser browser;
+
+	/** The database the application runs on, in screenshot names. */
+	abstract String database();
+
+	/** The job table's prefix. */
+	abstract String tablePrefix();
+
+	@BeforeAll
+	void seedAndOpenBrowser() throws IOException {
+		this.jdbc = new JdbcTemplate(this.dataSource);
+		for (int i = 0; i < 6; i++) {
+			this.ojs.enqueue(SEND, "customer" + i + "@example.com");
+		}
+		for (int i = 0; i < 3; i++) {
+			this.ojs.enqueue(SYNC, "acct_" + (7781 + i));
+		}
+		for (int i = 0; i < 4; i++) {
+			this.ojs.enqueue(CHARGE, "cus_" + (910 + i));
+		}
+		await().atMost(TIMEOUT).until(() -> count("dead_letter = TRUE") == 7 && count("state = 'completed'") == 6);
+		this.browser = Browser.open("http://localhost:" + this.port + "/shop/ojs/");
+	}
+
+	@AfterAll
+	void closeBrowser() throws IOException {
+		if (this.browser != null) {
+			this.browser.close();
+		}
+	}
+
+	@AfterEach
+	void noSevereConsoleEntries() {
+		this.browser.assertNoSevereLogs();
+	}
+
+	@Test
+	@Order(1)
+	void loadsEveryPageInLightAndDarkThemes() {
+		for (String scheme : List.of("light", "dark")) {
+			this.browser.colorScheme(scheme);
+			this.browser.go("overview");
+			assertThat(this.browser.find("[data-kpi='Dead letters']").getText()).isEqualTo("7");
+			assertThat(this.browser.find("#incident").getText()).contains("failed attempt");
+			assertThat(this.browser.all(".chart svg rect, .chart svg polyline")).isNotEmpty();
+			shot("overview", scheme);
+			this.browser.go("jobs");
+			this.browser.waitUntil((d) -> rows("#jobs-table tbody tr[data-job]").size() == 13 + reportJobs());
+			shot("jobs", scheme);
+			this.browser.go("jobs/" + firstId(CHARGE));
+			this.browser.find("#timeline");
+			shot("job", scheme);
+			this.browser.go("dead-letters");
+			assertThat(this.browser.find("#groups-table").getText()).contains(DECLINED, CHARGE, PAYMENTS,
+					"java.io.IOException", SYNC);
+			shot("dead-letters", scheme);
+			this.browser.go("queues");
+			assertThat(this.browser.find("#queues-table").getText()).contains(PAYMENTS, "emails", "default");
+			shot("queues", scheme);
+			this.browser.go("recurring");
+			assertThat(this.browser.find("#schedules-table").getText()).contains(REPORT, "0 2 * * *");
+			assertThat(this.browser.all("[data-schedule='" + REPORT + "'] .fire-times span")).hasSize(5);
+			shot("recurring", scheme);
+			this.browser.go("nodes");
+			assertThat(this.browser.all("#nodes-table tbody tr[data-node]")).isNotEmpty();
+			shot("nodes", scheme);
+		}
+		this.browser.colorScheme("light");
+	}
+
+	@Test
+	@Order(2)
+	void filtersJobsByTypeAndState() {
+		this.browser.go("jobs");
+		WebElement type = this.browser.find("#filters input[name='type']");
+		type.sendKeys(CHARGE);
+		this.browser.find("#apply").click();
+		this.browser.waitUntil((d) -> d.getCurrentUrl().contains("type=" + CHARGE));
+		this.browser.waitForContent();
+		this.browser.waitUntil((d) -> rows("#jobs-table tbody tr[data-job]").size() == 4);
+		assertThat(rows("#jobs-table tbody tr[data-job]")).allSatisfy((row) -> assertThat(row.getText()).contains(CHARGE));
+		this.browser.find("[data-act='state'][data-state='completed']").click();
+		this.browser.waitUntil((d) -> d.getCurrentUrl().contains("state=completed"));
+		this.browser.waitForContent();
+		this.browser.waitUntil((d) -> !this.browser.all("#jobs-table .empty").isEmpty());
+		assertThat(this.browser.find("[data-count='completed']").getText()).isEqualTo(String.valueOf(count("state = 'completed'")));
+	}
+
+	@Test
+	@Order(3)
+	void opensAJobWithItsErrorHistory() {
+		this.browser.go("jobs?type=" + SYNC);
+		WebElement row = this.browser.find("#jobs-table tbody tr[data-job]");
+		String id = row.getAttribute("data-job");
+		row.click();
+		this.browser.waitUntil((d) -> d.getCurrentUrl().endsWith("#/jobs/" + id));
+		assertThat(this.browser.find("#job-id").getText()).isEqualTo(id);
+		String timeline = this.browser.find("#timeline").getText();
+		assertThat(timeline).contains("Attempt 1 failed", "Attempt 2 failed", "java.io.IOException",
+				"Partner API rejected the sync of acct_", "Moved to the dead letter queue");
+		assertThat(this.browser.find("#job-args").getText()).contains("acct_");
+		assertThat(this.browser.find("#job-actions").getText()).contains("Retry");
+	}
+
+	@Test
+	@Order(4)
+	void pausesAndResumesAQueue() {
+		this.browser.go("queues");
+		this.browser.find("[data-act='queue'][data-op='pause'][data-name='emails']").click();
+		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='resume'][data-name='emails']").isEmpty());
+		assertThat(paused("emails")).isTrue();
+		assertThat(this.browser.find("tr[data-queue='emails']").getText()).contains("paused");
+		this.browser.find("[data-act='queue'][data-op='resume'][data-name='emails']").click();
+		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='pause'][data-name='emails']").isEmpty());
+		assertThat(paused("emails")).isFalse();
+	}
+
+	@Test
+	@Order(5)
+	void bulkRetriesADeadLetterGroupAfterShowingItsCount() {
+		// the retried jobs wait in their paused queue, so that they stay out of the dead letter queue
+		this.queues.pause(PAYMENTS);
+		try {
+			this.browser.go("dead-letters");
+			String group = "tr[data-group='" + DECLINED + "|" + CHARGE + "|" + PAYMENTS + "']";
+			assertThat(this.browser.find(group).getText()).contains("4");
+			this.browser.find(group + " [data-act='dl-group'][data-op='retry']").click();
+			assertThat(this.browser.find("#confirm-count").getText()).isEqualTo("4");
+			assertThat(count("type = '" + CHARGE + "' AND dead_letter = TRUE")).as("nothing changes before confirming").isEqualTo(4);
+			this.browser.find("#modal-confirm").click();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(count("type = '" + CHARGE + "' AND dead_letter = FALSE AND state = 'available' AND attempt = 0")).isEqualTo(4));
+			assertThat(count("dead_letter = TRUE")).isEqualTo(3);
+			this.browser.waitUntil((d) -> this.browser.all(group).isEmpty());
+		}
+		finally {
+			this.queues.resume(PAYMENTS);
+		}
+	}
+
+	private List<WebElement> rows(String css) {
+		return this.browser.driver().findElements(By.cssSelector(css));
+	}
+
+	private void shot(String page, String scheme) {
+		this.browser.screenshot(database() + "-" + page + "-" + scheme);
+	}
+
+	private int reportJobs() {
+		return count("type = 'shop.report'");
+	}
+
+	private String firstId(String type) {
+		return this.jdbc.queryForObject("SELECT id FROM " + tablePrefix() + "jobs WHERE type = ? ORDER BY created_at LIMIT 1",
+				String.class, type);
+	}
+
+	private int count(String where) {
+		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + tablePrefix() + "jobs WHERE " + where, Integer.class);
+		return count == null ? 0 : count;
+	}
+
+	private boolean paused(String queue) {
+		List<Boolean> paused = this.jdbc.queryForList("SELECT paused FROM " + tablePrefix() + "queues WHERE name = ?",
+				Boolean.class, queue);
+		return !paused.isEmpty() && paused.get(0);
+	}
+
+}
