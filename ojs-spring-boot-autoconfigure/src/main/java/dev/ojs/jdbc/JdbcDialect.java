@@ -146,6 +146,8 @@ abstract class JdbcDialect {
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.schedulesTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.leasesTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.queuesTableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.nodesTableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.statsTableName());
 	}
 
 	// ---- values

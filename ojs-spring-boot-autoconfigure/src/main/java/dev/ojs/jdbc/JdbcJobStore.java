@@ -55,6 +55,7 @@ import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.QueueState;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.worker.NodeInfo;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
 
@@ -83,6 +84,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	private static final int PRUNE_MAX_CHUNKS = 200;
 
+	/** Per-minute statistics are kept at least this long. */
+	static final Duration STATS_RETENTION = Duration.ofHours(24);
+
 	private final DataSource dataSource;
 
 	private final JdbcStoreSettings settings;
@@ -90,6 +94,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	private final Clock clock;
 
 	private final JdbcDialect dialect;
+
+	/** The nodes and statistics tables, written by the worker. */
+	private final AdminDialect admin;
 
 	/** Makes an insert without a caller's transaction atomic. */
 	private final TransactionTemplate insertTx;
@@ -107,6 +114,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.dialect = JdbcDialect.create(platform, settings, dataSource);
+		this.admin = new AdminDialect(this.dialect, settings);
 		this.insertTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		// a unique key's live holder is read after waiting for a concurrent insert: it must see
 		// what committed meanwhile (MariaDB's default REPEATABLE READ would not)
@@ -392,14 +400,41 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return this.dialect.claim(nodeId, queue, new LinkedHashMap<>(visibilityByType), limit, now());
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * In one transaction with the completions, the statistics of their queues' current
+	 * minute are counted up (one upsert per queue).
+	 */
 	@Override
 	public Set<String> complete(List<Job> jobs, boolean delete) {
-		return jobs.isEmpty() ? Set.of() : this.dialect.complete(jobs, now(), delete);
+		if (jobs.isEmpty()) {
+			return Set.of();
+		}
+		Instant now = now();
+		return this.dialect.workerTx.execute((status) -> {
+			Set<String> written = this.dialect.complete(jobs, now, delete);
+			this.admin.addStats(OutcomeCounts.completed(jobs, written, now));
+			return written;
+		});
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * In one transaction with the failures, the statistics of their queues' minute are
+	 * counted up (one upsert per queue and minute).
+	 */
 	@Override
 	public Set<String> fail(List<AttemptFailure> failures) {
-		return failures.isEmpty() ? Set.of() : this.dialect.fail(failures, null);
+		if (failures.isEmpty()) {
+			return Set.of();
+		}
+		return this.dialect.workerTx.execute((status) -> {
+			Set<String> written = this.dialect.fail(failures, null);
+			this.admin.addStats(OutcomeCounts.failed(failures, written));
+			return written;
+		});
 	}
 
 	@Override
@@ -443,6 +478,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			}
 			List<AttemptFailure> failures = expired.stream().map(decide).toList();
 			Set<String> written = this.dialect.fail(failures, now);
+			this.admin.addStats(OutcomeCounts.failed(failures, written));
 			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
 		});
 	}
@@ -482,11 +518,28 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			return deleted + deleteInChunks(() -> this.dialect.deleteDeadLettersBefore(Timestamps.MAX, PRUNE_CHUNK),
 					deadline);
 		}
+		deleted += pruneStatsAndNodes(now, retention);
 		JdbcDialect.DeadLetterPosition oldestKept = this.dialect.newestDeadLetter(retention.deadLetterMaxCount());
 		if (oldestKept != null) {
 			deleted += deleteInChunks(() -> this.dialect.deleteDeadLettersBefore(oldestKept, PRUNE_CHUNK), deadline);
 		}
 		return deleted;
+	}
+
+	/**
+	 * Per-minute statistics older than the retention of completed jobs, and at least
+	 * {@link #STATS_RETENTION}; nodes not seen for as long (crashed, never stopped cleanly).
+	 * Counted in the rows deleted.
+	 */
+	private long pruneStatsAndNodes(Instant now, RetentionSettings retention) {
+		Duration keep = (retention.completed().compareTo(STATS_RETENTION) > 0) ? retention.completed() : STATS_RETENTION;
+		try {
+			Instant cutoff = Timestamps.minus(now, keep).truncatedTo(ChronoUnit.MINUTES);
+			return this.admin.deleteStatsBefore(cutoff) + this.admin.deleteNodesBefore(cutoff);
+		}
+		catch (ConcurrencyFailureException ex) {
+			return 0;
+		}
 	}
 
 	/**
@@ -559,6 +612,16 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	public void workerStarting(int engineConnections, int handlerSlots) {
 		ConnectionPoolCheck.check(this.dataSource, engineConnections, handlerSlots);
 		vacuumWarning().ifPresent(logger::warn);
+	}
+
+	@Override
+	public void nodeHeartbeat(NodeInfo node) {
+		this.admin.upsertNode(node);
+	}
+
+	@Override
+	public void nodeStopped(String nodeId) {
+		this.admin.deleteNode(nodeId);
 	}
 
 	/** Why nothing vacuums the job table, if so; empty also when the settings cannot be read. */

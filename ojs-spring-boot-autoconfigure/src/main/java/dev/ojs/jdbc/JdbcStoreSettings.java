@@ -49,6 +49,16 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "jobs";
 	}
 
+	/** The table of worker nodes (from their heartbeats), {@code <prefix>nodes}. */
+	public String nodesTableName() {
+		return this.tablePrefix + "nodes";
+	}
+
+	/** The table of per-minute outcome counters per queue, {@code <prefix>stats}. */
+	public String statsTableName() {
+		return this.tablePrefix + "stats";
+	}
+
 	/** The queue state table's name, {@code <prefix>queues}. */
 	public String queuesTableName() {
 		return this.tablePrefix + "queues";

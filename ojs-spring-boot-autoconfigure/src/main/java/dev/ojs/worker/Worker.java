@@ -37,6 +37,9 @@ public class Worker {
 	/** The least time shutdown gives the completer and pollers to finish, whatever the grace period. */
 	private static final Duration MIN_STOP_TIMEOUT = Duration.ofSeconds(5);
 
+	/** How often a running node tells the store it is alive (ojs-admin-api.md §9); stale after three. */
+	public static final Duration NODE_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
+
 	private final WorkerStore store;
 
 	private final Map<String, HandlerRegistration> registrations = new LinkedHashMap<>();
@@ -65,6 +68,8 @@ public class Worker {
 	private @Nullable JobExecutor executor;
 
 	private @Nullable Heartbeater heartbeater;
+
+	private @Nullable NodeBeat nodeBeat;
 
 	private @Nullable Rescuer rescuer;
 
@@ -140,18 +145,22 @@ public class Worker {
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
 		this.pruner = new Pruner(this.store, this.nodeId, this.settings.retention());
+		Slots slots = this.slots;
+		this.nodeBeat = new NodeBeat(this.store, this.nodeId, List.copyOf(this.queues.keySet()),
+				this.queues.values().stream().mapToInt(Integer::intValue).sum(), slots::running, NODE_HEARTBEAT_INTERVAL);
 		this.pauseWatcher = new PauseWatcher(this.store, this.nodeId, this.pollers, this.settings.pollInterval());
 		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.executions, this.settings.pollInterval());
 		if (!pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
-			// a thread per poller, completer, heartbeater, rescuer, pruner and watcher, and the listener's
-			int engineConnections = pollers.size() + 6 + ((this.insertListener != null) ? 1 : 0);
+			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner and watcher, and the listener's
+			int engineConnections = pollers.size() + 7 + ((this.insertListener != null) ? 1 : 0);
 			this.store.workerStarting(engineConnections, this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
 		this.pauseWatcher.refreshNow();
 		this.completer.start();
 		this.pollers.values().forEach(QueuePoller::start);
 		this.heartbeater.start();
+		this.nodeBeat.start();
 		this.rescuer.start();
 		this.pruner.start();
 		this.pauseWatcher.start();
@@ -193,6 +202,7 @@ public class Worker {
 		this.completer.stop(Durations.atLeast(MIN_STOP_TIMEOUT, Durations.until(deadline)));
 		this.pollers.values().forEach(QueuePoller::stopHandlers);
 		this.heartbeater.stop(MIN_STOP_TIMEOUT);
+		this.nodeBeat.stop(MIN_STOP_TIMEOUT);
 		this.rescuer.stop(MIN_STOP_TIMEOUT);
 		this.pruner.stop(MIN_STOP_TIMEOUT);
 		this.pauseWatcher.stop(MIN_STOP_TIMEOUT);

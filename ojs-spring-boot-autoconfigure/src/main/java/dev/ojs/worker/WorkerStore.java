@@ -121,4 +121,15 @@ public interface WorkerStore {
 	 */
 	void workerStarting(int engineConnections, int handlerSlots);
 
+	/**
+	 * Records a worker node's heartbeat (ojs-admin-api.md §9): one statement per heartbeat
+	 * period, never per job. A store that cannot keep nodes ignores it.
+	 */
+	default void nodeHeartbeat(NodeInfo node) {
+	}
+
+	/** Forgets a node that stopped cleanly. */
+	default void nodeStopped(String nodeId) {
+	}
+
 }

@@ -46,6 +46,14 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until)
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);
 
+-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one filter,
+-- and dead letters grouped by error type x job type x queue
+CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_state_created_idx ON ojs_jobs (state, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_queue_created_idx ON ojs_jobs (queue, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_type_created_idx ON ojs_jobs (type, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (state, dead_letter, last_error_type, type);
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.
@@ -104,4 +112,32 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	name      VARCHAR(255) NOT NULL PRIMARY KEY,
 	paused    BOOLEAN      DEFAULT FALSE NOT NULL,
 	paused_at TIMESTAMP(6) WITH TIME ZONE
+);
+
+-- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
+-- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.
+CREATE TABLE IF NOT EXISTS ojs_nodes (
+	node_id      VARCHAR(255) NOT NULL PRIMARY KEY,
+	application  VARCHAR(255),
+	hostname     VARCHAR(255) NOT NULL,
+	queues       VARCHAR(4000) NOT NULL,
+	concurrency  INTEGER NOT NULL,
+	running_jobs INTEGER NOT NULL,
+	started_at   TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	last_seen_at TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	version      VARCHAR(64),
+	kind         VARCHAR(16) NOT NULL
+);
+
+-- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
+-- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
+CREATE TABLE IF NOT EXISTS ojs_stats (
+	minute        TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+	queue         VARCHAR(255) NOT NULL,
+	completed     BIGINT NOT NULL,
+	failed        BIGINT NOT NULL,
+	retried       BIGINT NOT NULL,
+	dead_lettered BIGINT NOT NULL,
+	discarded     BIGINT NOT NULL,
+	PRIMARY KEY (minute, queue)
 );

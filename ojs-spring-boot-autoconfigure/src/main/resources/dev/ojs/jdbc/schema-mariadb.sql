@@ -43,7 +43,14 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	UNIQUE INDEX ojs_jobs_unique_idx (type, live_unique_key),
 	INDEX ojs_jobs_locked_idx (state, locked_until),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
-	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at)
+	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at),
+	-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one
+	-- filter, and dead letters grouped by error type x job type (x queue)
+	INDEX ojs_jobs_created_idx (created_at, id),
+	INDEX ojs_jobs_state_created_idx (state, created_at, id),
+	INDEX ojs_jobs_queue_created_idx (queue, created_at, id),
+	INDEX ojs_jobs_type_created_idx (type, created_at, id),
+	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
@@ -106,4 +113,32 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	paused    BOOLEAN      NOT NULL DEFAULT FALSE,
 	paused_at DATETIME(6)  NULL,
 	PRIMARY KEY (name)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
+-- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.
+CREATE TABLE IF NOT EXISTS ojs_nodes (
+	node_id      VARCHAR(255) NOT NULL PRIMARY KEY,
+	application  VARCHAR(255),
+	hostname     VARCHAR(255) NOT NULL,
+	queues       VARCHAR(4000) NOT NULL,
+	concurrency  INTEGER NOT NULL,
+	running_jobs INTEGER NOT NULL,
+	started_at   DATETIME(6) NOT NULL,
+	last_seen_at DATETIME(6) NOT NULL,
+	version      VARCHAR(64),
+	kind         VARCHAR(16) NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
+-- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
+CREATE TABLE IF NOT EXISTS ojs_stats (
+	minute        DATETIME(6) NOT NULL,
+	queue         VARCHAR(255) NOT NULL,
+	completed     BIGINT NOT NULL,
+	failed        BIGINT NOT NULL,
+	retried       BIGINT NOT NULL,
+	dead_lettered BIGINT NOT NULL,
+	discarded     BIGINT NOT NULL,
+	PRIMARY KEY (minute, queue)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -53,6 +53,16 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (completed_at)
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (dead_letter, discarded_at)
 	WHERE state IN ('discarded', 'cancelled');
 
+-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one filter
+CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_state_created_idx ON ojs_jobs (state, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_queue_created_idx ON ojs_jobs (queue, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_type_created_idx ON ojs_jobs (type, created_at, id);
+
+-- Admin API: dead letters grouped by error type x job type x queue (an index-only scan)
+CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (last_error_type, type, queue, discarded_at)
+	WHERE state = 'discarded' AND dead_letter = true;
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.
@@ -111,4 +121,32 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	name      varchar(255) NOT NULL PRIMARY KEY,
 	paused    boolean      NOT NULL DEFAULT false,
 	paused_at timestamptz
+);
+
+-- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
+-- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.
+CREATE TABLE IF NOT EXISTS ojs_nodes (
+	node_id      varchar(255) NOT NULL PRIMARY KEY,
+	application  varchar(255),
+	hostname     varchar(255) NOT NULL,
+	queues       varchar(4000) NOT NULL,
+	concurrency  integer NOT NULL,
+	running_jobs integer NOT NULL,
+	started_at   timestamptz NOT NULL,
+	last_seen_at timestamptz NOT NULL,
+	version      varchar(64),
+	kind         varchar(16) NOT NULL
+);
+
+-- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
+-- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
+CREATE TABLE IF NOT EXISTS ojs_stats (
+	minute        timestamptz NOT NULL,
+	queue         varchar(255) NOT NULL,
+	completed     bigint NOT NULL,
+	failed        bigint NOT NULL,
+	retried       bigint NOT NULL,
+	dead_lettered bigint NOT NULL,
+	discarded     bigint NOT NULL,
+	PRIMARY KEY (minute, queue)
 );

@@ -1,30 +1,143 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import org.springframework.beans.factory.annotation.Value;
+import java.time.Duration;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.admin.AdminStore;
+import dev.ojs.jdbc.JdbcAdminStore;
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsWorker;
+import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.admin.AdminApiSettings;
+import dev.ojs.web.admin.AdminDeadLetterController;
+import dev.ojs.web.admin.AdminJobsController;
+import dev.ojs.web.admin.AdminQueuesController;
+import dev.ojs.web.admin.AdminSystemController;
+import dev.ojs.web.admin.AdminSchedulesController;
+import dev.ojs.web.admin.AdminWriteGuard;
+import dev.ojs.web.admin.CsrfTokens;
 import dev.ojs.web.dashboard.OjsDashboardController;
+import dev.ojs.worker.Worker;
 
 /**
- * The OJS dashboard and its Admin API on the application's own port and context path, when
- * {@code ojs.dashboard.enabled=true}.
+ * {@link EnableAutoConfiguration Auto-configuration} of the OJS Admin API under
+ * {@code /ojs/v1/admin} on the application's own servlet container, off unless
+ * {@code ojs.dashboard.enabled=true}. Writes are refused while {@code ojs.dashboard.read-only}
+ * (the default) is on, and cross-site writes always; with Spring Security,
+ * {@link OjsDashboardSecurityConfiguration} also requires the viewer role for reads and the
+ * admin role and a CSRF token for writes.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = { "dev.ojs.spring.autoconfigure.OjsAutoConfiguration",
+		"dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration", "dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
-@ConditionalOnBooleanProperty(name = "ojs.dashboard.enabled")
+@ConditionalOnBooleanProperty("ojs.dashboard.enabled")
+@ConditionalOnBean({ JdbcJobStore.class, OjsQueues.class })
+@EnableConfigurationProperties(OjsDashboardProperties.class)
+@Import(OjsDashboardSecurityConfiguration.class)
 public final class OjsDashboardAutoConfiguration {
+
+	/** Node heartbeats land this often; a node not seen for three is stale. */
+	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
+
+	@Bean
+	@ConditionalOnMissingBean(AdminStore.class)
+	JdbcAdminStore ojsAdminStore(JdbcJobStore jobStore) {
+		return new JdbcAdminStore(jobStore);
+	}
+
+	@Bean
+	AdminApiSettings ojsAdminApiSettings(OjsDashboardProperties properties) {
+		String version = OjsDashboardAutoConfiguration.class.getPackage().getImplementationVersion();
+		return new AdminApiSettings(properties.isReadOnly(), properties.isShowArgs(), properties.normalizedPath(),
+				NODE_HEARTBEAT, version);
+	}
+
+	@Bean
+	AdminJobsController ojsAdminJobsController(AdminStore admin, JobStore jobs,
+			ObjectProvider<HandlerDirectory> handlers, ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
+		return new AdminJobsController(admin, jobs, handlers, jsonMapper(jsonMapper), settings);
+	}
+
+	@Bean
+	AdminQueuesController ojsAdminQueuesController(AdminStore admin, OjsQueues queues,
+			ObjectProvider<OjsWorker> worker) {
+		return new AdminQueuesController(admin, queues, worker);
+	}
+
+	@Bean
+	AdminDeadLetterController ojsAdminDeadLetterController(AdminStore admin, JobStore jobs,
+			ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
+		return new AdminDeadLetterController(admin, jobs, jsonMapper(jsonMapper), settings);
+	}
+
+	@Bean
+	AdminSystemController ojsAdminSystemController(AdminStore admin, AdminApiSettings settings,
+			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<OjsWorker> worker, ObjectProvider<CsrfTokens> csrf) {
+		return new AdminSystemController(admin, settings, jsonMapper(jsonMapper), worker, csrf);
+	}
+
+	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
+		return jsonMapper.getIfUnique(JsonMapper::new);
+	}
+
+	/** The dashboard page and its assets at {@code ojs.dashboard.path}. */
+	@Bean
+	@ConditionalOnMissingBean
+	OjsDashboardController ojsDashboardController(OjsDashboardProperties properties) {
+		return new OjsDashboardController(properties.normalizedPath());
+	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsDashboardController ojsDashboardController(@Value("${ojs.dashboard.path:/ojs}") String path) {
-		return new OjsDashboardController(path);
+	ApiExceptionHandler ojsApiExceptionHandler() {
+		return new ApiExceptionHandler();
+	}
+
+	@Bean
+	WebMvcConfigurer ojsAdminWriteGuardConfigurer(OjsDashboardProperties properties) {
+		AdminWriteGuard guard = new AdminWriteGuard(properties.isReadOnly());
+		return new WebMvcConfigurer() {
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(guard).addPathPatterns(AdminApiSettings.API_PATH + "/**");
+			}
+		};
+	}
+
+	/** Schedules, when recurring jobs are on. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(OjsRecurringJobs.class)
+	static class SchedulesConfiguration {
+
+		@Bean
+		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs, AdminStore admin) {
+			return new AdminSchedulesController(recurringJobs, admin);
+		}
+
 	}
 
 }

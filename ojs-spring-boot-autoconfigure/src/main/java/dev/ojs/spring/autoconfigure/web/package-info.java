@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of the OJS web layer: the Admin API and the dashboard.
+ * Auto-configuration of the OJS Admin API and dashboard ({@code ojs.dashboard.*}) and of
+ * their access control.
  */
 @NullMarked
 package dev.ojs.spring.autoconfigure.web;

@@ -1,0 +1,269 @@
+package dev.ojs.jdbc;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DuplicateKeyException;
+
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.DeadLetterGroup;
+import dev.ojs.admin.FailingType;
+import dev.ojs.admin.JobCount;
+import dev.ojs.admin.JobPage;
+import dev.ojs.admin.JobQuery;
+import dev.ojs.admin.PageCursor;
+import dev.ojs.admin.QueueSummary;
+import dev.ojs.admin.StatsBucket;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.QueueState;
+import dev.ojs.worker.NodeInfo;
+
+/**
+ * The {@link AdminStore} on a {@link JdbcJobStore}'s tables: its job table, and the
+ * {@code <prefix>nodes} and {@code <prefix>stats} tables beside it. Queue counts, queue
+ * states and single dead-letter retries go through the job store.
+ */
+public class JdbcAdminStore implements AdminStore {
+
+	/** Counts are exact up to this many jobs; beyond, the planner's estimate is shown. */
+	public static final long EXACT_COUNT_LIMIT = 10_000;
+
+	private static final int MAX_GROUPS = 500;
+
+	private final JdbcJobStore jobs;
+
+	private final AdminDialect dialect;
+
+	public JdbcAdminStore(JdbcJobStore jobs) {
+		this.jobs = Objects.requireNonNull(jobs, "jobs must not be null");
+		this.dialect = new AdminDialect(jobs.dialect(), jobs.settings());
+	}
+
+	@Override
+	public Instant now() {
+		return this.jobs.now();
+	}
+
+	@Override
+	public JobPage jobs(JobQuery query) {
+		int limit = Math.min(query.limit(), MAX_PAGE);
+		List<Job> rows = this.dialect.page(query, limit + 1);
+		List<Job> items = (rows.size() > limit) ? rows.subList(0, limit) : rows;
+		PageCursor next = (rows.size() > limit)
+				? new PageCursor(items.get(limit - 1).createdAt(), items.get(limit - 1).id()) : null;
+		JobCount count = count(query, EXACT_COUNT_LIMIT);
+		return new JobPage(items, count.value(), count.estimate(), next);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A {@code LIMIT}ed count reads at most {@code exactUpTo + 1} index entries; when more
+	 * match, PostgreSQL, MariaDB and MySQL answer with their planner's row estimate (never
+	 * below the counted floor), H2 counts all.
+	 */
+	@Override
+	public JobCount count(JobQuery query, long exactUpTo) {
+		long counted = this.dialect.countUpTo(query, exactUpTo + 1);
+		if (counted <= exactUpTo) {
+			return new JobCount(counted, false);
+		}
+		Long estimate = this.dialect.estimate(query);
+		if (estimate == null) {
+			return new JobCount(this.dialect.countUpTo(query, Long.MAX_VALUE), false);
+		}
+		return new JobCount(Math.max(estimate, counted), true);
+	}
+
+	@Override
+	public List<String> ids(JobQuery query, int limit) {
+		return this.dialect.ids(query, limit);
+	}
+
+	@Override
+	public List<QueueSummary> queues() {
+		Map<String, Map<JobState, Long>> counts = this.jobs.countByQueueAndState();
+		Map<String, Long> deadLetters = this.jobs.dialect().deadLetterCountsByQueue();
+		Map<String, Instant> oldest = this.dialect.oldestAvailable();
+		Map<String, QueueState> states = new TreeMap<>();
+		this.jobs.queueStates().forEach((state) -> states.put(state.name(), state));
+		Set<String> names = new TreeSet<>(counts.keySet());
+		names.addAll(states.keySet());
+		List<QueueSummary> queues = new ArrayList<>(names.size());
+		for (String name : names) {
+			QueueState state = states.getOrDefault(name, QueueState.active(name));
+			queues.add(new QueueSummary(name, counts.getOrDefault(name, new EnumMap<>(JobState.class)),
+					deadLetters.getOrDefault(name, 0L), oldest.get(name), state.paused(), state.pausedAt()));
+		}
+		return queues;
+	}
+
+	@Override
+	public Optional<QueueSummary> queue(String name) {
+		return queues().stream().filter((queue) -> queue.name().equals(name)).findFirst();
+	}
+
+	@Override
+	public List<DeadLetterGroup> deadLetterGroups(JobQuery query) {
+		return this.dialect.deadLetterGroups(query, MAX_GROUPS);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Jobs without a unique key in chunks; those with one a time each (two may share a key,
+	 * and only one may become live), dead letters through
+	 * {@link JdbcJobStore#retryDeadLetter(String)}.
+	 */
+	@Override
+	public int retry(Collection<String> ids) {
+		int revived = 0;
+		for (List<String> chunk : JdbcDialect.chunks(List.copyOf(ids), JdbcDialect.CHUNK)) {
+			List<String> plain = new ArrayList<>();
+			List<AdminDialect.Revivable> unique = new ArrayList<>();
+			for (AdminDialect.Revivable job : this.dialect.revivable(chunk)) {
+				if (job.uniqueKey() != null) {
+					unique.add(job);
+				}
+				else {
+					plain.add(job.id());
+				}
+			}
+			if (!plain.isEmpty()) {
+				revived += this.dialect.revive(plain, now());
+			}
+			for (AdminDialect.Revivable job : unique) {
+				revived += reviveUnique(job) ? 1 : 0;
+			}
+		}
+		return revived;
+	}
+
+	private boolean reviveUnique(AdminDialect.Revivable job) {
+		if (this.jobs.retryDeadLetter(job.id())) {
+			return true;
+		}
+		if (this.jobs.dialect().findLiveIdByUniqueKey(Objects.requireNonNull(job.type()),
+				Objects.requireNonNull(job.uniqueKey())) != null) {
+			return false;
+		}
+		try {
+			return this.dialect.revive(List.of(job.id()), now()) == 1;
+		}
+		catch (DuplicateKeyException ex) {
+			return false;
+		}
+	}
+
+	@Override
+	public int delete(Collection<String> ids) {
+		int deleted = 0;
+		for (List<String> chunk : JdbcDialect.chunks(List.copyOf(ids), JdbcDialect.CHUNK)) {
+			deleted += this.dialect.delete(chunk);
+		}
+		return deleted;
+	}
+
+	@Override
+	public int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
+		checkTerminal(states);
+		return this.dialect.purge(queue, states, olderThan, limit);
+	}
+
+	@Override
+	public long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
+		checkTerminal(states);
+		return this.dialect.countPurgeable(queue, states, olderThan);
+	}
+
+	private static void checkTerminal(Set<JobState> states) {
+		if (states.isEmpty() || !states.stream().allMatch(JobState::isTerminal)) {
+			throw new IllegalArgumentException("Only terminal states (completed, discarded, cancelled) may be purged: "
+					+ states);
+		}
+	}
+
+	@Override
+	public List<NodeInfo> nodes() {
+		return this.dialect.nodes();
+	}
+
+	/** Records a node's heartbeat: one upsert. */
+	public void saveNode(NodeInfo node) {
+		this.dialect.upsertNode(node);
+	}
+
+	public void deleteNode(String nodeId) {
+		this.dialect.deleteNode(nodeId);
+	}
+
+	@Override
+	public List<StatsBucket> stats(Instant since, Instant until, int periodMinutes, @Nullable String queue) {
+		if (periodMinutes < 1) {
+			throw new IllegalArgumentException("period must be at least one minute");
+		}
+		long periodSeconds = periodMinutes * 60L;
+		Map<List<Object>, long[]> sums = new LinkedHashMap<>();
+		for (StatsBucket minute : this.dialect.minutes(since, until, queue)) {
+			long epoch = minute.start().getEpochSecond();
+			Instant start = Instant.ofEpochSecond(epoch - Math.floorMod(epoch, periodSeconds));
+			long[] sum = sums.computeIfAbsent(List.of(start, (queue != null) ? queue : "*"), (key) -> new long[5]);
+			sum[0] += minute.completed();
+			sum[1] += minute.failed();
+			sum[2] += minute.retried();
+			sum[3] += minute.deadLettered();
+			sum[4] += minute.discarded();
+		}
+		List<StatsBucket> buckets = new ArrayList<>(sums.size());
+		sums.forEach((key, sum) -> buckets.add(
+				new StatsBucket((Instant) key.get(0), (String) key.get(1), sum[0], sum[1], sum[2], sum[3], sum[4])));
+		return buckets;
+	}
+
+	@Override
+	public Map<String, StatsBucket> statsByQueue(Instant since, Instant until) {
+		Map<String, StatsBucket> sums = new TreeMap<>();
+		for (StatsBucket minute : this.dialect.minutes(since, until, null)) {
+			sums.merge(minute.queue(), new StatsBucket(since, minute.queue(), minute.completed(), minute.failed(),
+					minute.retried(), minute.deadLettered(), minute.discarded()), JdbcAdminStore::sum);
+		}
+		return sums;
+	}
+
+	private static StatsBucket sum(StatsBucket a, StatsBucket b) {
+		return new StatsBucket(a.start(), a.queue(), a.completed() + b.completed(), a.failed() + b.failed(),
+				a.retried() + b.retried(), a.deadLettered() + b.deadLettered(), a.discarded() + b.discarded());
+	}
+
+	/** Adds outcome counters to their minute rows (in the caller's transaction when there is one). */
+	public void addStats(List<StatsBucket> minutes) {
+		if (!minutes.isEmpty()) {
+			this.dialect.addStats(minutes);
+		}
+	}
+
+	/** Deletes minute rows older than {@code cutoff}; returns how many. */
+	public int pruneStats(Instant cutoff) {
+		return this.dialect.deleteStatsBefore(cutoff.truncatedTo(ChronoUnit.MINUTES));
+	}
+
+	@Override
+	public List<FailingType> topFailing(Instant since, int limit) {
+		return this.dialect.topFailing(since, limit);
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of the OJS Admin API ({@code /ojs/v1/admin}) and dashboard.
+ */
+@ConfigurationProperties("ojs.dashboard")
+public class OjsDashboardProperties {
+
+	/**
+	 * Whether to serve the Admin API and the dashboard on the application's own port and
+	 * context path.
+	 */
+	private boolean enabled;
+
+	/**
+	 * Path of the dashboard UI, relative to the context path. The Admin API is served at
+	 * /ojs/v1/admin whatever this is.
+	 */
+	private String path = "/ojs";
+
+	/**
+	 * Whether every write (pause, retry, cancel, delete, purge, trigger) is refused with 403.
+	 */
+	private boolean readOnly = true;
+
+	/**
+	 * Role (without the ROLE_ prefix) that may read the Admin API and the dashboard, when
+	 * Spring Security is in use.
+	 */
+	private String viewerRole = "OJS_VIEWER";
+
+	/**
+	 * Role (without the ROLE_ prefix) that may read and write, when Spring Security is in use.
+	 */
+	private String adminRole = "OJS_ADMIN";
+
+	/**
+	 * Whether job args and meta are shown; when false they never leave the server (they may
+	 * hold personal data).
+	 */
+	private boolean showArgs = true;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getPath() {
+		return this.path;
+	}
+
+	public void setPath(String path) {
+		this.path = path;
+	}
+
+	public boolean isReadOnly() {
+		return this.readOnly;
+	}
+
+	public void setReadOnly(boolean readOnly) {
+		this.readOnly = readOnly;
+	}
+
+	public String getViewerRole() {
+		return this.viewerRole;
+	}
+
+	public void setViewerRole(String viewerRole) {
+		this.viewerRole = viewerRole;
+	}
+
+	public String getAdminRole() {
+		return this.adminRole;
+	}
+
+	public void setAdminRole(String adminRole) {
+		this.adminRole = adminRole;
+	}
+
+	public boolean isShowArgs() {
+		return this.showArgs;
+	}
+
+	public void setShowArgs(boolean showArgs) {
+		this.showArgs = showArgs;
+	}
+
+	/** The dashboard path with a leading and without a trailing slash. */
+	String normalizedPath() {
+		String trimmed = this.path.strip();
+		while (trimmed.endsWith("/")) {
+			trimmed = trimmed.substring(0, trimmed.length() - 1);
+		}
+		return trimmed.startsWith("/") ? trimmed : "/" + trimmed;
+	}
+
+}

@@ -1,0 +1,99 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.CsrfToken;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.web.ApiError;
+import dev.ojs.web.admin.AdminApiSettings;
+import dev.ojs.web.admin.CsrfTokens;
+
+/**
+ * Access control of the Admin API and the dashboard with Spring Security (issue 15 item 3):
+ * a {@link SecurityFilterChain} of their own on {@code /ojs/v1/admin/**} and the dashboard
+ * path, ahead of the application's chains. Reads need the viewer or the admin role, writes
+ * the admin role and a CSRF token (kept in the session; {@code system/config} hands it to the
+ * dashboard). Unauthenticated requests get HTTP Basic's challenge; refusals the binding's
+ * error body.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ SecurityFilterChain.class, HttpSecurity.class })
+@ConditionalOnBean(HttpSecurity.class)
+class OjsDashboardSecurityConfiguration {
+
+	/**
+	 * Boot's {@code SecurityProperties.BASIC_AUTH_ORDER} ({@code LOWEST_PRECEDENCE - 5}) less
+	 * 20: ahead of Boot's default chain and of the HTTP binding's ({@code - 10}).
+	 */
+	static final int ORDER = Ordered.LOWEST_PRECEDENCE - 5 - 20;
+
+	private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
+
+	@Bean
+	@Order(ORDER)
+	SecurityFilterChain ojsDashboardSecurityFilterChain(HttpSecurity http, OjsDashboardProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) throws Exception {
+		JsonMapper mapper = jsonMapper.getIfUnique(JsonMapper::new);
+		String path = properties.normalizedPath();
+		String viewer = properties.getViewerRole();
+		String admin = properties.getAdminRole();
+		http.securityMatcher(AdminApiSettings.API_PATH + "/**", path, path + "/**")
+			.authorizeHttpRequests((requests) -> requests
+				.requestMatchers((request) -> READS.contains(HttpMethod.valueOf(request.getMethod())))
+				.hasAnyRole(viewer, admin)
+				.anyRequest()
+				.hasRole(admin))
+			.csrf(Customizer.withDefaults())
+			.httpBasic(Customizer.withDefaults())
+			.exceptionHandling((exceptions) -> exceptions
+				.authenticationEntryPoint((request, response, ex) -> {
+					response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
+					write(response, mapper, 401, ApiError.UNAUTHORIZED, "Authentication is required");
+				})
+				.accessDeniedHandler((request, response, ex) -> write(response, mapper, 403, ApiError.FORBIDDEN,
+						"Access denied: " + ex.getMessage())));
+		return http.build();
+	}
+
+	/** The request's CSRF token for {@code system/config}. */
+	@Bean
+	CsrfTokens ojsDashboardCsrfTokens() {
+		return (request) -> {
+			if (!(request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token)) {
+				return null;
+			}
+			Map<String, String> view = new LinkedHashMap<>();
+			view.put("header_name", token.getHeaderName());
+			view.put("parameter_name", token.getParameterName());
+			view.put("token", token.getToken());
+			return view;
+		};
+	}
+
+	private static void write(HttpServletResponse response, JsonMapper mapper, int status, String code,
+			String message) throws IOException {
+		response.setStatus(status);
+		response.setContentType("application/json");
+		mapper.writeValue(response.getOutputStream(),
+				new ApiError(code, message, false, Map.of(), null).toBody());
+	}
+
+}

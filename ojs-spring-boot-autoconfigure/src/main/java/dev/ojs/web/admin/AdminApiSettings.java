@@ -1,0 +1,22 @@
+package dev.ojs.web.admin;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the Admin API behaves, from {@code ojs.dashboard.*}.
+ *
+ * @param readOnly whether every write is refused
+ * @param showArgs whether job args and meta leave the server
+ * @param dashboardPath where the dashboard UI is served
+ * @param heartbeatInterval the worker's heartbeat period: a node not seen for three is stale
+ * @param version the starter's version, if known
+ */
+public record AdminApiSettings(boolean readOnly, boolean showArgs, String dashboardPath, Duration heartbeatInterval,
+		@Nullable String version) {
+
+	/** Where the Admin API is served, relative to the context path. */
+	public static final String API_PATH = "/ojs/v1/admin";
+
+}

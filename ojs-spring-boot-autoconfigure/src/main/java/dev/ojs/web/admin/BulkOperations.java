@@ -1,0 +1,108 @@
+package dev.ojs.web.admin;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.JobCount;
+import dev.ojs.admin.JobQuery;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.web.ApiException;
+
+/**
+ * Bulk retry, cancel and delete by filter (ojs-admin-api.md §8): without {@code confirm} the
+ * answer is the count that would be touched and nothing changes; with it at most
+ * {@link #LIMIT} jobs are acted on per call, oldest first, and the effect is reported
+ * ({@code truncated} tells the caller to repeat).
+ */
+final class BulkOperations {
+
+	/** Jobs acted on per call at most. */
+	static final int LIMIT = 10_000;
+
+	/** Counts of bulk matches are exact up to this many. */
+	private static final long EXACT_MATCHES = 100_000;
+
+	private static final int MAX_REPORTED_ERRORS = 100;
+
+	private static final Set<JobState> RETRYABLE = Set.of(JobState.DISCARDED, JobState.CANCELLED);
+
+	private final AdminStore admin;
+
+	private final JobStore jobs;
+
+	BulkOperations(AdminStore admin, JobStore jobs) {
+		this.admin = admin;
+		this.jobs = jobs;
+	}
+
+	Map<String, Object> run(String action, JobQuery query, boolean confirm) {
+		check(action, query);
+		JobCount matched = this.admin.count(query, EXACT_MATCHES);
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("action", action);
+		body.put("matched", matched.value());
+		body.put("matched_is_estimate", matched.estimate());
+		if (!confirm) {
+			body.put("confirm_required", true);
+			return body;
+		}
+		List<String> ids = this.admin.ids(query, LIMIT);
+		List<Map<String, Object>> errors = new ArrayList<>();
+		int succeeded = switch (action) {
+			case "retry" -> this.admin.retry(ids);
+			case "delete" -> this.admin.delete(ids);
+			default -> cancel(ids, errors);
+		};
+		int failed = ids.size() - succeeded;
+		if (errors.isEmpty() && failed > 0) {
+			errors.add(Map.of("code", "conflict", "message",
+					failed + " jobs changed state meanwhile or hold a unique key another live job has", "count",
+					failed));
+		}
+		body.put("succeeded", succeeded);
+		body.put("failed", failed);
+		body.put("errors", errors);
+		body.put("limit", LIMIT);
+		body.put("truncated", matched.value() > ids.size() && ids.size() == LIMIT);
+		return body;
+	}
+
+	private int cancel(List<String> ids, List<Map<String, Object>> errors) {
+		int cancelled = 0;
+		for (String id : ids) {
+			if (this.jobs.cancel(id)) {
+				cancelled++;
+			}
+			else if (errors.size() < MAX_REPORTED_ERRORS) {
+				errors.add(Map.of("id", id, "code", "conflict", "message", "The job already ended"));
+			}
+		}
+		return cancelled;
+	}
+
+	/** Each action needs a state it applies to, so that a filter cannot sweep unrelated jobs. */
+	private static void check(String action, JobQuery query) {
+		JobState state = query.state();
+		boolean valid = switch (action) {
+			case "retry" -> state != null && RETRYABLE.contains(state);
+			case "cancel" -> state != null && !state.isTerminal();
+			case "delete" -> state != null && state.isTerminal();
+			default -> throw ApiException.notFound("Unknown bulk action '" + action + "': retry, cancel or delete");
+		};
+		if (!valid) {
+			String states = switch (action) {
+				case "retry" -> "discarded, cancelled or dead_letter";
+				case "cancel" -> "scheduled, available, active or retryable";
+				default -> "completed, discarded, cancelled or dead_letter";
+			};
+			throw ApiException.invalidRequest("Bulk " + action + " needs filter.state " + states,
+					Map.of("field", "filter.state"));
+		}
+	}
+
+}
