@@ -547,7 +547,7 @@ pages.job = {
           ${m.completed_at ? html`<dt>Completed</dt><dd>${when(m.completed_at)}</dd>` : ''}
           ${m.discarded_at ? html`<dt>${j.dead_letter ? 'Dead-lettered' : 'Discarded'}</dt><dd>${when(m.discarded_at)}</dd>` : ''}
           ${m.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(m.cancelled_at)}</dd>` : ''}
-          ${j.locked_by ? html`<dt>Held by</dt><dd><code>${j.locked_by}</code>${j.locked_until ? html` until ${when(j.locked_until)}` : ''}</dd>` : ''}
+          ${j.locked_by && j.state === 'active' ? html`<dt>Held by</dt><dd><code>${j.locked_by}</code>${j.locked_until ? html` until ${when(j.locked_until)}` : ''}</dd>` : ''}
           ${j.unique_key ? html`<dt>Unique key</dt><dd><code>${j.unique_key}</code></dd>` : ''}
           <dt>Retry policy</dt><dd class="mono">${Object.entries(policy).map(([k, v]) => html`${k}=${Array.isArray(v) ? v.join(',') || '[]' : v} `)}</dd>
         </dl></div></div>
@@ -569,10 +569,10 @@ pages['dead-letters'] = {
     const filtered = p.queue || p.type || p.error_type;
     const jobs = list.items || [];
     return html`<div class="card"><div class="card-head"><h2>Grouped by error type × job type × queue</h2><span class="muted">${num(groups.total !== undefined ? groups.total : items.reduce((n, g) => n + g.count, 0))} dead letters in ${items.length} group${items.length === 1 ? '' : 's'}</span></div>
-      <div class="table-wrap"><table id="groups-table"><thead><tr><th>Error type</th><th>Job type</th><th>Queue</th><th class="num">Count</th><th>First</th><th>Latest</th><th>Sample message</th>${writable() ? html`<th></th>` : ''}</tr></thead><tbody>
+      <div class="table-wrap"><table id="groups-table"><thead><tr><th>Error type</th><th>Job type and sample message</th><th>Queue</th><th class="num">Count</th><th>First</th><th>Latest</th>${writable() ? html`<th></th>` : ''}</tr></thead><tbody>
       ${items.length ? items.map((g) => html`<tr class="click" data-href="#/dead-letters${query({ error_type: g.error_type, type: g.type, queue: g.queue })}" data-group="${g.error_type}|${g.type}|${g.queue}">
-        <td><span class="errtype">${g.error_type || 'unknown'}</span></td><td><b>${g.type}</b></td><td>${g.queue}</td><td class="num"><b>${num(g.count)}</b></td>
-        <td class="nowrap">${timeAgo(g.oldest_at)}</td><td class="nowrap">${timeAgo(g.newest_at)}</td><td><span class="sub">${g.sample_message || ''}</span></td>
+        <td><span class="errtype">${g.error_type || 'unknown'}</span></td><td><b>${g.type}</b><span class="sub" title="${g.sample_message || ''}">${g.sample_message || ''}</span></td><td>${g.queue}</td><td class="num"><b>${num(g.count)}</b></td>
+        <td class="nowrap">${timeAgo(g.oldest_at)}</td><td class="nowrap">${timeAgo(g.newest_at)}</td>
         ${writable() ? html`<td><div class="actions"><button class="btn sm primary" type="button" data-act="dl-group" data-op="retry" data-queue="${g.queue}" data-type="${g.type}" data-error-type="${g.error_type || ''}">↻ Retry</button><button class="btn sm danger" type="button" data-act="dl-group" data-op="delete" data-queue="${g.queue}" data-type="${g.type}" data-error-type="${g.error_type || ''}">Delete</button></div></td>` : ''}</tr>`)
         : emptyRow(writable() ? 8 : 7, 'The dead letter queue is empty')}
       </tbody></table></div></div>
@@ -590,7 +590,7 @@ pages.recurring = {
   view(d) {
     const items = d.items || [];
     return html`<div class="card"><div class="table-wrap"><table id="schedules-table"><thead><tr><th>Schedule</th><th>Expression</th><th>State</th><th>Next run</th><th>Next five</th><th>Last run</th><th class="num">Runs</th>${writable() ? html`<th></th>` : ''}</tr></thead><tbody>
-    ${items.length ? items.map((s) => html`<tr data-schedule="${s.name}"><td><b>${s.name}</b><span class="sub">${s.type} → ${s.queue}${s.description ? ' · ' + s.description : ''}</span></td>
+    ${items.length ? items.map((s) => html`<tr data-schedule="${s.name}"><td><b>${s.name}</b><span class="sub">${s.type}${s.queue ? ' → ' + s.queue : ''}${s.description ? ' · ' + s.description : ''}</span></td>
       <td><code>${s.expression}</code><span class="sub">${s.timezone || 'UTC'}${s.overlap ? ' · overlap ' + s.overlap : ''}</span></td>
       <td>${s.paused ? badge('paused') : (s.enabled === false ? badge('neutral', 'disabled') : badge('enabled', 'active'))}</td>
       <td class="nowrap">${s.paused ? html`<span class="muted">paused</span>` : countdown(s.next_run_at)}</td>
@@ -719,7 +719,7 @@ async function start() {
     $('#banner').textContent = 'Could not reach the Admin API at ' + API + ': ' + e.message;
   }
   $('#readonly-badge').classList.toggle('hidden', !config.read_only);
-  $('#node-info').innerHTML = part(html`${config.node_id ? html`<div>Node <code>${config.node_id}</code></div>` : ''}<div>OJS ${config.version || ''}</div>`);
+  $('#node-info').innerHTML = part(html`${config.node_id ? html`<div>Node <code>${config.node_id}</code></div>` : ''}<div>OJS dashboard${config.version ? ' ' + config.version : ''}</div>`);
   window.addEventListener('hashchange', route);
   await route();
   document.body.dataset.ready = 'true';
