@@ -295,25 +295,25 @@ final class AdminDialect {
 	 */
 	void addStats(List<StatsBucket> buckets) {
 		String sql = switch (this.jobs.platform) {
-			case POSTGRESQL -> "INSERT INTO " + this.stats + " (minute, queue, " + STATS_COLUMNS
-					+ ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (minute, queue) DO UPDATE SET"
+			case POSTGRESQL -> "INSERT INTO " + this.stats + " (minute_at, queue, " + STATS_COLUMNS
+					+ ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (minute_at, queue) DO UPDATE SET"
 					+ " completed = " + this.stats + ".completed + EXCLUDED.completed,"
 					+ " failed = " + this.stats + ".failed + EXCLUDED.failed,"
 					+ " retried = " + this.stats + ".retried + EXCLUDED.retried,"
 					+ " dead_lettered = " + this.stats + ".dead_lettered + EXCLUDED.dead_lettered,"
 					+ " discarded = " + this.stats + ".discarded + EXCLUDED.discarded";
-			case MARIADB, MYSQL -> "INSERT INTO " + this.stats + " (minute, queue, " + STATS_COLUMNS
+			case MARIADB, MYSQL -> "INSERT INTO " + this.stats + " (minute_at, queue, " + STATS_COLUMNS
 					+ ") VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE completed = completed + VALUES(completed),"
 					+ " failed = failed + VALUES(failed), retried = retried + VALUES(retried),"
 					+ " dead_lettered = dead_lettered + VALUES(dead_lettered), discarded = discarded + VALUES(discarded)";
 			case H2 -> "MERGE INTO " + this.stats + " s USING (VALUES (CAST(? AS TIMESTAMP WITH TIME ZONE),"
 					+ " CAST(? AS VARCHAR(255)), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
-					+ " CAST(? AS BIGINT), CAST(? AS BIGINT))) v (minute, queue, " + STATS_COLUMNS + ")"
-					+ " ON s.minute = v.minute AND s.queue = v.queue WHEN MATCHED THEN UPDATE SET"
+					+ " CAST(? AS BIGINT), CAST(? AS BIGINT))) v (minute_at, queue, " + STATS_COLUMNS + ")"
+					+ " ON s.minute_at = v.minute_at AND s.queue = v.queue WHEN MATCHED THEN UPDATE SET"
 					+ " completed = s.completed + v.completed, failed = s.failed + v.failed,"
 					+ " retried = s.retried + v.retried, dead_lettered = s.dead_lettered + v.dead_lettered,"
-					+ " discarded = s.discarded + v.discarded WHEN NOT MATCHED THEN INSERT (minute, queue, "
-					+ STATS_COLUMNS + ") VALUES (v.minute, v.queue, v.completed, v.failed, v.retried,"
+					+ " discarded = s.discarded + v.discarded WHEN NOT MATCHED THEN INSERT (minute_at, queue, "
+					+ STATS_COLUMNS + ") VALUES (v.minute_at, v.queue, v.completed, v.failed, v.retried,"
 					+ " v.dead_lettered, v.discarded)";
 		};
 		// sorted, so concurrent writers lock rows in the same order
@@ -337,18 +337,18 @@ final class AdminDialect {
 	/** Minute rows between {@code since} and {@code until}, of one queue or all, oldest first. */
 	List<StatsBucket> minutes(Instant since, Instant until, @Nullable String queue) {
 		Where where = new Where();
-		where.and("minute >= ?", since);
-		where.and("minute < ?", until);
+		where.and("minute_at >= ?", since);
+		where.and("minute_at < ?", until);
 		where.and("queue = ?", queue);
-		return this.jdbc.query("SELECT minute, queue, " + STATS_COLUMNS + " FROM " + this.stats + where.sql()
-				+ " ORDER BY minute, queue", where::bind,
+		return this.jdbc.query("SELECT minute_at, queue, " + STATS_COLUMNS + " FROM " + this.stats + where.sql()
+				+ " ORDER BY minute_at, queue", where::bind,
 				(rs, rowNum) -> new StatsBucket(this.jobs.getInstant(rs, 1), rs.getString(2), rs.getLong(3),
 						rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)));
 	}
 
 	/** Deletes minute rows before {@code cutoff}; returns how many. */
 	int deleteStatsBefore(Instant cutoff) {
-		return this.jdbc.update("DELETE FROM " + this.stats + " WHERE minute < ?",
+		return this.jdbc.update("DELETE FROM " + this.stats + " WHERE minute_at < ?",
 				(ps) -> this.jobs.setInstant(ps, 1, cutoff));
 	}
 

@@ -141,12 +141,12 @@ CREATE TABLE IF NOT EXISTS ojs_nodes (
 -- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
 -- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
 CREATE TABLE IF NOT EXISTS ojs_stats (
-	minute        timestamptz NOT NULL,
+	minute_at     timestamptz NOT NULL,
 	queue         varchar(255) NOT NULL,
 	completed     bigint NOT NULL,
 	failed        bigint NOT NULL,
 	retried       bigint NOT NULL,
 	dead_lettered bigint NOT NULL,
 	discarded     bigint NOT NULL,
-	PRIMARY KEY (minute, queue)
+	PRIMARY KEY (minute_at, queue)
 );
