@@ -2,7 +2,9 @@
  * Routes: #/overview, #/jobs?filters, #/jobs/<id>, #/dead-letters, #/queues, #/recurring, #/nodes. */
 'use strict';
 
-const API = document.querySelector('meta[name="ojs-api"]').content.replace(/\/$/, '');
+/* The Admin API, relative to this page (so it works under a context path); resolved against the
+ * origin, never the address bar, which may carry user:password@ that fetch() refuses. */
+const API = new URL(document.querySelector('meta[name="ojs-api"]').content, location.origin + location.pathname).href.replace(/\/$/, '');
 const LIVE_MS = 5000;
 const STATES = ['available', 'scheduled', 'active', 'retryable', 'completed', 'cancelled', 'discarded', 'dead_letter'];
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -107,7 +109,7 @@ function query(params) {
   return s ? '?' + s : '';
 }
 const isoAgo = (ms) => new Date(Date.now() - ms).toISOString();
-const writable = () => !config.read_only;
+const writable = () => !config.read_only && config.can_write !== false;
 
 /* ---------- UI helpers: toasts, modal, actions ---------- */
 function toast(message, kind) {
@@ -718,7 +720,7 @@ async function start() {
   } catch (e) {
     $('#banner').textContent = 'Could not reach the Admin API at ' + API + ': ' + e.message;
   }
-  $('#readonly-badge').classList.toggle('hidden', !config.read_only);
+  $('#readonly-badge').classList.toggle('hidden', writable());
   $('#node-info').innerHTML = part(html`${config.node_id ? html`<div>Node <code>${config.node_id}</code></div>` : ''}<div>OJS dashboard${config.version ? ' ' + config.version : ''}</div>`);
   window.addEventListener('hashchange', route);
   await route();
