@@ -4,12 +4,14 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.spring.autoconfigure.OjsCronLifecycle;
 import dev.ojs.testsupport.TestDatabases;
 import dev.ojs.testsupport.TestDatabases.Database;
+import dev.ojs.worker.Worker;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -24,11 +26,13 @@ class PostgresDashboardBrowserTests extends AbstractDashboardBrowserTests {
 
 	private static final String TABLE_PREFIX = "dash_" + Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36) + "_";
 
-	/** Closes the application (worker and recurring jobs stop), then drops its tables. */
+	/** Stops the worker and the recurring jobs, then drops the tables, before the context is closed. */
 	@RegisterExtension
 	static final AfterAllCallback dropTables = (context) -> {
 		Database database = TestDatabases.database(TestDatabases.Kind.POSTGRESQL);
-		((ConfigurableApplicationContext) SpringExtension.getApplicationContext(context)).close();
+		ApplicationContext application = SpringExtension.getApplicationContext(context);
+		application.getBeanProvider(OjsCronLifecycle.class).ifAvailable(OjsCronLifecycle::stop);
+		application.getBean(Worker.class).stop();
 		JdbcSchema.drop(database.dataSource(), new JdbcStoreSettings(TABLE_PREFIX));
 	};
 
