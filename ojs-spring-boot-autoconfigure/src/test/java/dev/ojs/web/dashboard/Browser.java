@@ -91,7 +91,7 @@ final class Browser implements AutoCloseable {
 	}
 
 	void waitForContent() {
-		waitUntil((d) -> Boolean.TRUE.equals(d.executeScript("return document.body.dataset.ready === 'true'"
+		waitUntil("the page to render (banner: " + "%s)", (d) -> Boolean.TRUE.equals(d.executeScript("return document.body.dataset.ready === 'true'"
 				+ " && document.body.dataset.rendered === location.hash && !document.querySelector('#content .loading')")));
 	}
 
@@ -105,6 +105,17 @@ final class Browser implements AutoCloseable {
 
 	void waitUntil(java.util.function.Function<ChromeDriver, Boolean> condition) {
 		new WebDriverWait(this.driver, TIMEOUT).until((d) -> condition.apply(this.driver));
+	}
+
+	/** Waits, failing with the message and the page's error banner (if any) on time-out. */
+	void waitUntil(String message, java.util.function.Function<ChromeDriver, Boolean> condition) {
+		try {
+			waitUntil(condition);
+		}
+		catch (org.openqa.selenium.TimeoutException ex) {
+			throw new AssertionError(message.formatted(this.driver.findElement(By.id("banner")).getText()) + " at "
+					+ this.driver.getCurrentUrl(), ex);
+		}
 	}
 
 	/** Emulates the OS colour scheme ({@code light} or {@code dark}) through the DevTools protocol. */
