@@ -2,14 +2,21 @@ package dev.ojs.sample;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -60,6 +67,16 @@ class ExecutableJarIT {
 			assertThat(StreamSupport.stream(page.get("deadLetters").spliterator(), false)
 				.map((deadLetter) -> deadLetter.get("type").asString())
 				.collect(Collectors.toSet())).isEqualTo(DEAD_LETTER_TYPES);
+			// the dashboard's admin password is printed at start-up, and lets one in
+			Matcher admin = Pattern.compile("admin {2}/ (\\S+) ").matcher(Files.readString(log));
+			assertThat(admin.find()).as("the admin's password in " + log).isTrue();
+			HttpResponse<String> groups = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/ojs/v1/admin/dead-letter/groups"))
+					.header("Authorization", "Basic " + Base64.getEncoder()
+						.encodeToString(("admin:" + admin.group(1)).getBytes(StandardCharsets.UTF_8)))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(groups.statusCode()).isEqualTo(200);
+			assertThat(client.readTree(groups).get("items")).hasSize(3);
 		}
 		finally {
 			stop(process);
