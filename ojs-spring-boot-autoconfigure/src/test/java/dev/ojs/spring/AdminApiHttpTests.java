@@ -265,6 +265,7 @@ abstract class AdminApiHttpTests {
 			.isOk()
 			.expectBody()
 			.jsonPath("$.read_only").isEqualTo(false)
+			.jsonPath("$.can_write").isEqualTo(true)
 			.jsonPath("$.show_args").isEqualTo(true)
 			.jsonPath("$.csrf").isEmpty()
 			.jsonPath("$.dashboard_path").isEqualTo("/ojs")

@@ -66,6 +66,7 @@ class AdminApiReadOnlyHttpTests {
 			.exchange()
 			.expectBody()
 			.jsonPath("$.read_only").isEqualTo(true)
+			.jsonPath("$.can_write").isEqualTo(false)
 			.jsonPath("$.show_args").isEqualTo(false);
 	}
 

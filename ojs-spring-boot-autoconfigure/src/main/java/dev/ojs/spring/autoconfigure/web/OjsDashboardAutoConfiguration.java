@@ -75,7 +75,7 @@ public final class OjsDashboardAutoConfiguration {
 			throw new IllegalArgumentException("ojs.dashboard.bulk-limit must be at least 1");
 		}
 		return new AdminApiSettings(properties.isReadOnly(), properties.isShowArgs(), properties.normalizedPath(),
-				NODE_HEARTBEAT, properties.getBulkLimit(), version);
+				NODE_HEARTBEAT, properties.getBulkLimit(), properties.getAdminRole(), version);
 	}
 
 	@Bean
