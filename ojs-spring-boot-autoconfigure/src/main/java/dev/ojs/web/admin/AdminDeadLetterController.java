@@ -51,7 +51,7 @@ public class AdminDeadLetterController {
 		this.admin = admin;
 		this.jobs = jobs;
 		this.views = new AdminViews(jsonMapper, settings);
-		this.bulk = new BulkOperations(admin, jobs);
+		this.bulk = new BulkOperations(admin, jobs, settings.bulkLimit());
 	}
 
 	@GetMapping

@@ -50,7 +50,7 @@ public class AdminJobsController {
 		this.jobs = jobs;
 		this.handlers = handlers;
 		this.views = new AdminViews(jsonMapper, settings);
-		this.bulk = new BulkOperations(admin, jobs);
+		this.bulk = new BulkOperations(admin, jobs, settings.bulkLimit());
 	}
 
 	@GetMapping
@@ -106,9 +106,23 @@ public class AdminJobsController {
 		return ResponseEntity.noContent().build();
 	}
 
-	@PostMapping("/bulk/{action}")
-	public Map<String, Object> bulk(@PathVariable String action,
-			@RequestBody(required = false) @Nullable Map<String, Object> body) {
+	/** §8: bulk retry by filter (literal paths: more specific than a job's {@code /{id}/retry}). */
+	@PostMapping("/bulk/retry")
+	public Map<String, Object> bulkRetry(@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		return bulk("retry", body);
+	}
+
+	@PostMapping("/bulk/cancel")
+	public Map<String, Object> bulkCancel(@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		return bulk("cancel", body);
+	}
+
+	@PostMapping("/bulk/delete")
+	public Map<String, Object> bulkDelete(@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		return bulk("delete", body);
+	}
+
+	private Map<String, Object> bulk(String action, @Nullable Map<String, Object> body) {
 		Map<String, Object> request = (body != null) ? body : Map.of();
 		return this.bulk.run(action, JobFilters.fromBody(request.get("filter")),
 				Boolean.TRUE.equals(request.get("confirm")));

@@ -33,7 +33,7 @@ import dev.ojs.web.ApiException;
 import dev.ojs.worker.NodeInfo;
 
 /**
- * The dashboard's bootstrap ({@code system/config}), workers and nodes (ojs-admin-api.md §9)
+ * The dashboard's bootstrap ({@code system/config}: read-only, whether this user can write, the CSRF token), workers and nodes (ojs-admin-api.md §9)
  * and statistics (§10): totals, per-period history and the most failing job types.
  */
 @RestController
@@ -69,6 +69,9 @@ public class AdminSystemController {
 		OjsWorker node = this.worker.getIfAvailable();
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("read_only", this.settings.readOnly());
+		// with Spring Security (a CSRF token source), only the admin role writes
+		body.put("can_write", !this.settings.readOnly()
+				&& (tokens == null || request.isUserInRole(this.settings.adminRole())));
 		body.put("show_args", this.settings.showArgs());
 		body.put("csrf", (tokens != null) ? tokens.token(request) : null);
 		body.put("version", this.settings.version());

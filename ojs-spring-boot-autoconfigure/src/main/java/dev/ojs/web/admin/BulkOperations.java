@@ -16,13 +16,10 @@ import dev.ojs.web.ApiException;
 /**
  * Bulk retry, cancel and delete by filter (ojs-admin-api.md §8): without {@code confirm} the
  * answer is the count that would be touched and nothing changes; with it at most
- * {@link #LIMIT} jobs are acted on per call, oldest first, and the effect is reported
+ * {@code limit} jobs are acted on per call, oldest first, and the effect is reported
  * ({@code truncated} tells the caller to repeat).
  */
 final class BulkOperations {
-
-	/** Jobs acted on per call at most. */
-	static final int LIMIT = 10_000;
 
 	/** Counts of bulk matches are exact up to this many. */
 	private static final long EXACT_MATCHES = 100_000;
@@ -35,9 +32,12 @@ final class BulkOperations {
 
 	private final JobStore jobs;
 
-	BulkOperations(AdminStore admin, JobStore jobs) {
+	private final int limit;
+
+	BulkOperations(AdminStore admin, JobStore jobs, int limit) {
 		this.admin = admin;
 		this.jobs = jobs;
+		this.limit = limit;
 	}
 
 	Map<String, Object> run(String action, JobQuery query, boolean confirm) {
@@ -51,7 +51,7 @@ final class BulkOperations {
 			body.put("confirm_required", true);
 			return body;
 		}
-		List<String> ids = this.admin.ids(query, LIMIT);
+		List<String> ids = this.admin.ids(query, this.limit);
 		List<Map<String, Object>> errors = new ArrayList<>();
 		int succeeded = switch (action) {
 			case "retry" -> this.admin.retry(ids);
@@ -67,8 +67,8 @@ final class BulkOperations {
 		body.put("succeeded", succeeded);
 		body.put("failed", failed);
 		body.put("errors", errors);
-		body.put("limit", LIMIT);
-		body.put("truncated", matched.value() > ids.size() && ids.size() == LIMIT);
+		body.put("limit", this.limit);
+		body.put("truncated", matched.value() > ids.size() && ids.size() == this.limit);
 		return body;
 	}
 

@@ -72,8 +72,11 @@ public final class OjsDashboardAutoConfiguration {
 	@Bean
 	AdminApiSettings ojsAdminApiSettings(OjsDashboardProperties properties) {
 		String version = OjsDashboardAutoConfiguration.class.getPackage().getImplementationVersion();
+		if (properties.getBulkLimit() < 1) {
+			throw new IllegalArgumentException("ojs.dashboard.bulk-limit must be at least 1");
+		}
 		return new AdminApiSettings(properties.isReadOnly(), properties.isShowArgs(), properties.normalizedPath(),
-				NODE_HEARTBEAT, version);
+				NODE_HEARTBEAT, properties.getBulkLimit(), properties.getAdminRole(), version);
 	}
 
 	@Bean

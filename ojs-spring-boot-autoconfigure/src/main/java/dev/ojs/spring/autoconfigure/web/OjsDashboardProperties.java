@@ -42,6 +42,12 @@ public class OjsDashboardProperties {
 	 */
 	private boolean showArgs = true;
 
+	/**
+	 * Most jobs one bulk retry, cancel or delete acts on; the answer tells when more matched
+	 * ("truncated") so that the caller repeats.
+	 */
+	private int bulkLimit = 10_000;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -88,6 +94,14 @@ public class OjsDashboardProperties {
 
 	public void setShowArgs(boolean showArgs) {
 		this.showArgs = showArgs;
+	}
+
+	public int getBulkLimit() {
+		return this.bulkLimit;
+	}
+
+	public void setBulkLimit(int bulkLimit) {
+		this.bulkLimit = bulkLimit;
 	}
 
 	/** The dashboard path with a leading and without a trailing slash. */

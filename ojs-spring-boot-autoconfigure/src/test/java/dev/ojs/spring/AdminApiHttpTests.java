@@ -1,0 +1,330 @@
+package dev.ojs.spring;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.worker.NodeInfo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The OJS Admin API over HTTP with writes allowed ({@code ojs.dashboard.read-only=false}),
+ * checked against the job table: paging, filters, job detail, the bulk confirm interlock and
+ * its bound, dead-letter groups, queue pause and resume, nodes and statistics after real job
+ * runs (ojs-admin-api.md §6–11). Subclasses choose the database.
+ */
+@SpringBootTest(classes = IntegrationTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.dashboard.bulk-limit=2" })
+@AutoConfigureRestTestClient
+abstract class AdminApiHttpTests {
+
+	private static final String API = "/ojs/v1/admin";
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private OjsTemplate template;
+
+	@Autowired
+	private JobStore jobStore;
+
+	@Autowired
+	private OjsWorker worker;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	/** Each test starts from an empty job table, once the worker is idle. */
+	@BeforeEach
+	void clearJobs() {
+		await().atMost(TIMEOUT).until(() -> count("state IN ('available', 'active', 'retryable', 'scheduled')") == 0);
+		this.jdbc.update("DELETE FROM " + table());
+	}
+
+	/** §7.1: a keyset walk by next_cursor sees every matching job once; per_page and filters apply. */
+	@Test
+	void pagesJobsByCursor() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			ids.add(this.template.enqueue("it.ok", "page-" + i));
+		}
+		await().atMost(TIMEOUT).until(() -> ids.stream().allMatch((id) -> state(id) == JobState.COMPLETED));
+		List<String> seen = new ArrayList<>();
+		String cursor = null;
+		do {
+			Map<?, ?> page = get(API + "/jobs?type=it.o*&state=completed&per_page=2"
+					+ ((cursor != null) ? "&cursor=" + cursor : ""));
+			Map<?, ?> pagination = (Map<?, ?>) page.get("pagination");
+			assertThat(pagination.get("per_page")).isEqualTo(2);
+			assertThat(pagination.get("total_is_estimate")).isEqualTo(false);
+			for (Object item : (List<?>) page.get("items")) {
+				Map<?, ?> job = (Map<?, ?>) item;
+				assertThat(job.get("type")).isEqualTo("it.ok");
+				assertThat(job.get("state")).isEqualTo("completed");
+				seen.add((String) job.get("id"));
+			}
+			cursor = (String) page.get("next_cursor");
+		}
+		while (cursor != null);
+		assertThat(seen).doesNotHaveDuplicates().containsAll(ids);
+		assertThat(seen).hasSize(count("type = 'it.ok' AND state = 'completed'"));
+	}
+
+	/** §7.2: a job's full envelope with its error history, effective policy and actions; 404 in the error body. */
+	@Test
+	void showsAJobWithItsErrors() {
+		String id = this.template.enqueue("it.non_retryable");
+		await().atMost(TIMEOUT).until(() -> state(id) == JobState.DISCARDED);
+		this.client.get()
+			.uri(API + "/jobs/{id}", id)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.id").isEqualTo(id)
+			.jsonPath("$.specversion").isEqualTo("1.0")
+			.jsonPath("$.args").isArray()
+			.jsonPath("$.dead_letter").isEqualTo(true)
+			.jsonPath("$.max_attempts").isEqualTo(5)
+			.jsonPath("$.retry_policy.max_attempts").isEqualTo(5)
+			.jsonPath("$.retry_policy_sources.max_attempts").isEqualTo("handler")
+			.jsonPath("$.errors.length()").isEqualTo(1)
+			.jsonPath("$.errors[0].attempt").isEqualTo(1)
+			.jsonPath("$.errors[0].message").isEqualTo("never works")
+			.jsonPath("$.actions[0]").isEqualTo("retry")
+			.jsonPath("$.actions[1]").isEqualTo("delete")
+			.jsonPath("$.actions.length()").isEqualTo(2);
+		this.client.get()
+			.uri(API + "/jobs/{id}", "0190f5f0-0000-7000-8000-00000000ffff")
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.expectBody()
+			.jsonPath("$.error.code").isEqualTo("not_found")
+			.jsonPath("$.error.request_id").isNotEmpty();
+		this.client.get()
+			.uri(API + "/jobs?cursor=not-a-cursor")
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.error.code").isEqualTo("invalid_request");
+	}
+
+	/** §8: without confirm only the count; with it at most bulk-limit jobs, reported as truncated; then the rest. */
+	@Test
+	void bulkRetryNeedsConfirmationAndIsBounded() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			ids.add(this.template.enqueue("it.non_retryable"));
+		}
+		await().atMost(TIMEOUT).until(() -> ids.stream().allMatch((id) -> state(id) == JobState.DISCARDED));
+		String errorType = this.jobStore.find(ids.get(0)).orElseThrow().lastError().type();
+		Map<String, Object> filter = Map.of("state", "dead_letter", "type", "it.non_retryable", "error_type", errorType);
+
+		Map<?, ?> preview = post(API + "/jobs/bulk/delete", Map.of("filter", filter));
+		assertThat(preview.get("matched")).isEqualTo(3);
+		assertThat(preview.get("confirm_required")).isEqualTo(true);
+		assertThat(count("type = 'it.non_retryable' AND dead_letter = TRUE")).isEqualTo(3);
+
+		Map<?, ?> first = post(API + "/jobs/bulk/delete", Map.of("filter", filter, "confirm", true));
+		assertThat(first.get("succeeded")).isEqualTo(2);
+		assertThat(first.get("limit")).isEqualTo(2);
+		assertThat(first.get("truncated")).isEqualTo(true);
+		assertThat(count("type = 'it.non_retryable' AND dead_letter = TRUE")).isEqualTo(1);
+		Map<?, ?> second = post(API + "/jobs/bulk/delete", Map.of("filter", filter, "confirm", true));
+		assertThat(second.get("succeeded")).isEqualTo(1);
+		assertThat(second.get("truncated")).isEqualTo(false);
+		assertThat(count("type = 'it.non_retryable' AND dead_letter = TRUE")).isZero();
+
+		// an action needs a state it applies to
+		this.client.post()
+			.uri(API + "/jobs/bulk/retry")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("filter", Map.of("type", "it.ok"), "confirm", true))
+			.exchange()
+			.expectStatus()
+			.isBadRequest();
+	}
+
+	/** §11: dead letters grouped by error type × job type × queue; retrying a group makes them run again. */
+	@Test
+	void retriesADeadLetterGroup() {
+		List<String> ids = List.of(this.template.enqueue("it.non_retryable"), this.template.enqueue("it.non_retryable"));
+		await().atMost(TIMEOUT).until(() -> ids.stream().allMatch((id) -> state(id) == JobState.DISCARDED));
+		Map<?, ?> groups = get(API + "/dead-letter/groups?type=it.non_retryable");
+		List<?> items = (List<?>) groups.get("items");
+		assertThat(items).hasSize(1);
+		Map<?, ?> group = (Map<?, ?>) items.get(0);
+		assertThat(group.get("count")).isEqualTo(2);
+		assertThat(group.get("queue")).isEqualTo("default");
+		assertThat(group.get("sample_message")).isEqualTo("never works");
+		Map<String, Object> filter = Map.of("type", "it.non_retryable", "queue", "default", "error_type",
+				group.get("error_type"));
+
+		assertThat(post(API + "/dead-letter/retry", Map.of("filter", filter)).get("matched")).isEqualTo(2);
+		assertThat(count("type = 'it.non_retryable' AND dead_letter = TRUE")).isEqualTo(2);
+		Map<?, ?> retried = post(API + "/dead-letter/retry", Map.of("filter", filter, "confirm", true));
+		assertThat(retried.get("succeeded")).isEqualTo(2);
+		// they ran again (attempt 1 of a fresh run) and dead-lettered again, history kept
+		await().atMost(TIMEOUT)
+			.until(() -> count("type = 'it.non_retryable' AND dead_letter = TRUE AND enqueued_at > created_at") == 2);
+		assertThat(this.jobStore.find(ids.get(0)).orElseThrow().errors()).hasSize(2);
+
+		Map<?, ?> deleted = post(API + "/dead-letter/delete", Map.of("filter", filter, "confirm", true));
+		assertThat(deleted.get("succeeded")).isEqualTo(2);
+		assertThat(count("type = 'it.non_retryable'")).isZero();
+	}
+
+	/** §6.3, §6.4: a paused queue's jobs wait; resumed, they run. */
+	@Test
+	void pausesAndResumesAQueue() {
+		Map<?, ?> paused = post(API + "/queues/default/pause", null);
+		assertThat(paused.get("paused")).isEqualTo(true);
+		assertThat(paused.get("paused_at")).isNotNull();
+		String id = this.template.enqueue("it.ok", "paused");
+		await().during(Duration.ofMillis(600)).atMost(TIMEOUT).until(() -> state(id) == JobState.AVAILABLE);
+		Map<?, ?> queue = get(API + "/queues/default");
+		assertThat(queue.get("state")).isEqualTo("paused");
+		assertThat(((Map<?, ?>) queue.get("counts")).get("available")).isEqualTo(1);
+		assertThat(queue.get("latency_ms")).isNotNull();
+		assertThat(((Map<?, ?>) queue.get("configuration")).get("concurrency")).isNotNull();
+		assertThat(post(API + "/queues/default/resume", null).get("paused")).isEqualTo(false);
+		await().atMost(TIMEOUT).until(() -> state(id) == JobState.COMPLETED);
+		this.client.get().uri(API + "/queues/none").exchange().expectStatus().isNotFound();
+	}
+
+	/** §9: this node appears running from its heartbeat; a node silent for three heartbeats is stale. */
+	@Test
+	void listsNodesFromHeartbeats() {
+		await().atMost(TIMEOUT).until(() -> nodeState(this.worker.nodeId()) != null);
+		assertThat(nodeState(this.worker.nodeId())).isEqualTo("running");
+		Instant old = Instant.now().minus(Duration.ofMinutes(5));
+		((JdbcJobStore) this.jobStore).nodeHeartbeat(
+				new NodeInfo("gone-node", null, "elsewhere", List.of("default"), 1, 0, old, old, null, NodeInfo.IN_PROCESS));
+		assertThat(nodeState("gone-node")).isEqualTo("stale");
+		Map<?, ?> summary = (Map<?, ?>) get(API + "/workers").get("summary");
+		assertThat(((Number) summary.get("stale")).intValue()).isGreaterThanOrEqualTo(1);
+		this.client.get()
+			.uri(API + "/workers/{id}", this.worker.nodeId())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.kind").isEqualTo("in-process")
+			.jsonPath("$.jobs").isArray();
+		((JdbcJobStore) this.jobStore).nodeStopped("gone-node");
+	}
+
+	/** §10: per-minute counters after real runs: completed and dead-lettered jobs show up in the history. */
+	@Test
+	void countsRunsInStatistics() {
+		Map<?, ?> before = totals();
+		List<String> ids = List.of(this.template.enqueue("it.ok", "s1"), this.template.enqueue("it.ok", "s2"),
+				this.template.enqueue("it.non_retryable"));
+		await().atMost(TIMEOUT).until(() -> ids.stream().allMatch((id) -> state(id).isTerminal()));
+		Map<?, ?> after = totals();
+		assertThat(number(after, "completed") - number(before, "completed")).isEqualTo(2);
+		assertThat(number(after, "dead_lettered") - number(before, "dead_lettered")).isEqualTo(1);
+		assertThat(number(after, "failed") - number(before, "failed")).isEqualTo(1);
+		Map<?, ?> stats = get(API + "/stats");
+		assertThat(((Map<?, ?>) stats.get("jobs")).get("completed")).isNotNull();
+		List<?> top = (List<?>) get(API + "/stats/top-failing").get("items");
+		List<String> types = top.stream().map((item) -> (String) ((Map<?, ?>) item).get("type")).toList();
+		assertThat(types).contains("it.non_retryable");
+	}
+
+	/** The bootstrap tells the dashboard how to behave. */
+	@Test
+	void bootstrapsTheDashboard() {
+		this.client.get()
+			.uri(API + "/system/config")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.read_only").isEqualTo(false)
+			.jsonPath("$.can_write").isEqualTo(true)
+			.jsonPath("$.show_args").isEqualTo(true)
+			.jsonPath("$.csrf").isEmpty()
+			.jsonPath("$.dashboard_path").isEqualTo("/ojs")
+			.jsonPath("$.api_path").isEqualTo(API)
+			.jsonPath("$.node_id").isEqualTo(this.worker.nodeId());
+	}
+
+	/** Sums of the per-minute history of the last hour over every queue. */
+	private Map<?, ?> totals() {
+		long completed = 0;
+		long failed = 0;
+		long deadLettered = 0;
+		for (Object point : (List<?>) get(API + "/stats/history?period=1m").get("data")) {
+			Map<?, ?> data = (Map<?, ?>) point;
+			completed += ((Number) data.get("completed")).longValue();
+			failed += ((Number) data.get("failed")).longValue();
+			deadLettered += ((Number) data.get("dead_lettered")).longValue();
+		}
+		return Map.of("completed", completed, "failed", failed, "dead_lettered", deadLettered);
+	}
+
+	private static long number(Map<?, ?> map, String key) {
+		return ((Number) map.get(key)).longValue();
+	}
+
+	private String nodeState(String id) {
+		for (Object item : (List<?>) get(API + "/workers").get("items")) {
+			Map<?, ?> node = (Map<?, ?>) item;
+			if (id.equals(node.get("id"))) {
+				return (String) node.get("state");
+			}
+		}
+		return null;
+	}
+
+	private Map<?, ?> get(String uri) {
+		return this.client.get().uri(uri).exchange().expectStatus().isOk().expectBody(Map.class).returnResult()
+			.getResponseBody();
+	}
+
+	private Map<?, ?> post(String uri, Map<String, Object> body) {
+		RestTestClient.RequestBodySpec request = this.client.post().uri(uri);
+		if (body != null) {
+			request.contentType(MediaType.APPLICATION_JSON).body(body);
+		}
+		return request.exchange().expectStatus().isOk().expectBody(Map.class).returnResult().getResponseBody();
+	}
+
+	private JobState state(String id) {
+		return this.jobStore.find(id).orElseThrow().state();
+	}
+
+	private int count(String where) {
+		Integer n = this.jdbc.queryForObject("SELECT count(*) FROM " + table() + " WHERE " + where, Integer.class);
+		return (n != null) ? n : 0;
+	}
+
+	private String table() {
+		return ((JdbcJobStore) this.jobStore).settings().tableName();
+	}
+
+}
