@@ -191,6 +191,7 @@ abstract class AbstractDashboardBrowserTests {
 			assertThat(this.browser.find(group).getText()).contains("4");
 			this.browser.find(group + " [data-act='dl-group'][data-op='retry']").click();
 			assertThat(this.browser.find("#confirm-count").getText()).isEqualTo("4");
+			shot("dead-letters-confirm", "light");
 			assertThat(count("type = '" + CHARGE + "' AND dead_letter = TRUE")).as("nothing changes before confirming").isEqualTo(4);
 			this.browser.find("#modal-confirm").click();
 			await().atMost(TIMEOUT)
