@@ -658,12 +658,12 @@ const actions = {
   async 'dl-group'(el) {
     const { op, queue, type, errorType } = el.dataset;
     const filter = { queue, type, error_type: errorType || undefined };
-    await bulkWithConfirm('/dead-letter/' + op, op, filter, html`dead letter${''} of <b>${type}</b> in <b>${queue}</b> failing with <span class="errtype">${errorType || 'unknown'}</span>`);
+    await bulkWithConfirm('/dead-letter/' + op, op, filter, html`Dead letters of <b>${type}</b> in <b>${queue}</b> failing with <span class="errtype">${errorType || 'unknown'}</span>`);
   },
   async bulk(el) {
     const f = pages.jobs.filter(current.route.params);
     delete f.id;
-    await bulkWithConfirm('/jobs/bulk/' + el.dataset.op, el.dataset.op, f, html`job${''} matching the current filters`);
+    await bulkWithConfirm('/jobs/bulk/' + el.dataset.op, el.dataset.op, f, html`Jobs matching the current filters`);
   }
 };
 
@@ -675,7 +675,7 @@ async function bulkWithConfirm(path, op, filter, what) {
   if (!matched) { toast('Nothing matches any more'); refresh(); return; }
   const verb = { retry: 'Retry', delete: 'Delete', cancel: 'Cancel' }[op] || op;
   const ok = await confirmDialog({ title: `${verb} ${num(matched)} job${matched === 1 ? '' : 's'}?`, danger: op !== 'retry',
-    body: html`<div class="big" id="confirm-count">${num(matched)}</div><p>${what}.</p><p class="muted">${op === 'retry' ? 'They go back to available with their attempts reset; their error history is kept.' : op === 'delete' ? 'They are removed for good.' : 'They will not run.'}${matched > 10000 ? ' At most 10,000 are handled per request; run it again for the rest.' : ''}</p>`,
+    body: html`<div class="big" id="confirm-count">${num(matched)}</div><p>${what}, counted just now.</p><p class="muted">${op === 'retry' ? 'They go back to available with their attempts reset; their error history is kept.' : op === 'delete' ? 'They are removed for good.' : 'They will not run.'}${matched > 10000 ? ' At most 10,000 are handled per request; run it again for the rest.' : ''}</p>`,
     confirm: `${verb} ${num(matched)}` });
   if (!ok) return;
   await run((r) => `${verb}: ${num(r.succeeded)} of ${num(r.matched)} done${r.failed ? ', ' + num(r.failed) + ' failed' : ''}${r.truncated ? ' — more remain, run it again' : ''}`,

@@ -175,6 +175,7 @@ abstract class AbstractDashboardBrowserTests {
 		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='resume'][data-name='emails']").isEmpty());
 		assertThat(paused("emails")).isTrue();
 		assertThat(this.browser.find("tr[data-queue='emails']").getText()).contains("paused");
+		shot("queues-paused", "light");
 		this.browser.find("[data-act='queue'][data-op='resume'][data-name='emails']").click();
 		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='pause'][data-name='emails']").isEmpty());
 		assertThat(paused("emails")).isFalse();
