@@ -408,7 +408,7 @@ function incident(failed, processed, since, top, dead) {
 function queueTable(queues, actions) {
   const canWrite = actions && writable();
   return html`<div class="card"><div class="card-head"><h2>Queues</h2><div class="legend"><span><i class="s-available"></i>available</span><span><i class="s-active"></i>active</span><span><i class="s-scheduled"></i>scheduled</span><span><i class="s-retryable"></i>retryable</span><span><i class="s-dead"></i>dead letters</span></div></div>
-    <div class="table-wrap"><table id="queues-table"><thead><tr><th>Queue</th><th>State</th><th class="num">Available</th><th class="num">Active</th><th class="num">Scheduled</th><th class="num">Retryable</th><th class="num">Dead</th><th>Backlog</th><th class="num">Processed/min</th><th class="num">Failed/min</th><th class="num">Latency</th>${canWrite ? html`<th></th>` : ''}</tr></thead><tbody>
+    <div class="table-wrap"><table id="queues-table"><thead><tr><th>Queue</th><th>State</th><th class="num">Available</th><th class="num">Active</th><th class="num">Scheduled</th><th class="num">Retryable</th><th class="num">Dead</th><th>Backlog</th><th class="num" title="average over the last 5 minutes">Per minute</th><th class="num" title="age of the oldest ready job">Latency</th>${canWrite ? html`<th></th>` : ''}</tr></thead><tbody>
     ${queues.length ? queues.map((q) => {
       const c = q.counts || {};
       const total = (c.available || 0) + (c.active || 0) + (c.scheduled || 0) + (c.retryable || 0) + (c.dead_letter || 0);
@@ -418,12 +418,12 @@ function queueTable(queues, actions) {
         <td>${q.paused ? html`${badge('paused', 'paused')}<span class="sub">${q.paused_at ? 'since ' + ago(q.paused_at) : ''}</span>` : badge('running', 'active')}</td>
         <td class="num">${num(c.available)}</td><td class="num">${num(c.active)}</td><td class="num">${num(c.scheduled)}</td><td class="num">${num(c.retryable)}</td><td class="num">${c.dead_letter ? html`<b class="badge danger plain">${num(c.dead_letter)}</b>` : '0'}</td>
         <td><div class="stackbar">${seg(c.available, 's-available')}${seg(c.active, 's-active')}${seg(c.scheduled, 's-scheduled')}${seg(c.retryable, 's-retryable')}${seg(c.dead_letter, 's-dead')}</div></td>
-        <td class="num">${rate(tp.processed_per_minute)}</td><td class="num">${rate(tp.failed_per_minute)}</td>
+        <td class="num nowrap">${rate(tp.processed_per_minute)}<span class="sub ${tp.failed_per_minute ? 'fail-rate' : ''}">${rate(tp.failed_per_minute)} failed</span></td>
         <td class="num nowrap" title="age of the oldest ready job">${q.latency_ms === null || q.latency_ms === undefined ? '–' : duration(q.latency_ms)}</td>
         ${canWrite ? html`<td><div class="actions">${q.paused
           ? html`<button class="btn sm primary" type="button" data-act="queue" data-op="resume" data-name="${q.name}">▶ Resume</button>`
           : html`<button class="btn sm" type="button" data-act="queue" data-op="pause" data-name="${q.name}">❚❚ Pause</button>`}</div></td>` : ''}</tr>`;
-    }) : emptyRow(canWrite ? 12 : 11, 'No queue has held a job yet', '▤')}
+    }) : emptyRow(canWrite ? 11 : 10, 'No queue has held a job yet', '▤')}
     </tbody></table></div></div>`;
 }
 
