@@ -525,7 +525,7 @@ pages.job = {
     if (m.created_at) events.push({ at: m.created_at, cls: '', what: html`Created`, body: html`in queue <b>${j.queue}</b>${j.priority ? html`, priority ${j.priority}` : ''}` });
     if (m.scheduled_at && m.scheduled_at !== m.created_at) events.push({ at: m.scheduled_at, cls: 'wait', what: html`Scheduled`, body: '' });
     errors.forEach((e) => events.push({ at: e.occurred_at || e.timestamp, cls: 'fail', what: html`Attempt ${e.attempt} failed <span class="errtype">${e.type}</span>${e.code ? badge('neutral', e.code) : ''}`, body: html`<div class="msg">${e.message}</div>${e.details && Object.keys(e.details).length ? jsonView(e.details) : ''}` }));
-    if (m.started_at && j.state === 'active') events.push({ at: m.started_at, cls: 'start', what: html`Attempt ${j.attempt} started`, body: j.locked_by ? html`on <code>${j.locked_by}</code>` : '' });
+    if (m.started_at) events.push({ at: m.started_at, cls: 'start', what: html`Attempt ${j.attempt} started`, body: j.locked_by ? html`on <code>${j.locked_by}</code>` : '' });
     if (m.completed_at) events.push({ at: m.completed_at, cls: 'ok', what: html`Completed on attempt ${j.attempt}`, body: '' });
     if (m.cancelled_at) events.push({ at: m.cancelled_at, cls: '', what: html`Cancelled`, body: '' });
     if (m.discarded_at) events.push({ at: m.discarded_at, cls: 'fail', what: j.dead_letter ? html`Moved to the dead letter queue` : html`Discarded`, body: '' });
