@@ -3,6 +3,7 @@ package dev.ojs.web.dashboard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -10,22 +11,18 @@ import java.util.Map;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
-import org.springframework.stereotype.Controller;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * Serves the dashboard at {@code ojs.dashboard.path} (default {@code /ojs}): the page at
- * {@code <path>/} and its assets at {@code <path>/assets/<file>}. Every URL the page uses is
+ * {@code <path>/} and its assets at {@code <path>/assets/<file>}, through the
+ * {@link #routes() router function} it builds for that path. Every URL the page uses is
  * relative, so it works under a servlet context path and behind a proxy that strips a prefix.
  */
-@Controller
-@RequestMapping("${ojs.dashboard.path:/ojs}")
 public class OjsDashboardController {
 
 	static final String LOCATION = "dev/ojs/web/dashboard/";
@@ -35,21 +32,20 @@ public class OjsDashboardController {
 			MediaType.valueOf("image/svg+xml"));
 
 	/** No inline script, no third-party origin: everything comes from this application. */
-	private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
+	static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
 			+ "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
 			+ "frame-ancestors 'self'; base-uri 'self'; form-action 'self'";
 
+	private final String path;
+
 	private final String page;
 
-	private final String lastSegment;
-
 	/**
-	 * @param dashboardPath the value of {@code ojs.dashboard.path}
+	 * @param dashboardPath the dashboard's path with a leading and without a trailing slash
 	 */
 	public OjsDashboardController(String dashboardPath) {
+		this.path = dashboardPath;
 		this.page = read("index.html").replace("@OJS_API@", apiPath(dashboardPath));
-		String trimmed = dashboardPath.replaceAll("/+$", "");
-		this.lastSegment = trimmed.substring(trimmed.lastIndexOf('/') + 1);
 	}
 
 	/**
@@ -61,15 +57,24 @@ public class OjsDashboardController {
 		return "../".repeat((int) depth) + "ojs/v1/admin";
 	}
 
-	/** {@code <path>} without the slash: to {@code <path>/}, so relative URLs resolve under it. */
-	@GetMapping
-	public ResponseEntity<Void> redirect() {
-		return ResponseEntity.status(HttpStatus.FOUND).header(HttpHeaders.LOCATION, this.lastSegment + "/").build();
+	/** The page, its assets, and {@code <path>} redirected to {@code <path>/}. */
+	public RouterFunction<ServerResponse> routes() {
+		return RouterFunctions.route()
+			.GET(this.path, this::redirect)
+			.GET(this.path + "/", this::page)
+			.GET(this.path + "/index.html", this::page)
+			.GET(this.path + "/assets/{file:[a-z0-9-]+\\.(?:css|js|svg)}", this::asset)
+			.build();
 	}
 
-	@GetMapping({ "/", "/index.html" })
-	public ResponseEntity<String> page() {
-		return ResponseEntity.ok()
+	/** {@code <path>} without the slash: to {@code <path>/}, so relative URLs resolve under it. */
+	private ServerResponse redirect(ServerRequest request) {
+		String lastSegment = this.path.substring(this.path.lastIndexOf('/') + 1);
+		return ServerResponse.status(302).location(URI.create(lastSegment + "/")).build();
+	}
+
+	private ServerResponse page(ServerRequest request) {
+		return ServerResponse.ok()
 			.contentType(new MediaType("text", "html", StandardCharsets.UTF_8))
 			.cacheControl(CacheControl.noStore())
 			.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -78,13 +83,13 @@ public class OjsDashboardController {
 			.body(this.page);
 	}
 
-	@GetMapping("/assets/{file:[a-z0-9-]+\\.(?:css|js|svg)}")
-	public ResponseEntity<Resource> asset(@PathVariable String file) {
+	private ServerResponse asset(ServerRequest request) {
+		String file = request.pathVariable("file");
 		Resource resource = new ClassPathResource(LOCATION + file);
 		if (!resource.exists()) {
-			return ResponseEntity.notFound().build();
+			return ServerResponse.notFound().build();
 		}
-		return ResponseEntity.ok()
+		return ServerResponse.ok()
 			.contentType(TYPES.get(file.substring(file.lastIndexOf('.') + 1)))
 			.cacheControl(CacheControl.noCache())
 			.header("X-Content-Type-Options", "nosniff")

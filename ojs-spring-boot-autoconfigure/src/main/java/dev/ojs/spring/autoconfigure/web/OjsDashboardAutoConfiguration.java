@@ -15,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -109,9 +111,8 @@ public final class OjsDashboardAutoConfiguration {
 
 	/** The dashboard page and its assets at {@code ojs.dashboard.path}. */
 	@Bean
-	@ConditionalOnMissingBean
-	OjsDashboardController ojsDashboardController(OjsDashboardProperties properties) {
-		return new OjsDashboardController(properties.normalizedPath());
+	RouterFunction<ServerResponse> ojsDashboardRoutes(OjsDashboardProperties properties) {
+		return new OjsDashboardController(properties.normalizedPath()).routes();
 	}
 
 	@Bean
