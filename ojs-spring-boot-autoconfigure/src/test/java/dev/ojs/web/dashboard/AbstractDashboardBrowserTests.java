@@ -109,6 +109,11 @@ abstract class AbstractDashboardBrowserTests {
 			assertThat(this.browser.find("#incident").getText()).contains("failed attempt");
 			assertThat(this.browser.all(".chart svg rect, .chart svg polyline")).isNotEmpty();
 			shot("overview", scheme);
+			this.browser.find("[data-act='range'][data-range='day']").click();
+			this.browser.waitUntil((d) -> !this.browser.all("[data-act='range'][data-range='day'].on").isEmpty()
+					&& !this.browser.all(".chart svg polyline").isEmpty());
+			this.browser.find("[data-act='range'][data-range='hour']").click();
+			this.browser.waitUntil((d) -> !this.browser.all(".chart svg rect").isEmpty());
 			this.browser.go("jobs");
 			this.browser.waitUntil((d) -> rows("#jobs-table tbody tr[data-job]").size() == 13 + reportJobs());
 			shot("jobs", scheme);
@@ -202,6 +207,27 @@ abstract class AbstractDashboardBrowserTests {
 		}
 		finally {
 			this.queues.resume(PAYMENTS);
+		}
+	}
+
+	@Test
+	@Order(6)
+	void retriesADeadLetterFromItsPage() {
+		String id = firstId(SYNC);
+		// the retried job waits in its paused queue, so that it stays out of the dead letter queue
+		this.queues.pause("default");
+		try {
+			this.browser.go("jobs/" + id);
+			assertThat(this.browser.find(".detail-head").getText()).contains("dead letter");
+			this.browser.find("#job-actions [data-op='retry']").click();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(count("id = '" + id + "' AND state = 'available' AND attempt = 0 AND dead_letter = FALSE")).isEqualTo(1));
+			this.browser.waitUntil((d) -> this.browser.find(".detail-head").getText().contains("available"));
+			assertThat(this.browser.find("#job-actions").getText()).contains("Cancel").doesNotContain("Retry");
+			assertThat(this.browser.find("#timeline").getText()).as("the error history is kept").contains("Attempt 2 failed");
+		}
+		finally {
+			this.queues.resume("default");
 		}
 	}
 
