@@ -588,9 +588,11 @@ pages['dead-letters'] = {
 
 pages.recurring = {
   title: () => 'Recurring jobs',
-  load: () => get('/schedules'),
+  // without recurring jobs (ojs.cron off) the Admin API has no schedules endpoint
+  load: () => get('/schedules').catch((e) => { if (e.status === 404) return { items: [], off: true }; throw e; }),
   view(d) {
     const items = d.items || [];
+    if (d.off) return html`<div class="card"><div class="empty"><span class="big">↻</span>Recurring jobs are turned off in this application.</div></div>`;
     return html`<div class="card"><div class="table-wrap"><table id="schedules-table"><thead><tr><th>Schedule</th><th>Expression</th><th>State</th><th>Next run</th><th>Next five</th><th>Last run</th><th class="num">Runs</th>${writable() ? html`<th></th>` : ''}</tr></thead><tbody>
     ${items.length ? items.map((s) => html`<tr data-schedule="${s.name}"><td><b>${s.name}</b><span class="sub">${s.type}${s.queue ? ' → ' + s.queue : ''}${s.description ? ' · ' + s.description : ''}</span></td>
       <td><code>${s.expression}</code><span class="sub">${s.timezone || 'UTC'}${s.overlap ? ' · overlap ' + s.overlap : ''}</span></td>
