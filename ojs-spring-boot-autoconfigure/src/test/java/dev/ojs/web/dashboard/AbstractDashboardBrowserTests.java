@@ -105,14 +105,14 @@ abstract class AbstractDashboardBrowserTests {
 		for (String scheme : List.of("light", "dark")) {
 			this.browser.colorScheme(scheme);
 			this.browser.go("overview");
-			assertThat(this.browser.find("[data-kpi='Dead letters']").getText()).isEqualTo("7");
-			assertThat(this.browser.find("#incident").getText()).contains("failed attempt");
+			assertThat(this.browser.text("[data-kpi='Dead letters']")).isEqualTo("7");
+			assertThat(this.browser.text("#incident")).contains("failed attempt");
 			assertThat(this.browser.all(".chart svg rect, .chart svg polyline")).isNotEmpty();
 			shot("overview", scheme);
-			this.browser.find("[data-act='range'][data-range='day']").click();
+			this.browser.click("[data-act='range'][data-range='day']");
 			this.browser.waitUntil((d) -> !this.browser.all("[data-act='range'][data-range='day'].on").isEmpty()
 					&& !this.browser.all(".chart svg polyline").isEmpty());
-			this.browser.find("[data-act='range'][data-range='hour']").click();
+			this.browser.click("[data-act='range'][data-range='hour']");
 			this.browser.waitUntil((d) -> !this.browser.all(".chart svg rect").isEmpty());
 			this.browser.go("jobs");
 			this.browser.waitUntil((d) -> rows("#jobs-table tbody tr[data-job]").size() == 13 + reportJobs());
@@ -121,14 +121,14 @@ abstract class AbstractDashboardBrowserTests {
 			this.browser.find("#timeline");
 			shot("job", scheme);
 			this.browser.go("dead-letters");
-			assertThat(this.browser.find("#groups-table").getText()).contains(DECLINED, CHARGE, PAYMENTS,
+			assertThat(this.browser.text("#groups-table")).contains(DECLINED, CHARGE, PAYMENTS,
 					"java.io.IOException", SYNC);
 			shot("dead-letters", scheme);
 			this.browser.go("queues");
-			assertThat(this.browser.find("#queues-table").getText()).contains(PAYMENTS, "emails", "default");
+			assertThat(this.browser.text("#queues-table")).contains(PAYMENTS, "emails", "default");
 			shot("queues", scheme);
 			this.browser.go("recurring");
-			assertThat(this.browser.find("#schedules-table").getText()).contains(REPORT, "0 2 * * *");
+			assertThat(this.browser.text("#schedules-table")).contains(REPORT, "0 2 * * *");
 			assertThat(this.browser.all("[data-schedule='" + REPORT + "'] .fire-times span")).hasSize(5);
 			shot("recurring", scheme);
 			this.browser.go("nodes");
@@ -144,44 +144,45 @@ abstract class AbstractDashboardBrowserTests {
 		this.browser.go("jobs");
 		WebElement type = this.browser.find("#filters input[name='type']");
 		type.sendKeys(CHARGE);
-		this.browser.find("#apply").click();
+		this.browser.click("#apply");
 		this.browser.waitUntil((d) -> d.getCurrentUrl().contains("type=" + CHARGE));
 		this.browser.waitForContent();
 		this.browser.waitUntil((d) -> rows("#jobs-table tbody tr[data-job]").size() == 4);
-		assertThat(rows("#jobs-table tbody tr[data-job]")).allSatisfy((row) -> assertThat(row.getText()).contains(CHARGE));
-		this.browser.find("[data-act='state'][data-state='completed']").click();
+		assertThat(this.browser.texts("#jobs-table tbody tr[data-job]")).hasSize(4).allSatisfy((row) -> assertThat(row).contains(CHARGE));
+		this.browser.click("[data-act='state'][data-state='completed']");
 		this.browser.waitUntil((d) -> d.getCurrentUrl().contains("state=completed"));
 		this.browser.waitForContent();
 		this.browser.waitUntil((d) -> !this.browser.all("#jobs-table .empty").isEmpty());
-		assertThat(this.browser.find("[data-count='completed']").getText()).isEqualTo(String.valueOf(count("state = 'completed'")));
+		assertThat(this.browser.text("[data-count='completed']")).isEqualTo(String.valueOf(count("state = 'completed'")));
 	}
 
 	@Test
 	@Order(3)
 	void opensAJobWithItsErrorHistory() {
 		this.browser.go("jobs?type=" + SYNC);
-		WebElement row = this.browser.find("#jobs-table tbody tr[data-job]");
-		String id = row.getAttribute("data-job");
-		row.click();
+		this.browser.find("#jobs-table tbody tr[data-job]");
+		String id = (String) this.browser.driver()
+			.executeScript("return document.querySelector('#jobs-table tbody tr[data-job]').dataset.job");
+		this.browser.click("#jobs-table tbody tr[data-job='" + id + "'] td");
 		this.browser.waitUntil((d) -> d.getCurrentUrl().endsWith("#/jobs/" + id));
-		assertThat(this.browser.find("#job-id").getText()).isEqualTo(id);
-		String timeline = this.browser.find("#timeline").getText();
+		assertThat(this.browser.text("#job-id")).isEqualTo(id);
+		String timeline = this.browser.text("#timeline");
 		assertThat(timeline).contains("Attempt 1 failed", "Attempt 2 failed", "java.io.IOException",
 				"Partner API rejected the sync of acct_", "Moved to the dead letter queue");
-		assertThat(this.browser.find("#job-args").getText()).contains("acct_");
-		assertThat(this.browser.find("#job-actions").getText()).contains("Retry");
+		assertThat(this.browser.text("#job-args")).contains("acct_");
+		assertThat(this.browser.text("#job-actions")).contains("Retry");
 	}
 
 	@Test
 	@Order(4)
 	void pausesAndResumesAQueue() {
 		this.browser.go("queues");
-		this.browser.find("[data-act='queue'][data-op='pause'][data-name='emails']").click();
+		this.browser.click("[data-act='queue'][data-op='pause'][data-name='emails']");
 		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='resume'][data-name='emails']").isEmpty());
 		assertThat(paused("emails")).isTrue();
-		assertThat(this.browser.find("tr[data-queue='emails']").getText()).contains("paused");
+		assertThat(this.browser.text("tr[data-queue='emails']")).contains("paused");
 		shot("queues-paused", "light");
-		this.browser.find("[data-act='queue'][data-op='resume'][data-name='emails']").click();
+		this.browser.click("[data-act='queue'][data-op='resume'][data-name='emails']");
 		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='pause'][data-name='emails']").isEmpty());
 		assertThat(paused("emails")).isFalse();
 	}
@@ -194,12 +195,12 @@ abstract class AbstractDashboardBrowserTests {
 		try {
 			this.browser.go("dead-letters");
 			String group = "tr[data-group='" + DECLINED + "|" + CHARGE + "|" + PAYMENTS + "']";
-			assertThat(this.browser.find(group).getText()).contains("4");
-			this.browser.find(group + " [data-act='dl-group'][data-op='retry']").click();
-			assertThat(this.browser.find("#confirm-count").getText()).isEqualTo("4");
+			assertThat(this.browser.text(group)).contains("4");
+			this.browser.click(group + " [data-act='dl-group'][data-op='retry']");
+			assertThat(this.browser.text("#confirm-count")).isEqualTo("4");
 			shot("dead-letters-confirm", "light");
 			assertThat(count("type = '" + CHARGE + "' AND dead_letter = TRUE")).as("nothing changes before confirming").isEqualTo(4);
-			this.browser.find("#modal-confirm").click();
+			this.browser.click("#modal-confirm");
 			await().atMost(TIMEOUT)
 				.untilAsserted(() -> assertThat(count("type = '" + CHARGE + "' AND dead_letter = FALSE AND state = 'available' AND attempt = 0")).isEqualTo(4));
 			assertThat(count("dead_letter = TRUE")).isEqualTo(3);
@@ -218,13 +219,13 @@ abstract class AbstractDashboardBrowserTests {
 		this.queues.pause("default");
 		try {
 			this.browser.go("jobs/" + id);
-			assertThat(this.browser.find(".detail-head").getText()).contains("dead letter");
-			this.browser.find("#job-actions [data-op='retry']").click();
+			assertThat(this.browser.text(".detail-head")).contains("dead letter");
+			this.browser.click("#job-actions [data-op='retry']");
 			await().atMost(TIMEOUT)
 				.untilAsserted(() -> assertThat(count("id = '" + id + "' AND state = 'available' AND attempt = 0 AND dead_letter = FALSE")).isEqualTo(1));
-			this.browser.waitUntil((d) -> this.browser.find(".detail-head").getText().contains("available"));
-			assertThat(this.browser.find("#job-actions").getText()).contains("Cancel").doesNotContain("Retry");
-			assertThat(this.browser.find("#timeline").getText()).as("the error history is kept").contains("Attempt 2 failed");
+			this.browser.waitUntil((d) -> this.browser.text(".detail-head").contains("available"));
+			assertThat(this.browser.text("#job-actions")).contains("Cancel").doesNotContain("Retry");
+			assertThat(this.browser.text("#timeline")).as("the error history is kept").contains("Attempt 2 failed");
 		}
 		finally {
 			this.queues.resume("default");

@@ -11,6 +11,7 @@ import java.util.logging.Level;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -99,12 +100,37 @@ final class Browser implements AutoCloseable {
 		return new WebDriverWait(this.driver, TIMEOUT).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
 	}
 
+	/**
+	 * The rendered text of the first element matching, read in one script call: the page
+	 * re-renders itself every few seconds, which would make a found element stale.
+	 */
+	String text(String css) {
+		return new WebDriverWait(this.driver, TIMEOUT).until((d) -> (String) this.driver
+			.executeScript("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", css));
+	}
+
+	/** The rendered texts of every element matching, read in one script call. */
+	@SuppressWarnings("unchecked")
+	List<String> texts(String css) {
+		return (List<String>) this.driver.executeScript(
+				"return Array.from(document.querySelectorAll(arguments[0])).map((e) => e.innerText);", css);
+	}
+
+	/** Clicks the first element matching, finding it again if the page re-rendered meanwhile. */
+	void click(String css) {
+		new WebDriverWait(this.driver, TIMEOUT).ignoring(StaleElementReferenceException.class).until((d) -> {
+			this.driver.findElement(By.cssSelector(css)).click();
+			return true;
+		});
+	}
+
 	List<WebElement> all(String css) {
 		return this.driver.findElements(By.cssSelector(css));
 	}
 
 	void waitUntil(java.util.function.Function<ChromeDriver, Boolean> condition) {
-		new WebDriverWait(this.driver, TIMEOUT).until((d) -> condition.apply(this.driver));
+		new WebDriverWait(this.driver, TIMEOUT).ignoring(StaleElementReferenceException.class)
+			.until((d) -> condition.apply(this.driver));
 	}
 
 	/** Waits, failing with the message and the page's error banner (if any) on time-out. */

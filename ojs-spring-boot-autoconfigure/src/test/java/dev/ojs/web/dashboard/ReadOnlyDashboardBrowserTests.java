@@ -87,22 +87,22 @@ class ReadOnlyDashboardBrowserTests {
 		for (String route : new String[] { "overview", "jobs?type=" + CHARGE, "jobs/" + this.id, "dead-letters", "queues",
 				"recurring", "nodes" }) {
 			this.browser.go(route);
-			assertThat(this.browser.find("#readonly-badge").getText()).isEqualTo("Read-only");
+			assertThat(this.browser.text("#readonly-badge")).isEqualTo("Read-only");
 			assertThat(this.browser.all("#content [data-act='job'], #content [data-act='queue'], #content [data-act='schedule'], "
 					+ "#content [data-act='dl-group'], #content [data-act='bulk']"))
 				.as("write buttons on %s", route)
 				.isEmpty();
 		}
 		this.browser.go("dead-letters");
-		assertThat(this.browser.find("#groups-table").getText()).contains(CHARGE);
+		assertThat(this.browser.text("#groups-table")).contains(CHARGE);
 		this.browser.screenshot("read-only-dead-letters");
 	}
 
 	@Test
 	void hidesArgumentsWhenShowArgsIsOff() {
 		this.browser.go("jobs/" + this.sent);
-		assertThat(this.browser.find("#job-args").getText()).contains("Hidden");
-		assertThat(this.browser.find("#timeline").getText()).contains("Completed");
+		assertThat(this.browser.text("#job-args")).contains("Hidden");
+		assertThat(this.browser.text("#timeline")).contains("Completed");
 		assertThat(this.browser.driver().getPageSource()).doesNotContain("secret.person@example.com");
 		this.browser.screenshot("read-only-job");
 	}
