@@ -63,7 +63,9 @@ final class DrainScenario implements Scenario {
 			.with("concurrency", options.concurrency())
 			.with("java_cpu_pct", cpu.java())
 			.with("pg_cpu_pct", cpu.postgres())
-			.with("machine_cpu_pct", cpu.machine());
+			.with("machine_cpu_pct", cpu.machine())
+			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
+			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		if (wal != null) {
 			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
 				.with("full_page_images", wal.fullPageImages())
@@ -73,9 +75,10 @@ final class DrainScenario implements Scenario {
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
 				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
-				"machine cpu%", "WAL B/job", "page images", "backend writes", "checkpoints")
+				"machine cpu%", "java µs/job", "pg µs/job", "WAL B/job", "page images", "backend writes", "checkpoints")
 			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
-					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(),
+					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(), cpu.javaMicrosPer(jobs),
+					cpu.postgresMicrosPer(jobs),
 					(wal != null) ? wal.walBytes() / jobs : "n/a", (wal != null) ? wal.fullPageImages() : "n/a",
 					(wal != null) ? wal.backendWrites() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
 			.print(environment.out());
