@@ -65,22 +65,27 @@ public final class PeerScenario implements Scenario {
 		BenchmarkOptions options = environment.options();
 		int jobs = options.enqueueBatchJobs();
 		int perCall = options.batchSize();
-		Batches.run(1, Math.min(jobs / 5, 2_000), perCall,
+		Batches.run(1, EnqueueScenario.warmupJobs(jobs), perCall,
 				(from, size) -> peer.enqueueBatch(LatencyRecorder.nowMicros(), size, false));
 		LatencyRecorder calls = new LatencyRecorder();
 		long start = System.nanoTime();
+		CpuUsage cpuStart = CpuUsage.now();
 		Batches.run(options.enqueueThreads(), jobs, perCall, (from, size) -> {
 			long callStart = LatencyRecorder.nowMicros();
 			peer.enqueueBatch(callStart, size, false);
 			calls.recordSince(callStart);
 		});
+		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		double seconds = (System.nanoTime() - start) / 1e9;
 		LatencySummary latency = calls.summary();
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, latency).with("jobs_per_call", perCall)
-			.with("threads", options.enqueueThreads());
+			.with("threads", options.enqueueThreads())
+			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
+			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		new ResultTable(name() + ": enqueue throughput (latency per call)", "jobs/call", "threads", "jobs", "seconds",
-				"jobs/s", "p50 ms", "p99 ms")
-			.row(perCall, options.enqueueThreads(), jobs, seconds, result.jobsPerSecond(), latency.p50(), latency.p99())
+				"jobs/s", "p50 ms", "p99 ms", "java µs/job", "pg µs/job")
+			.row(perCall, options.enqueueThreads(), jobs, seconds, result.jobsPerSecond(), latency.p50(), latency.p99(),
+					cpu.javaMicrosPer(jobs), cpu.postgresMicrosPer(jobs))
 			.print(environment.out());
 		return result;
 	}
