@@ -65,6 +65,7 @@ final class DrainScenario implements Scenario {
 			.with("pg_cpu_pct", cpu.postgres())
 			.with("machine_cpu_pct", cpu.machine())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
+			.with("java_us_per_job_without_jit", cpu.javaMicrosPerWithoutJit(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		if (wal != null) {
 			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
