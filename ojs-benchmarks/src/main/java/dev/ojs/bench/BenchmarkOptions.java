@@ -37,6 +37,8 @@ import java.util.List;
  * @param keepTables keep the job tables after the run (for inspection)
  * @param cronSchedules recurring jobs of the cron scenario, all due in the same second
  * @param cronIdle how long the cron scenario measures the evaluator with nothing due
+ * @param scheduledAhead jobs the drain and retry scenarios insert a day ahead before their due jobs
+ * (delayed jobs that the claims must pass over)
  * @param systems the job systems that run each scenario: {@code ojs} (the starter) and the
  * peers {@code db-scheduler} and {@code jobrunr}, in order
  */
@@ -45,7 +47,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
 		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle,
-		List<String> systems) {
+		int scheduledAhead, List<String> systems) {
 
 	/** The starter's name in {@code --systems}. */
 	public static final String OJS = "ojs";
@@ -69,6 +71,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
+			  --scheduled-ahead=N       drain and retry: first insert N jobs due a day later (default 0);
+			                            the claim's cost is measured after the drain either way
 			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
 			  --cron-schedules=N (10k, all due in the same second) --cron-idle=DURATION (PT10S, nothing due)
 			  --systems=ojs[,db-scheduler][,jobrunr]  who runs each scenario (default ojs); with peers, a
@@ -108,7 +112,10 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
 				line.flag("keep-tables", false), positive(line, "cron-schedules", smoke ? 200 : 10_000),
 				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)),
-				systems(line.list("systems", List.of(OJS))));
+				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))));
+		if (options.scheduledAhead() < 0) {
+			throw new IllegalArgumentException("--scheduled-ahead must not be negative");
+		}
 		if (options.rate() < 0) {
 			throw new IllegalArgumentException("--rate must not be negative");
 		}

@@ -123,7 +123,6 @@ public final class Comparison {
 		figures.put("jobs/s", "jobs_per_sec");
 		figures.put("executions/s", "executions_per_sec");
 		figures.put("JVM CPU µs/job", "java_us_per_job");
-		figures.put("JVM CPU µs/job without JIT", "java_us_per_job_without_jit");
 		figures.put("PostgreSQL CPU µs/job", "pg_us_per_job");
 		figures.put("WAL B/job", "wal_bytes_per_job");
 		return figures;

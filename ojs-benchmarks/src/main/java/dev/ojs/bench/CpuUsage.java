@@ -28,24 +28,18 @@ public final class CpuUsage {
 
 	private final double machineBusyTicks;
 
-	private final long compileMillis;
-
-	private CpuUsage(long wallNanos, long javaNanos, double postgresTicks, double machineBusyTicks,
-			long compileMillis) {
+	private CpuUsage(long wallNanos, long javaNanos, double postgresTicks, double machineBusyTicks) {
 		this.wallNanos = wallNanos;
 		this.javaNanos = javaNanos;
 		this.postgresTicks = postgresTicks;
 		this.machineBusyTicks = machineBusyTicks;
-		this.compileMillis = compileMillis;
 	}
 
 	/** A reading now. */
 	public static CpuUsage now() {
 		long java = (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
 				? os.getProcessCpuTime() : -1;
-		java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-		long compile = (jit != null && jit.isCompilationTimeMonitoringSupported()) ? jit.getTotalCompilationTime() : -1;
-		return new CpuUsage(System.nanoTime(), java, postgresTicks(), machineBusyTicks(), compile);
+		return new CpuUsage(System.nanoTime(), java, postgresTicks(), machineBusyTicks());
 	}
 
 	/**
@@ -58,8 +52,7 @@ public final class CpuUsage {
 		double java = (this.javaNanos < 0) ? Double.NaN : (this.javaNanos - since.javaNanos) / 1e9 / seconds * 100;
 		double postgres = (this.postgresTicks - since.postgresTicks) / TICKS_PER_SECOND / seconds * 100;
 		double machine = (this.machineBusyTicks - since.machineBusyTicks) / TICKS_PER_SECOND / seconds * 100;
-		double jit = (this.compileMillis < 0) ? Double.NaN : (this.compileMillis - since.compileMillis) / 1e3;
-		return new Split(java, postgres, machine, seconds, jit);
+		return new Split(java, postgres, machine, seconds);
 	}
 
 	/**
@@ -69,18 +62,8 @@ public final class CpuUsage {
 	 * @param postgres every PostgreSQL process (including other clients' backends)
 	 * @param machine every process on the machine
 	 * @param seconds the window's wall-clock length
-	 * @param jitSeconds time the JIT compilers spent in the window (their elapsed time, which
-	 * is their CPU time on an idle machine and more on a busy one)
 	 */
-	public record Split(double java, double postgres, double machine, double seconds, double jitSeconds) {
-
-		/**
-		 * {@link #javaMicrosPer} without the JIT compilers' time: the per-job cost once the
-		 * code is compiled (a run that starts cold spends much of its CPU compiling).
-		 */
-		public double javaMicrosPerWithoutJit(long jobs) {
-			return (jobs > 0) ? (this.java / 100 * this.seconds - this.jitSeconds) * 1e6 / jobs : Double.NaN;
-		}
+	public record Split(double java, double postgres, double machine, double seconds) {
 
 		/** This JVM's CPU time in the window divided by {@code jobs}, in microseconds. */
 		public double javaMicrosPer(long jobs) {

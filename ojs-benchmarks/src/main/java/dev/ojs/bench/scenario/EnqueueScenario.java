@@ -45,7 +45,6 @@ final class EnqueueScenario implements Scenario {
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, latency).with("jobs_per_call", perCall)
 			.with("threads", options.enqueueThreads())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
-			.with("java_us_per_job_without_jit", cpu.javaMicrosPerWithoutJit(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		new ResultTable(name() + ": enqueue throughput (latency per call)", "mode", "jobs/call", "threads", "jobs",
 				"seconds", "jobs/s", "p50 ms", "p95 ms", "p99 ms", "java µs/job", "pg µs/job")

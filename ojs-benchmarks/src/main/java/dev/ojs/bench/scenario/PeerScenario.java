@@ -81,7 +81,6 @@ public final class PeerScenario implements Scenario {
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, latency).with("jobs_per_call", perCall)
 			.with("threads", options.enqueueThreads())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
-			.with("java_us_per_job_without_jit", cpu.javaMicrosPerWithoutJit(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		new ResultTable(name() + ": enqueue throughput (latency per call)", "jobs/call", "threads", "jobs", "seconds",
 				"jobs/s", "p50 ms", "p99 ms", "java µs/job", "pg µs/job")
@@ -118,7 +117,6 @@ public final class PeerScenario implements Scenario {
 			.with("pg_cpu_pct", cpu.postgres())
 			.with("machine_cpu_pct", cpu.machine())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
-			.with("java_us_per_job_without_jit", cpu.javaMicrosPerWithoutJit(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		if (walStart != null && walEnd != null) {
 			result = result.with("wal_bytes_per_job", (double) walEnd.since(walStart).walBytes() / jobs);
@@ -170,7 +168,6 @@ public final class PeerScenario implements Scenario {
 				.with("pg_cpu_pct", cpu.postgres())
 				.with("machine_cpu_pct", cpu.machine())
 				.with("java_us_per_job", cpu.javaMicrosPer(completed))
-			.with("java_us_per_job_without_jit", cpu.javaMicrosPerWithoutJit(completed))
 				.with("pg_us_per_job", cpu.postgresMicrosPer(completed));
 			new ResultTable(name() + ": producers and worker together (latency = enqueue to handler start)",
 					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p99 ms", "java cpu%",
