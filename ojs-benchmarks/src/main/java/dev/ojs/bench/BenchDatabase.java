@@ -129,12 +129,16 @@ public final class BenchDatabase {
 		}
 		List<String> dropped = new ArrayList<>();
 		try (Connection connection = dataSource.getConnection()) {
-			for (String table : names(connection, "SELECT table_name FROM information_schema.tables"
-					+ " WHERE table_schema = current_schema() AND left(table_name, length(?)) = ?", prefix)) {
-				try (Statement statement = connection.createStatement()) {
-					statement.execute("DROP TABLE IF EXISTS \"" + table + "\" CASCADE");
+			// a peer's statistics views first, then the tables
+			for (String kind : List.of("VIEW", "TABLE")) {
+				for (String table : names(connection, "SELECT table_name FROM information_schema.tables"
+						+ " WHERE table_schema = current_schema() AND left(table_name, length(?)) = ?"
+						+ " AND (table_type = 'VIEW') = " + kind.equals("VIEW"), prefix)) {
+					try (Statement statement = connection.createStatement()) {
+						statement.execute("DROP " + kind + " IF EXISTS \"" + table + "\" CASCADE");
+					}
+					dropped.add(table);
 				}
-				dropped.add(table);
 			}
 			for (String function : names(connection,
 					"SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"

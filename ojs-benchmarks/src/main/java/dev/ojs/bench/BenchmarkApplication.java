@@ -9,6 +9,7 @@ import java.util.Map;
 
 import dev.ojs.bench.chaos.ChaosCoordinator;
 import dev.ojs.bench.scenario.BenchEnvironment;
+import dev.ojs.bench.scenario.PeerScenario;
 import dev.ojs.bench.scenario.Scenario;
 
 /**
@@ -61,31 +62,45 @@ public final class BenchmarkApplication {
 		}
 		int failures = 0;
 		Map<String, ScenarioResult> judged = new LinkedHashMap<>();
+		Comparison comparison = new Comparison(options.systems());
 		for (String name : options.scenarios()) {
-			Scenario scenario = Scenario.named(name);
-			List<ScenarioResult> results = new ArrayList<>();
-			for (int run = 1; run <= options.runs(); run++) {
-				out.printf("%n# %s%s%n", name, (options.runs() > 1) ? " run " + run + " of " + options.runs() : "");
-				try (BenchEnvironment environment = new BenchEnvironment(options, out)) {
-					ScenarioResult result = scenario.run(environment);
-					results.add(result);
-					out.println(result.resultLine());
+			for (String system : options.systems()) {
+				boolean ours = system.equals(BenchmarkOptions.OJS);
+				if (!ours && !PeerScenario.runs(system, name)) {
+					continue;
 				}
-				catch (Exception ex) {
-					failures++;
-					out.println("FAILED scenario=" + name + ": " + ex);
-					ex.printStackTrace(out);
+				Scenario scenario = ours ? Scenario.named(name) : new PeerScenario(system, name);
+				List<ScenarioResult> results = new ArrayList<>();
+				for (int run = 1; run <= options.runs(); run++) {
+					out.printf("%n# %s%s%n", scenario.name(),
+							(options.runs() > 1) ? " run " + run + " of " + options.runs() : "");
+					try (BenchEnvironment environment = new BenchEnvironment(options, out)) {
+						ScenarioResult result = scenario.run(environment);
+						results.add(result);
+						out.println(result.resultLine());
+					}
+					catch (Exception ex) {
+						failures++;
+						out.println("FAILED scenario=" + scenario.name() + ": " + ex);
+						ex.printStackTrace(out);
+					}
+				}
+				ScenarioResult summary = results.isEmpty() ? null
+						: (results.size() == 1) ? results.get(0) : ScenarioResult.median(results);
+				if (results.size() > 1) {
+					out.printf("%n# %s median of %d runs%n", scenario.name(), results.size());
+					out.println(summary.resultLine());
+				}
+				if (summary != null) {
+					comparison.add(name, system, summary);
+					if (ours) {
+						judged.put(name, summary);
+					}
 				}
 			}
-			if (results.size() > 1) {
-				ScenarioResult median = ScenarioResult.median(results);
-				out.printf("%n# %s median of %d runs%n", name, results.size());
-				out.println(median.resultLine());
-				judged.put(name, median);
-			}
-			else if (results.size() == 1) {
-				judged.put(name, results.get(0));
-			}
+		}
+		if (options.systems().size() > 1) {
+			comparison.print(out);
 		}
 		if (!options.smoke()) {
 			// tiny smoke sizes say nothing about the targets

@@ -37,12 +37,20 @@ import java.util.List;
  * @param keepTables keep the job tables after the run (for inspection)
  * @param cronSchedules recurring jobs of the cron scenario, all due in the same second
  * @param cronIdle how long the cron scenario measures the evaluator with nothing due
+ * @param scheduledAhead jobs the drain and retry scenarios insert a day ahead before their due jobs
+ * (delayed jobs that the claims must pass over)
+ * @param systems the job systems that run each scenario: {@code ojs} (the starter) and the
+ * peers {@code db-scheduler} and {@code jobrunr}, in order
  */
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
-		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle) {
+		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle,
+		int scheduledAhead, List<String> systems) {
+
+	/** The starter's name in {@code --systems}. */
+	public static final String OJS = "ojs";
 
 	/** Every scenario, in the order {@code all} runs them. */
 	public static final List<String> ALL = List.of("enqueue-single", "enqueue-batch", "drain", "steady", "idle",
@@ -63,8 +71,13 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
+			  --scheduled-ahead=N       drain and retry: first insert N jobs due a day later (default 0);
+			                            the claim's cost is measured after the drain either way
 			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
 			  --cron-schedules=N (10k, all due in the same second) --cron-idle=DURATION (PT10S, nothing due)
+			  --systems=ojs[,db-scheduler][,jobrunr]  who runs each scenario (default ojs); with peers, a
+			                            comparison table with ratios follows (peers run enqueue-batch, drain,
+			                            steady and, db-scheduler only, retry)
 			  --timeout=DURATION        per scenario run (default PT15M)
 			  --keep-tables             do not drop the run's tables
 			Sizes accept 200k, 1m, 1_000_000. --scenario=chaos takes the fault harness's options (--scenario=chaos --help).
@@ -98,7 +111,11 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("backlog-duration", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(10)),
 				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
 				line.flag("keep-tables", false), positive(line, "cron-schedules", smoke ? 200 : 10_000),
-				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)));
+				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)),
+				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))));
+		if (options.scheduledAhead() < 0) {
+			throw new IllegalArgumentException("--scheduled-ahead must not be negative");
+		}
 		if (options.rate() < 0) {
 			throw new IllegalArgumentException("--rate must not be negative");
 		}
@@ -106,6 +123,20 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			throw new IllegalArgumentException("--backlog-small must be at least 2000 (the backlog is refilled by 1000)");
 		}
 		return options;
+	}
+
+	private static List<String> systems(List<String> names) {
+		List<String> known = new ArrayList<>(List.of(OJS));
+		known.addAll(dev.ojs.bench.peer.Peer.NAMES);
+		for (String name : names) {
+			if (!known.contains(name)) {
+				throw new IllegalArgumentException("Unknown system '" + name + "'; expected one of " + known);
+			}
+		}
+		if (names.isEmpty() || names.stream().distinct().count() != names.size()) {
+			throw new IllegalArgumentException("--systems must name each system once but was " + names);
+		}
+		return List.copyOf(names);
 	}
 
 	private static List<String> expand(List<String> names) {

@@ -52,7 +52,7 @@ public final class CpuUsage {
 		double java = (this.javaNanos < 0) ? Double.NaN : (this.javaNanos - since.javaNanos) / 1e9 / seconds * 100;
 		double postgres = (this.postgresTicks - since.postgresTicks) / TICKS_PER_SECOND / seconds * 100;
 		double machine = (this.machineBusyTicks - since.machineBusyTicks) / TICKS_PER_SECOND / seconds * 100;
-		return new Split(java, postgres, machine);
+		return new Split(java, postgres, machine, seconds);
 	}
 
 	/**
@@ -61,8 +61,23 @@ public final class CpuUsage {
 	 * @param java this JVM
 	 * @param postgres every PostgreSQL process (including other clients' backends)
 	 * @param machine every process on the machine
+	 * @param seconds the window's wall-clock length
 	 */
-	public record Split(double java, double postgres, double machine) {
+	public record Split(double java, double postgres, double machine, double seconds) {
+
+		/** This JVM's CPU time in the window divided by {@code jobs}, in microseconds. */
+		public double javaMicrosPer(long jobs) {
+			return microsPer(this.java, jobs);
+		}
+
+		/** PostgreSQL's CPU time in the window divided by {@code jobs}, in microseconds. */
+		public double postgresMicrosPer(long jobs) {
+			return microsPer(this.postgres, jobs);
+		}
+
+		private double microsPer(double percent, long jobs) {
+			return (jobs > 0) ? percent / 100 * this.seconds * 1e6 / jobs : Double.NaN;
+		}
 
 	}
 

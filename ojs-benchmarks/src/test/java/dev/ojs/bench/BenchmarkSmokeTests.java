@@ -47,6 +47,20 @@ class BenchmarkSmokeTests {
 	}
 
 	@Test
+	void peersRunBesideTheStarterAndTheRatiosFollow() throws Exception {
+		String url = BenchTestDatabase.postgresUrl();
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=drain,retry",
+				"--systems=ojs,db-scheduler,jobrunr", "--drain-jobs=300", "--retry-jobs=300", "--jdbc-url=" + url }, out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.text()).contains("RESULT scenario=drain ", "RESULT scenario=db-scheduler:drain ",
+				"RESULT scenario=jobrunr:drain ", "RESULT scenario=db-scheduler:retry ", "lock-and-fetch",
+				"poll interval PT5S", "== comparison", "RATIO scenario=drain peer=db-scheduler jobs_per_sec=",
+				"RATIO scenario=drain peer=jobrunr jobs_per_sec=", "RATIO scenario=retry peer=db-scheduler")
+			.doesNotContain("jobrunr:retry", "FAILED");
+	}
+
+	@Test
 	void badOptionsPrintUsage() throws Exception {
 		TeeOutput out = new TeeOutput();
 		assertThat(BenchmarkApplication.run(new String[] { "--scenario=warp" }, out)).isEqualTo(2);

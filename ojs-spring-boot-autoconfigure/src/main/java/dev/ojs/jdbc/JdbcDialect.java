@@ -229,7 +229,7 @@ abstract class JdbcDialect {
 			int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt) {
 	}
 
-	private static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
+	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
 			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at)";
 
 	String insertSql(int rows) {
@@ -266,6 +266,11 @@ abstract class JdbcDialect {
 	 */
 	void insert(List<InsertRow> rows, Collection<String> notify) {
 		insertPlain(rows);
+	}
+
+	/** Whether {@link #insert} writes this many rows in one statement (so atomically without a transaction). */
+	boolean insertsInOneStatement(int rows) {
+		return rows <= CHUNK;
 	}
 
 	/** Inserts rows without unique keys, in as few statements as the parameter limits allow. */

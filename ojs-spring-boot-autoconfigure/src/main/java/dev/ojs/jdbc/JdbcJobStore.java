@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -31,6 +32,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
@@ -98,8 +100,17 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	/** The nodes and statistics tables, written by the worker. */
 	private final AdminDialect admin;
 
-	/** Makes an insert without a caller's transaction atomic. */
-	private final TransactionTemplate insertTx;
+	/** Makes an insert with unique keys and without a caller's transaction atomic. */
+	private final TransactionTemplate uniqueInsertTx;
+
+	/**
+	 * Makes an insert without unique keys and without a caller's transaction atomic: the
+	 * connection's isolation level is left alone (checking it costs pgjdbc a round trip).
+	 */
+	private final TransactionTemplate plainInsertTx;
+
+	/** Whether connections come in auto-commit mode; {@code null} until the first insert asks. */
+	private volatile @Nullable Boolean autoCommit;
 
 	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings) {
 		this(dataSource, settings, Clock.systemUTC());
@@ -115,10 +126,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.dialect = JdbcDialect.create(platform, settings, dataSource);
 		this.admin = new AdminDialect(this.dialect, settings);
-		this.insertTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		DataSourceTransactionManager transactions = new DataSourceTransactionManager(dataSource);
+		this.plainInsertTx = new TransactionTemplate(transactions);
+		this.uniqueInsertTx = new TransactionTemplate(transactions);
 		// a unique key's live holder is read after waiting for a concurrent insert: it must see
 		// what committed meanwhile (MariaDB's default REPEATABLE READ would not)
-		this.insertTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.uniqueInsertTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
 	/** The data source the store writes to. */
@@ -163,13 +176,27 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		Instant now = now();
 		// build (and so validate) every row before writing any
 		List<JdbcDialect.InsertRow> rows = new ArrayList<>(jobs.size());
+		boolean unique = false;
 		for (NewJob job : jobs) {
 			rows.add(row(job, now));
+			unique |= job.uniqueKey() != null;
 		}
-		if (TransactionSynchronizationManager.hasResource(this.dataSource)) {
+		if (TransactionSynchronizationManager.hasResource(this.dataSource)
+				|| (!unique && this.dialect.insertsInOneStatement(rows.size()) && autoCommit())) {
+			// in the caller's transaction, or one auto-committed statement, atomic by itself
 			return write(rows);
 		}
-		return this.insertTx.execute((status) -> write(rows));
+		return (unique ? this.uniqueInsertTx : this.plainInsertTx).execute((status) -> write(rows));
+	}
+
+	/** Whether the data source hands out connections in auto-commit mode (read once). */
+	private boolean autoCommit() {
+		Boolean autoCommit = this.autoCommit;
+		if (autoCommit == null) {
+			autoCommit = this.dialect.jdbc.execute((ConnectionCallback<Boolean>) Connection::getAutoCommit);
+			this.autoCommit = autoCommit;
+		}
+		return Boolean.TRUE.equals(autoCommit);
 	}
 
 	private List<String> write(List<JdbcDialect.InsertRow> rows) {

@@ -251,10 +251,17 @@ public class OjsTemplate {
 		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
 		Instant runAt = runAt(options);
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
+		List<?> previous = null;
+		String argsJson = null;
 		for (List<?> args : argsList) {
 			Objects.requireNonNull(args, "args must not be null");
-			jobs.add(new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args), metaJson, own, runAt,
-					options.uniqueKey(), maxAttempts));
+			if (args != previous || argsJson == null) {
+				// the same list again (Collections.nCopies) is written once
+				argsJson = this.jsonMapper.writeValueAsString(args);
+				previous = args;
+			}
+			jobs.add(new NewJob(type, queue, priority, argsJson, metaJson, own, runAt, options.uniqueKey(),
+					maxAttempts));
 		}
 		return jobs;
 	}

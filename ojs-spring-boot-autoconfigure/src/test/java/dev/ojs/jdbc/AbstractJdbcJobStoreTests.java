@@ -113,6 +113,62 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	@Test
+	void batchInsertKeepsEachRowsOwnFields() {
+		// PostgreSQL binds a batch as one array per column: values that need quoting in an array
+		RetryPolicy policy = RetryPolicy.builder().maxAttempts(7).build();
+		Instant later = this.clock.instant().plusSeconds(60);
+		List<String> ids = this.store.insert(List.of(
+				job("email.send").args("[\"a \\\"quoted\\\" \\\\ {x, y} NULL\", null, \"ü€\"]").build(),
+				job("report.build").queue("reports").priority(-3).meta("{\"k\":\"v, w\"}").policy(policy).build(),
+				job("email.send").runAt(later).build(), job("email.send").runAt(Timestamps.MAX).build()));
+		Job quoted = this.store.find(ids.get(0)).orElseThrow();
+		assertThat(quoted.argsJson().replace(" ", "")).isEqualTo("[\"a\\\"quoted\\\"\\\\{x,y}NULL\",null,\"ü€\"]");
+		assertThat(quoted.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(quoted.scheduledAt()).isEqualTo(this.clock.instant());
+		Job report = this.store.find(ids.get(1)).orElseThrow();
+		assertThat(report.type()).isEqualTo("report.build");
+		assertThat(report.queue()).isEqualTo("reports");
+		assertThat(report.priority()).isEqualTo(-3);
+		assertThat(report.metaJson().replace(" ", "")).isEqualTo("{\"k\":\"v,w\"}");
+		assertThat(report.maxAttempts()).isEqualTo(7);
+		assertThat(report.retryPolicy().maxAttempts()).isEqualTo(7);
+		Job delayed = this.store.find(ids.get(2)).orElseThrow();
+		assertThat(delayed.state()).isEqualTo(JobState.SCHEDULED);
+		assertThat(delayed.scheduledAt()).isEqualTo(later);
+		assertThat(delayed.createdAt()).isEqualTo(this.clock.instant());
+		assertThat(this.store.find(ids.get(3)).orElseThrow().scheduledAt()).isEqualTo(Timestamps.MAX);
+	}
+
+	@Test
+	void insertWithoutATransactionCommitsOnAPoolWithoutAutoCommit() {
+		// one auto-committed statement needs no transaction; connections without auto-commit do
+		javax.sql.DataSource manual = new org.springframework.jdbc.datasource.DelegatingDataSource(
+				this.schema.dataSource()) {
+			@Override
+			public java.sql.Connection getConnection() throws java.sql.SQLException {
+				java.sql.Connection connection = super.getConnection();
+				connection.setAutoCommit(false);
+				return connection;
+			}
+		};
+		JdbcJobStore manualStore = new JdbcJobStore(manual, this.schema.settings(), this.clock);
+		List<String> ids = manualStore.insert(List.of(job("email.send").build(), job("email.send").build()));
+		assertThat(this.store.find(ids.get(1))).isPresent();
+		assertThat(total()).isEqualTo(2);
+	}
+
+	@Test
+	void largeBatchInsertIsWrittenWhole() {
+		// more rows than PostgreSQL's insert statement takes at once
+		List<NewJob> jobs = IntStream.range(0, 5_001).mapToObj((i) -> job("email.send").args("[" + i + "]").build())
+			.toList();
+		List<String> ids = this.store.insert(jobs);
+		assertThat(ids).hasSize(5_001).doesNotHaveDuplicates();
+		assertThat(this.store.countByQueueAndState()).containsEntry("default", Map.of(JobState.AVAILABLE, 5_001L));
+		assertThat(this.store.find(ids.get(5_000)).orElseThrow().argsJson()).isEqualTo("[5000]");
+	}
+
+	@Test
 	void uniqueKeyReturnsTheLiveJob() {
 		String first = insertOne(job("email.send").uniqueKey("welcome:u1"));
 		List<String> again = this.store.insert(List.of(job("email.send").uniqueKey("welcome:u1").build(),

@@ -40,6 +40,12 @@ final class DrainScenario implements Scenario {
 		JobOptions jobOptions = this.retry ? JobOptions.builder().retry(RETRY_POLICY).build() : JobOptions.none();
 		String prefix = environment.newPrefix();
 		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
+		if (options.scheduledAhead() > 0) {
+			// delayed jobs the claims pass over; never due during the run
+			Preloader.enqueue(producer.template(), type, options.scheduledAhead(),
+					JobOptions.builder().runAt(java.time.Instant.now().plus(java.time.Duration.ofDays(1))).build(),
+					environment.out());
+		}
 		double preload = Preloader.enqueue(producer.template(), type, jobs, jobOptions, environment.out());
 		environment.stop(producer);
 		environment.checkpoint();
@@ -58,12 +64,22 @@ final class DrainScenario implements Scenario {
 		long executions = probe.started();
 		long retries = probe.retrying();
 		environment.stop(worker);
+		ClaimCost claim = ClaimCost.measure(options.jdbcUrl(), prefix + "jobs", type, options.concurrency());
+		environment.out().println("claim's due selection after the drain, " + options.scheduledAhead()
+				+ " jobs scheduled ahead, with statistics:" + System.lineSeparator() + claim.plan());
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, LatencySummary.EMPTY)
 			.with("executions_per_sec", executions / seconds)
 			.with("concurrency", options.concurrency())
+			.with("scheduled_ahead", options.scheduledAhead())
+			.with("claim_ms", claim.millis())
+			.with("claim_buffers", claim.buffers())
+			.with("claim_ms_analyzed", claim.analyzedMillis())
+			.with("claim_buffers_analyzed", claim.analyzedBuffers())
 			.with("java_cpu_pct", cpu.java())
 			.with("pg_cpu_pct", cpu.postgres())
-			.with("machine_cpu_pct", cpu.machine());
+			.with("machine_cpu_pct", cpu.machine())
+			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
+			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		if (wal != null) {
 			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
 				.with("full_page_images", wal.fullPageImages())
@@ -73,9 +89,11 @@ final class DrainScenario implements Scenario {
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
 				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
-				"machine cpu%", "WAL B/job", "page images", "backend writes", "checkpoints")
+				"machine cpu%", "java µs/job", "pg µs/job", "claim ms", "claim ms analyzed", "WAL B/job", "page images",
+				"backend writes", "checkpoints")
 			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
-					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(),
+					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(), cpu.javaMicrosPer(jobs),
+					cpu.postgresMicrosPer(jobs), claim.millis(), claim.analyzedMillis(),
 					(wal != null) ? wal.walBytes() / jobs : "n/a", (wal != null) ? wal.fullPageImages() : "n/a",
 					(wal != null) ? wal.backendWrites() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
 			.print(environment.out());

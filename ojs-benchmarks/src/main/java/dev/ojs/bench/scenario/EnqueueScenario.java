@@ -1,6 +1,7 @@
 package dev.ojs.bench.scenario;
 
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
@@ -33,22 +34,31 @@ final class EnqueueScenario implements Scenario {
 		OjsTemplate template = node.template();
 		int jobs = this.batch ? options.enqueueBatchJobs() : options.enqueueJobs();
 		int perCall = this.batch ? options.batchSize() : 1;
-		// warm-up: JIT, connection pool, statement cache
-		enqueue(template, Math.min(jobs / 5, 2_000), perCall, 1, new LatencyRecorder());
+		enqueue(template, warmupJobs(jobs), perCall, 1, new LatencyRecorder());
 		LatencyRecorder calls = new LatencyRecorder();
 		long start = System.nanoTime();
+		CpuUsage cpuStart = CpuUsage.now();
 		enqueue(template, jobs, perCall, options.enqueueThreads(), calls);
+		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		double seconds = (System.nanoTime() - start) / 1e9;
 		LatencySummary latency = calls.summary();
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, latency).with("jobs_per_call", perCall)
-			.with("threads", options.enqueueThreads());
+			.with("threads", options.enqueueThreads())
+			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
+			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
 		new ResultTable(name() + ": enqueue throughput (latency per call)", "mode", "jobs/call", "threads", "jobs",
-				"seconds", "jobs/s", "p50 ms", "p95 ms", "p99 ms")
+				"seconds", "jobs/s", "p50 ms", "p95 ms", "p99 ms", "java µs/job", "pg µs/job")
 			.row(this.batch ? "enqueueAll" : "enqueue", perCall, options.enqueueThreads(), jobs, seconds,
-					result.jobsPerSecond(), latency.p50(), latency.p95(), latency.p99())
+					result.jobsPerSecond(), latency.p50(), latency.p95(), latency.p99(), cpu.javaMicrosPer(jobs),
+					cpu.postgresMicrosPer(jobs))
 			.print(environment.out());
 		environment.stop(node);
 		return result;
+	}
+
+	/** Jobs enqueued before the measurement (JIT, connection pool, statement cache); the peers warm up alike. */
+	static int warmupJobs(int jobs) {
+		return Math.min(jobs / 2, 20_000);
 	}
 
 	private static void enqueue(OjsTemplate template, int jobs, int perCall, int threads, LatencyRecorder calls)

@@ -78,7 +78,9 @@ final class SteadyStateScenario implements Scenario {
 				.with("vacuum_interval_s", options.vacuumInterval().toMillis() / 1000.0)
 				.with("java_cpu_pct", cpu.java())
 				.with("pg_cpu_pct", cpu.postgres())
-				.with("machine_cpu_pct", cpu.machine());
+				.with("machine_cpu_pct", cpu.machine())
+				.with("java_us_per_job", cpu.javaMicrosPer(completed))
+				.with("pg_us_per_job", cpu.postgresMicrosPer(completed));
 			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)", "producers",
 					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms",
 					"java cpu%", "pg cpu%", "machine cpu%")

@@ -1,0 +1,61 @@
+package dev.ojs.bench.scenario;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.bench.BenchDatabase;
+
+/**
+ * What the worker's claim costs PostgreSQL: its due-row selection (the claim's
+ * {@code WITH due AS (…)} part, {@code PostgresDialect.claimSql}) run under
+ * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
+ * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
+ * off) and again after {@code ANALYZE}.
+ *
+ * @param millis median execution time, no statistics
+ * @param buffers shared buffers touched, no statistics
+ * @param analyzedMillis median execution time after {@code ANALYZE}
+ * @param analyzedBuffers shared buffers touched after {@code ANALYZE}
+ * @param plan the plan after {@code ANALYZE}, as PostgreSQL prints it
+ */
+record ClaimCost(double millis, long buffers, double analyzedMillis, long analyzedBuffers, String plan) {
+
+	private static final int RUNS = 5;
+
+	static ClaimCost measure(String jdbcUrl, String table, String type, int limit) {
+		String query = "SELECT id FROM " + table + " WHERE state IN ('available', 'scheduled', 'retryable')"
+				+ " AND queue = 'default' AND scheduled_at <= now() AND type = ANY(ARRAY['" + type + "'])"
+				+ " ORDER BY priority DESC, scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
+			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+			double[] cold = run(jdbc, query);
+			jdbc.execute("ANALYZE " + table);
+			double[] analyzed = run(jdbc, query);
+			String plan = String.join(System.lineSeparator(),
+					jdbc.queryForList("EXPLAIN (ANALYZE, BUFFERS) " + query, String.class));
+			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1], plan);
+		}
+	}
+
+	/** Median execution time (ms) and the last run's buffers. */
+	private static double[] run(JdbcTemplate jdbc, String query) {
+		double[] times = new double[RUNS];
+		long buffers = 0;
+		for (int i = 0; i < RUNS; i++) {
+			String json = jdbc.queryForObject("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + query, String.class);
+			JsonNode root = new JsonMapper().readTree(json).path(0);
+			times[i] = root.path("Execution Time").asDouble();
+			JsonNode plan = root.path("Plan");
+			buffers = plan.path("Shared Hit Blocks").asLong() + plan.path("Shared Read Blocks").asLong();
+		}
+		Arrays.sort(times);
+		return new double[] { times[RUNS / 2], buffers };
+	}
+
+}
