@@ -45,6 +45,9 @@ final class AdminDialect {
 	private static final String NODE_COLUMNS = "node_id, application, hostname, queues, concurrency, running_jobs,"
 			+ " started_at, last_seen_at, version, kind";
 
+	/** Above this many jobs (PostgreSQL's estimate) queue counts are estimated without trying to count. */
+	static final long LARGE_TABLE_ROWS = 300_000;
+
 	private static final String STATS_COLUMNS = "completed, failed, retried, dead_lettered, discarded";
 
 	private final JdbcDialect jobs;
@@ -155,6 +158,10 @@ final class AdminDialect {
 		if (this.jobs.platform != JdbcPlatform.POSTGRESQL) {
 			return this.jobs.countByQueueAndState();
 		}
+		if (estimatedRows() > LARGE_TABLE_ROWS) {
+			// would time out: spare the attempt
+			return null;
+		}
 		try {
 			return this.jobs.workerTx.execute((status) -> {
 				this.jdbc.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMillis));
@@ -167,6 +174,13 @@ final class AdminDialect {
 			}
 			throw ex;
 		}
+	}
+
+	/** The job table's row count as PostgreSQL last estimated it ({@code pg_class.reltuples}); -1 when unknown. */
+	long estimatedRows() {
+		List<Long> rows = this.jdbc.queryForList(
+				"SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(?)", Long.class, this.table);
+		return (rows.isEmpty() || rows.get(0) == null) ? -1 : rows.get(0);
 	}
 
 	/** The queues of the published handlers. */
