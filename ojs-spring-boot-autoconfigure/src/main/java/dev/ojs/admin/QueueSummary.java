@@ -16,9 +16,11 @@ import dev.ojs.job.JobState;
  * @param oldestAvailableAt when the oldest ready job became due, or {@code null} when none
  * @param paused whether it is paused
  * @param pausedAt when it was paused
+ * @param countsEstimated whether the counts of terminal states and dead letters are the
+ * planner's estimates (too many jobs to count them quickly)
  */
 public record QueueSummary(String name, Map<JobState, Long> counts, long deadLetters,
-		@Nullable Instant oldestAvailableAt, boolean paused, @Nullable Instant pausedAt) {
+		@Nullable Instant oldestAvailableAt, boolean paused, @Nullable Instant pausedAt, boolean countsEstimated) {
 
 	public QueueSummary {
 		counts = Map.copyOf(counts);

@@ -7,13 +7,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.admin.DeadLetterGroup;
@@ -41,6 +44,9 @@ final class AdminDialect {
 
 	private static final String NODE_COLUMNS = "node_id, application, hostname, queues, concurrency, running_jobs,"
 			+ " started_at, last_seen_at, version, kind";
+
+	/** Above this many jobs (PostgreSQL's estimate) queue counts are estimated without trying to count. */
+	static final long LARGE_TABLE_ROWS = 300_000;
 
 	private static final String STATS_COLUMNS = "completed, failed, retried, dead_lettered, discarded";
 
@@ -78,9 +84,35 @@ final class AdminDialect {
 	long countUpTo(JobQuery query, long cap) {
 		Where where = where(query, false);
 		where.params.add(cap);
-		Long count = this.jdbc.query("SELECT count(*) FROM (SELECT 1 AS one FROM " + this.table + where.sql()
-				+ " LIMIT ?) capped", where::bind, (rs) -> rs.next() ? rs.getLong(1) : 0L);
+		Long count = this.jdbc.query(countSql(where), where::bind, (rs) -> rs.next() ? rs.getLong(1) : 0L);
 		return (count != null) ? count : 0;
+	}
+
+	/**
+	 * {@link #countUpTo} within {@code timeoutMillis} on PostgreSQL (a filter that no index
+	 * serves may have to scan the table to find {@code cap} rows); {@code null} when it took
+	 * longer. Other platforms count without a limit on time.
+	 */
+	@Nullable Long countUpTo(JobQuery query, long cap, int timeoutMillis) {
+		if (this.jobs.platform != JdbcPlatform.POSTGRESQL) {
+			return countUpTo(query, cap);
+		}
+		try {
+			return this.jobs.workerTx.execute((status) -> {
+				this.jdbc.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMillis));
+				return countUpTo(query, cap);
+			});
+		}
+		catch (DataAccessException ex) {
+			if (isCancelled(ex)) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	private String countSql(Where where) {
+		return "SELECT count(*) FROM (SELECT 1 AS one FROM " + this.table + where.sql() + " LIMIT ?) capped";
 	}
 
 	/** The planner's estimate of the matching rows, or {@code null} when the platform has none. */
@@ -117,6 +149,54 @@ final class AdminDialect {
 	}
 
 	// ---- queues
+
+	/**
+	 * Jobs per queue and state, exactly, when counting takes at most {@code timeoutMillis}
+	 * on PostgreSQL; {@code null} when it takes longer. Other platforms count without a limit.
+	 */
+	@Nullable Map<String, Map<JobState, Long>> countByQueueAndState(int timeoutMillis) {
+		if (this.jobs.platform != JdbcPlatform.POSTGRESQL) {
+			return this.jobs.countByQueueAndState();
+		}
+		if (estimatedRows() > LARGE_TABLE_ROWS) {
+			// would time out: spare the attempt
+			return null;
+		}
+		try {
+			return this.jobs.workerTx.execute((status) -> {
+				this.jdbc.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMillis));
+				return this.jobs.countByQueueAndState();
+			});
+		}
+		catch (DataAccessException ex) {
+			if (isCancelled(ex)) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	/** The job table's row count as PostgreSQL last estimated it ({@code pg_class.reltuples}); -1 when unknown. */
+	long estimatedRows() {
+		List<Long> rows = this.jdbc.queryForList(
+				"SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(?)", Long.class, this.table);
+		return (rows.isEmpty() || rows.get(0) == null) ? -1 : rows.get(0);
+	}
+
+	/** The queues of the published handlers. */
+	List<String> handlerQueues() {
+		return this.jdbc.queryForList("SELECT DISTINCT queue FROM " + this.jobs.handlersTable, String.class);
+	}
+
+	/** Queues that had outcomes since {@code since}. */
+	List<String> recentStatsQueues(Instant since) {
+		return this.jdbc.query("SELECT DISTINCT queue FROM " + this.stats + " WHERE minute_at >= ?",
+				(ps) -> this.jobs.setInstant(ps, 1, since), (rs, rowNum) -> rs.getString(1));
+	}
+
+	private static boolean isCancelled(DataAccessException ex) {
+		return ex.getMostSpecificCause() instanceof SQLException sql && "57014".equals(sql.getSQLState());
+	}
 
 	/** Per queue, when its oldest ready job became due. */
 	Map<String, Instant> oldestAvailable() {

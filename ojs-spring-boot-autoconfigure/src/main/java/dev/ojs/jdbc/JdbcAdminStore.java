@@ -1,5 +1,6 @@
 package dev.ojs.jdbc;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -44,6 +45,9 @@ public class JdbcAdminStore implements AdminStore {
 
 	private static final int MAX_GROUPS = 500;
 
+	/** A capped count that takes longer is cancelled for the planner's estimate (PostgreSQL). */
+	static final int COUNT_TIMEOUT_MILLIS = 100;
+
 	private final JdbcJobStore jobs;
 
 	private final AdminDialect dialect;
@@ -74,19 +78,21 @@ public class JdbcAdminStore implements AdminStore {
 	 * <p>
 	 * A {@code LIMIT}ed count reads at most {@code exactUpTo + 1} index entries; when more
 	 * match, PostgreSQL, MariaDB and MySQL answer with their planner's row estimate (never
-	 * below the counted floor), H2 counts all.
+	 * below the counted floor), H2 counts all. On PostgreSQL a count that takes longer than
+	 * {@value #COUNT_TIMEOUT_MILLIS} ms (a filter no index serves) is cancelled and the
+	 * estimate answers too.
 	 */
 	@Override
 	public JobCount count(JobQuery query, long exactUpTo) {
-		long counted = this.dialect.countUpTo(query, exactUpTo + 1);
-		if (counted <= exactUpTo) {
+		Long counted = this.dialect.countUpTo(query, exactUpTo + 1, COUNT_TIMEOUT_MILLIS);
+		if (counted != null && counted <= exactUpTo) {
 			return new JobCount(counted, false);
 		}
 		Long estimate = this.dialect.estimate(query);
 		if (estimate == null) {
 			return new JobCount(this.dialect.countUpTo(query, Long.MAX_VALUE), false);
 		}
-		return new JobCount(Math.max(estimate, counted), true);
+		return new JobCount(Math.max(estimate, (counted != null) ? counted : 0), true);
 	}
 
 	@Override
@@ -94,22 +100,54 @@ public class JdbcAdminStore implements AdminStore {
 		return this.dialect.ids(query, limit);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Exact counts through {@link JdbcJobStore#countByQueueAndState()} when they take at most
+	 * {@value #COUNT_TIMEOUT_MILLIS} ms (always on MariaDB, MySQL and H2); on a larger
+	 * PostgreSQL table every count is the planner's estimate, flagged as such, for the
+	 * queues that have a published handler, a stored state or outcomes in the last 24 hours.
+	 */
 	@Override
 	public List<QueueSummary> queues() {
-		Map<String, Map<JobState, Long>> counts = this.jobs.countByQueueAndState();
-		Map<String, Long> deadLetters = this.jobs.dialect().deadLetterCountsByQueue();
-		Map<String, Instant> oldest = this.dialect.oldestAvailable();
 		Map<String, QueueState> states = new TreeMap<>();
 		this.jobs.queueStates().forEach((state) -> states.put(state.name(), state));
+		Map<String, Map<JobState, Long>> counts = this.dialect.countByQueueAndState(COUNT_TIMEOUT_MILLIS);
+		Map<String, Long> deadLetters;
+		boolean estimated = counts == null;
+		if (estimated) {
+			counts = new TreeMap<>();
+			Set<String> known = new TreeSet<>(this.dialect.handlerQueues());
+			known.addAll(states.keySet());
+			known.addAll(this.dialect.recentStatsQueues(now().minus(Duration.ofHours(24))));
+			deadLetters = new TreeMap<>();
+			for (String queue : known) {
+				Map<JobState, Long> byState = counts.computeIfAbsent(queue, (name) -> new EnumMap<>(JobState.class));
+				for (JobState state : JobState.values()) {
+					byState.put(state, estimate(JobQuery.ALL.withQueue(queue).withState(state, null)));
+				}
+				deadLetters.put(queue, estimate(JobQuery.deadLetters().withQueue(queue)));
+			}
+			counts.values().removeIf((byState) -> byState.values().stream().allMatch((n) -> n == 0));
+		}
+		else {
+			deadLetters = this.jobs.dialect().deadLetterCountsByQueue();
+		}
+		Map<String, Instant> oldest = this.dialect.oldestAvailable();
 		Set<String> names = new TreeSet<>(counts.keySet());
 		names.addAll(states.keySet());
 		List<QueueSummary> queues = new ArrayList<>(names.size());
 		for (String name : names) {
 			QueueState state = states.getOrDefault(name, QueueState.active(name));
 			queues.add(new QueueSummary(name, counts.getOrDefault(name, new EnumMap<>(JobState.class)),
-					deadLetters.getOrDefault(name, 0L), oldest.get(name), state.paused(), state.pausedAt()));
+					deadLetters.getOrDefault(name, 0L), oldest.get(name), state.paused(), state.pausedAt(), estimated));
 		}
 		return queues;
+	}
+
+	private long estimate(JobQuery query) {
+		Long estimate = this.dialect.estimate(query);
+		return (estimate != null) ? estimate : 0;
 	}
 
 	@Override

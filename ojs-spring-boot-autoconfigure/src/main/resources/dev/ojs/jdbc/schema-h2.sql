@@ -46,12 +46,10 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until)
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);
 
--- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one filter,
--- and dead letters grouped by error type x job type x queue
+-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id) (filters scan
+-- it or the others: every index costs each job an entry per state change), and dead letters grouped
 CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_state_created_idx ON ojs_jobs (state, created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_queue_created_idx ON ojs_jobs (queue, created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_type_created_idx ON ojs_jobs (type, created_at, id);
+CREATE INDEX IF NOT EXISTS ojs_jobs_error_created_idx ON ojs_jobs (last_error_type, created_at, id);
 CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (state, dead_letter, last_error_type, type);
 
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the

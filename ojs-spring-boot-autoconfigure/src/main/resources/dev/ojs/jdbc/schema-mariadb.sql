@@ -44,12 +44,10 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	INDEX ojs_jobs_locked_idx (state, locked_until),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
 	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at),
-	-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one
-	-- filter, and dead letters grouped by error type x job type (x queue)
+	-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id) (filters
+	-- scan it or the others: every index costs each job an entry per state change), and dead-letter groups
 	INDEX ojs_jobs_created_idx (created_at, id),
-	INDEX ojs_jobs_state_created_idx (state, created_at, id),
-	INDEX ojs_jobs_queue_created_idx (queue, created_at, id),
-	INDEX ojs_jobs_type_created_idx (type, created_at, id),
+	INDEX ojs_jobs_error_created_idx (last_error_type, created_at, id),
 	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 

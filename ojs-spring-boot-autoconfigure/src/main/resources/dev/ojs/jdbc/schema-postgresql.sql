@@ -53,11 +53,13 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (completed_at)
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (dead_letter, discarded_at)
 	WHERE state IN ('discarded', 'cancelled');
 
--- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id), alone or after one filter
+-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id). Every full index costs each job an
+-- index entry per state change (no HOT updates), so filters scan this one or use the partial indexes.
 CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_state_created_idx ON ojs_jobs (state, created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_queue_created_idx ON ojs_jobs (queue, created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_type_created_idx ON ojs_jobs (type, created_at, id);
+
+-- Admin API: jobs by the type of their latest error; only failed jobs have an entry
+CREATE INDEX IF NOT EXISTS ojs_jobs_error_created_idx ON ojs_jobs (last_error_type, created_at, id)
+	WHERE last_error_type IS NOT NULL;
 
 -- Admin API: dead letters grouped by error type x job type x queue (an index-only scan)
 CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (last_error_type, type, queue, discarded_at)

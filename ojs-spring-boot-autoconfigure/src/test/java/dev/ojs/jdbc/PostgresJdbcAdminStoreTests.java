@@ -1,12 +1,47 @@
 package dev.ojs.jdbc;
 
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.admin.QueueSummary;
+import dev.ojs.job.JobState;
 import dev.ojs.testsupport.TestDatabases;
+
+import static dev.ojs.testsupport.Jobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class PostgresJdbcAdminStoreTests extends AbstractJdbcAdminStoreTests {
 
 	@Override
 	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.POSTGRESQL;
+	}
+
+	/**
+	 * A table PostgreSQL believes large: queue counts are the planner's estimates, flagged, for
+	 * the queues with a stored state (or a handler, or recent outcomes), without counting.
+	 */
+	@Test
+	void estimatesQueueCountsOfALargeTable() {
+		this.store.insert(List.of(job("big.job").queue("big").build(), job("big.job").queue("big").build()));
+		this.store.pauseQueue("big");
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		jdbc.execute("ANALYZE " + this.schema.tableName());
+		jdbc.update("UPDATE pg_class SET reltuples = 1000000 WHERE oid = to_regclass(?)", this.schema.tableName());
+		try {
+			List<QueueSummary> queues = this.admin.queues();
+			assertThat(queues).extracting(QueueSummary::name).containsExactly("big");
+			QueueSummary big = queues.get(0);
+			assertThat(big.countsEstimated()).isTrue();
+			assertThat(big.paused()).isTrue();
+			assertThat(big.count(JobState.AVAILABLE)).isPositive();
+		}
+		finally {
+			jdbc.execute("ANALYZE " + this.schema.tableName());
+		}
 	}
 
 }

@@ -72,7 +72,7 @@ public class AdminQueuesController {
 			throw ApiException.notFound("No queue " + name);
 		}
 		if (queue == null) {
-			queue = new QueueSummary(name, Map.of(), 0, null, false, null);
+			queue = new QueueSummary(name, Map.of(), 0, null, false, null, false);
 		}
 		Instant now = this.admin.now();
 		Map<String, Object> view = AdminViews.queue(queue, recent(now).get(name), THROUGHPUT_MINUTES, now);

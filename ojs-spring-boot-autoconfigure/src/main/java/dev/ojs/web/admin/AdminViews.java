@@ -180,6 +180,7 @@ final class AdminViews {
 		counts.put("cancelled", queue.count(JobState.CANCELLED));
 		counts.put("dead_letter", queue.deadLetters());
 		view.put("counts", counts);
+		view.put("counts_estimated", queue.countsEstimated());
 		view.put("throughput", throughput(recent, minutes));
 		view.put("oldest_available_at", time(queue.oldestAvailableAt()));
 		Instant oldest = queue.oldestAvailableAt();

@@ -22,7 +22,7 @@ import dev.ojs.web.ApiException;
 final class BulkOperations {
 
 	/** Counts of bulk matches are exact up to this many. */
-	private static final long EXACT_MATCHES = 100_000;
+	private static final long EXACT_MATCHES = 10_000;
 
 	private static final int MAX_REPORTED_ERRORS = 100;
 
