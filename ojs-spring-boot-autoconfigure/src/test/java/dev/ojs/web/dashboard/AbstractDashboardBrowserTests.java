@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.worker.poll-interval=50ms",
-				"server.servlet.context-path=/shop" })
+				"server.servlet.context-path=/shop", "ojs.worker.node-id=shop-node-1" })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class AbstractDashboardBrowserTests {
