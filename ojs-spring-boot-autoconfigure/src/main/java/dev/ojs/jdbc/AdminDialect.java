@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.admin.DeadLetterGroup;
@@ -127,6 +128,40 @@ final class AdminDialect {
 		};
 	}
 
+	/**
+	 * {@link #estimate} of each query, in order; on PostgreSQL all of them in one round trip
+	 * (one statement of {@code EXPLAIN}s).
+	 */
+	List<@Nullable Long> estimates(List<JobQuery> queries) {
+		if (this.jobs.platform != JdbcPlatform.POSTGRESQL || queries.size() < 2) {
+			return queries.stream().map(this::estimate).toList();
+		}
+		Where all = new Where();
+		List<String> statements = new ArrayList<>(queries.size());
+		for (JobQuery query : queries) {
+			Where where = where(query, false);
+			statements.add("EXPLAIN (FORMAT TEXT) SELECT 1 FROM " + this.table + where.sql());
+			all.params.addAll(where.params);
+		}
+		List<@Nullable Long> rows = this.jdbc.execute((ConnectionCallback<List<@Nullable Long>>) (con) -> {
+			try (PreparedStatement ps = con.prepareStatement(String.join("; ", statements))) {
+				all.bind(ps);
+				List<@Nullable Long> found = new ArrayList<>(queries.size());
+				boolean result = ps.execute();
+				while (result || ps.getUpdateCount() != -1) {
+					if (result) {
+						try (ResultSet rs = ps.getResultSet()) {
+							found.add(rs.next() ? planRows(rs.getString(1)) : null);
+						}
+					}
+					result = ps.getMoreResults();
+				}
+				return found;
+			}
+		});
+		return (rows != null) ? rows : queries.stream().map(this::estimate).toList();
+	}
+
 	/** {@code rows=N} of a PostgreSQL plan's top line. */
 	static @Nullable Long planRows(@Nullable String line) {
 		int at = (line != null) ? line.indexOf("rows=") : -1;
@@ -198,13 +233,33 @@ final class AdminDialect {
 		return ex.getMostSpecificCause() instanceof SQLException sql && "57014".equals(sql.getSQLState());
 	}
 
-	/** Per queue, when its oldest ready job became due. */
-	Map<String, Instant> oldestAvailable() {
+	/**
+	 * Per queue, when its oldest ready job (claimable and due at {@code now}) became due. On
+	 * PostgreSQL a loose index scan of the claim index: queue by queue, priority by priority,
+	 * the first due entry; a few index probes per queue and priority, however many jobs wait.
+	 */
+	Map<String, Instant> oldestReady(Instant now) {
+		String claimable = " WHERE j.state IN (" + JdbcDialect.CLAIMABLE + ")";
+		String sql = switch (this.jobs.platform) {
+			case POSTGRESQL -> "WITH RECURSIVE q AS ((SELECT j.queue FROM " + this.table + " j" + claimable
+					+ " ORDER BY j.queue LIMIT 1) UNION ALL SELECT (SELECT j.queue FROM " + this.table + " j"
+					+ claimable + " AND j.queue > q.queue ORDER BY j.queue LIMIT 1) FROM q WHERE q.queue IS NOT NULL),"
+					+ " p AS (SELECT q.queue, (SELECT j.priority FROM " + this.table + " j" + claimable
+					+ " AND j.queue = q.queue ORDER BY j.priority DESC LIMIT 1) AS priority FROM q"
+					+ " WHERE q.queue IS NOT NULL UNION ALL SELECT p.queue, (SELECT j.priority FROM " + this.table
+					+ " j" + claimable + " AND j.queue = p.queue AND j.priority < p.priority"
+					+ " ORDER BY j.priority DESC LIMIT 1) FROM p WHERE p.priority IS NOT NULL)"
+					+ " SELECT p.queue, min(o.scheduled_at) FROM p CROSS JOIN LATERAL (SELECT j.scheduled_at FROM "
+					+ this.table + " j" + claimable + " AND j.queue = p.queue AND j.priority = p.priority"
+					+ " AND j.scheduled_at <= ? ORDER BY j.scheduled_at LIMIT 1) o WHERE p.priority IS NOT NULL"
+					+ " GROUP BY p.queue";
+			case MARIADB, MYSQL, H2 -> "SELECT j.queue, min(j.scheduled_at) FROM " + this.table + " j" + claimable
+					+ " AND j.scheduled_at <= ? GROUP BY j.queue";
+		};
 		Map<String, Instant> oldest = new HashMap<>();
-		this.jdbc.query("SELECT queue, min(scheduled_at) FROM " + this.table + " WHERE state = 'available'"
-				+ " GROUP BY queue", (rs) -> {
-					oldest.put(rs.getString(1), this.jobs.getInstant(rs, 2));
-				});
+		this.jdbc.query(sql, (ps) -> this.jobs.setInstant(ps, 1, now), (rs) -> {
+			oldest.put(rs.getString(1), this.jobs.getInstant(rs, 2));
+		});
 		return oldest;
 	}
 

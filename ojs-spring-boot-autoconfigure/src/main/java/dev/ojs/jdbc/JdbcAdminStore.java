@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,25 +116,19 @@ public class JdbcAdminStore implements AdminStore {
 		Map<String, Map<JobState, Long>> counts = this.dialect.countByQueueAndState(COUNT_TIMEOUT_MILLIS);
 		Map<String, Long> deadLetters;
 		boolean estimated = counts == null;
+		Map<String, Instant> oldest = this.dialect.oldestReady(now());
 		if (estimated) {
-			counts = new TreeMap<>();
 			Set<String> known = new TreeSet<>(this.dialect.handlerQueues());
 			known.addAll(states.keySet());
+			known.addAll(oldest.keySet());
 			known.addAll(this.dialect.recentStatsQueues(now().minus(Duration.ofHours(24))));
+			counts = new TreeMap<>();
 			deadLetters = new TreeMap<>();
-			for (String queue : known) {
-				Map<JobState, Long> byState = counts.computeIfAbsent(queue, (name) -> new EnumMap<>(JobState.class));
-				for (JobState state : JobState.values()) {
-					byState.put(state, estimate(JobQuery.ALL.withQueue(queue).withState(state, null)));
-				}
-				deadLetters.put(queue, estimate(JobQuery.deadLetters().withQueue(queue)));
-			}
-			counts.values().removeIf((byState) -> byState.values().stream().allMatch((n) -> n == 0));
+			estimateCounts(known, counts, deadLetters);
 		}
 		else {
 			deadLetters = this.jobs.dialect().deadLetterCountsByQueue();
 		}
-		Map<String, Instant> oldest = this.dialect.oldestAvailable();
 		Set<String> names = new TreeSet<>(counts.keySet());
 		names.addAll(states.keySet());
 		List<QueueSummary> queues = new ArrayList<>(names.size());
@@ -143,6 +138,33 @@ public class JdbcAdminStore implements AdminStore {
 					deadLetters.getOrDefault(name, 0L), oldest.get(name), state.paused(), state.pausedAt(), estimated));
 		}
 		return queues;
+	}
+
+	/** Planner estimates per queue and state, and of dead letters per queue, in one round trip. */
+	private void estimateCounts(Set<String> queues, Map<String, Map<JobState, Long>> counts,
+			Map<String, Long> deadLetters) {
+		List<JobQuery> queries = new ArrayList<>();
+		for (String queue : queues) {
+			for (JobState state : JobState.values()) {
+				queries.add(JobQuery.ALL.withQueue(queue).withState(state, null));
+			}
+			queries.add(JobQuery.deadLetters().withQueue(queue));
+		}
+		Iterator<@Nullable Long> estimates = this.dialect.estimates(queries).iterator();
+		for (String queue : queues) {
+			Map<JobState, Long> byState = new EnumMap<>(JobState.class);
+			for (JobState state : JobState.values()) {
+				byState.put(state, orZero(estimates.next()));
+			}
+			deadLetters.put(queue, orZero(estimates.next()));
+			if (byState.values().stream().anyMatch((n) -> n > 0)) {
+				counts.put(queue, byState);
+			}
+		}
+	}
+
+	private static long orZero(@Nullable Long estimate) {
+		return (estimate != null) ? estimate : 0;
 	}
 
 	private long estimate(JobQuery query) {
