@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -236,6 +237,29 @@ abstract class AbstractJdbcAdminStoreTests extends DatabaseTests {
 		assertThat(alpha.oldestAvailableAt()).isNotNull().isBefore(this.clock.instant());
 		assertThat(queues.get(1).paused()).isTrue();
 		assertThat(this.admin.queue("none")).isEmpty();
+	}
+
+	/**
+	 * §6.2 oldest_available_at: when the oldest claimable job that is due became due, over
+	 * every priority of the queue; jobs scheduled ahead and retries not yet due do not count.
+	 */
+	@Test
+	void findsOldestReadyJobPerQueue() {
+		String oldest = this.store.insert(List.of(job("a.job").queue("alpha").priority(0).build())).get(0);
+		this.clock.advance(Duration.ofSeconds(1));
+		this.store.insert(List.of(job("a.job").queue("alpha").priority(9).build()));
+		this.store.insert(List.of(job("b.job").queue("beta").runAt(this.clock.instant().plusSeconds(3600)).build()));
+		retryOnce(job("c.job").queue("gamma"));
+		Map<String, QueueSummary> queues = new HashMap<>();
+		this.admin.queues().forEach((queue) -> queues.put(queue.name(), queue));
+		assertThat(queues).containsKeys("alpha", "beta", "gamma");
+		assertThat(queues.get("alpha").oldestAvailableAt())
+			.isEqualTo(this.store.find(oldest).orElseThrow().scheduledAt());
+		assertThat(queues.get("beta").oldestAvailableAt()).isNull();
+		assertThat(queues.get("gamma").oldestAvailableAt()).isNull();
+		this.clock.advance(Duration.ofMinutes(2));
+		this.admin.queues().forEach((queue) -> queues.put(queue.name(), queue));
+		assertThat(queues.get("gamma").oldestAvailableAt()).isNotNull().isBefore(this.clock.instant());
 	}
 
 	/** §9: a node's heartbeat is one upsert; a clean stop deletes its row; pruning forgets long-gone nodes. */

@@ -22,22 +22,28 @@ class PostgresJdbcAdminStoreTests extends AbstractJdbcAdminStoreTests {
 
 	/**
 	 * A table PostgreSQL believes large: queue counts are the planner's estimates, flagged, for
-	 * the queues with a stored state (or a handler, or recent outcomes), without counting.
+	 * the queues with a stored state (or a handler, recent outcomes, or ready jobs found by the
+	 * loose index scan), all in one round trip, without counting.
 	 */
 	@Test
 	void estimatesQueueCountsOfALargeTable() {
 		this.store.insert(List.of(job("big.job").queue("big").build(), job("big.job").queue("big").build()));
 		this.store.pauseQueue("big");
+		this.store.insert(List.of(job("ready.job").queue("ready").build()));
 		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
 		jdbc.execute("ANALYZE " + this.schema.tableName());
 		jdbc.update("UPDATE pg_class SET reltuples = 1000000 WHERE oid = to_regclass(?)", this.schema.tableName());
 		try {
 			List<QueueSummary> queues = this.admin.queues();
-			assertThat(queues).extracting(QueueSummary::name).containsExactly("big");
+			assertThat(queues).extracting(QueueSummary::name).containsExactly("big", "ready");
 			QueueSummary big = queues.get(0);
 			assertThat(big.countsEstimated()).isTrue();
 			assertThat(big.paused()).isTrue();
 			assertThat(big.count(JobState.AVAILABLE)).isPositive();
+			assertThat(big.oldestAvailableAt()).isNotNull();
+			assertThat(queues.get(1).countsEstimated()).isTrue();
+			assertThat(queues.get(1).paused()).isFalse();
+			assertThat(queues.get(1).oldestAvailableAt()).isNotNull();
 		}
 		finally {
 			jdbc.execute("ANALYZE " + this.schema.tableName());
