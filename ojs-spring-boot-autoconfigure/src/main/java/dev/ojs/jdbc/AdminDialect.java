@@ -90,13 +90,21 @@ final class AdminDialect {
 	}
 
 	/**
-	 * {@link #countUpTo} within {@code timeoutMillis} on PostgreSQL (a filter that no index
-	 * serves may have to scan the table to find {@code cap} rows); {@code null} when it took
-	 * longer. Other platforms count without a limit on time.
+	 * {@link #countUpTo} on PostgreSQL when the planner costs the capped count at most
+	 * {@code maxCost} and it finishes within {@code timeoutMillis} (a filter that no index
+	 * serves may have to scan the table to find {@code cap} rows); {@code null} otherwise,
+	 * without trying when the cost is above. Other platforms count without a limit.
 	 */
-	@Nullable Long countUpTo(JobQuery query, long cap, int timeoutMillis) {
+	@Nullable Long countUpTo(JobQuery query, long cap, int timeoutMillis, double maxCost) {
 		if (this.jobs.platform != JdbcPlatform.POSTGRESQL) {
 			return countUpTo(query, cap);
+		}
+		Where where = where(query, false);
+		where.params.add(cap);
+		Double cost = this.jdbc.query("EXPLAIN (FORMAT TEXT) " + countSql(where), where::bind,
+				(rs) -> rs.next() ? planCost(rs.getString(1)) : null);
+		if (cost != null && cost > maxCost) {
+			return null;
 		}
 		try {
 			return this.jobs.workerTx.execute((status) -> {
@@ -160,6 +168,20 @@ final class AdminDialect {
 			}
 		});
 		return (rows != null) ? rows : queries.stream().map(this::estimate).toList();
+	}
+
+	/** The total cost ({@code cost=startup..total}) of a PostgreSQL plan's top line. */
+	static @Nullable Double planCost(@Nullable String line) {
+		int at = (line != null) ? line.indexOf("cost=") : -1;
+		int from = (at >= 0) ? line.indexOf("..", at) + 2 : -1;
+		if (from < 2) {
+			return null;
+		}
+		int end = from;
+		while (end < line.length() && (Character.isDigit(line.charAt(end)) || line.charAt(end) == '.')) {
+			end++;
+		}
+		return Double.parseDouble(line.substring(from, end));
 	}
 
 	/** {@code rows=N} of a PostgreSQL plan's top line. */

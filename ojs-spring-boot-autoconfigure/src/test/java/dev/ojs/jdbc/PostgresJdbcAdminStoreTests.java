@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.admin.JobQuery;
 import dev.ojs.admin.QueueSummary;
 import dev.ojs.job.JobState;
 import dev.ojs.testsupport.TestDatabases;
@@ -48,6 +49,26 @@ class PostgresJdbcAdminStoreTests extends AbstractJdbcAdminStoreTests {
 		finally {
 			jdbc.execute("ANALYZE " + this.schema.tableName());
 		}
+	}
+
+	/**
+	 * §7.1 counts: a capped count the planner costs above the limit is not tried (the caller
+	 * answers the estimate); below it the count is exact.
+	 */
+	@Test
+	void triesCountsOnlyWhenThePlannerCostsThemLow() {
+		this.store.insert(List.of(job("cost.job").build(), job("cost.job").build(), job("other.job").build()));
+		AdminDialect dialect = new AdminDialect(this.store.dialect(), this.store.settings());
+		JobQuery byType = new JobQuery(null, null, null, "cost.job", false, null, null, null, null, null, 20, false);
+		assertThat(dialect.countUpTo(byType, 10, 1000, 1_000_000)).isEqualTo(2);
+		assertThat(dialect.countUpTo(byType, 10, 1000, 0.001)).isNull();
+	}
+
+	/** The total cost of a plan's top line. */
+	@Test
+	void readsPlanCost() {
+		assertThat(AdminDialect.planCost("Aggregate  (cost=326.58..27660.06 rows=1 width=8)")).isEqualTo(27660.06);
+		assertThat(AdminDialect.planCost("Result")).isNull();
 	}
 
 }
