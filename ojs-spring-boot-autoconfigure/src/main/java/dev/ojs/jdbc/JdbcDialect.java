@@ -49,6 +49,7 @@ import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * The SQL of one database platform, in one place. The base class holds the SQL every
@@ -559,6 +560,16 @@ abstract class JdbcDialect {
 			setInstant(ps, index++, Timestamps.plus(now, entry.getValue()));
 		}
 		return index;
+	}
+
+	/** Whether a claim takes jobs of every type ({@link dev.ojs.worker.WorkerStore#ANY_TYPE}). */
+	static boolean anyType(Map<String, Duration> visibilityByType) {
+		return visibilityByType.size() == 1 && visibilityByType.containsKey(WorkerStore.ANY_TYPE);
+	}
+
+	/** {@code AND type IN (?, ...)}, or nothing for a claim of every type. */
+	static String typeFilter(List<String> types) {
+		return types.isEmpty() ? "" : " AND type IN (" + markers(types.size()) + ")";
 	}
 
 	static String markers(int count) {

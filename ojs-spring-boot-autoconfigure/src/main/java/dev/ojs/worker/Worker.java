@@ -97,6 +97,15 @@ public class Worker {
 		this.queues = Map.copyOf(queues);
 	}
 
+	/**
+	 * Attempts of external workers (the OJS HTTP binding) on this node's engine: the same
+	 * claim, retry policies, error history and events as this node's handlers.
+	 */
+	public RemoteAttempts remoteAttempts() {
+		return new RemoteAttempts(this.store, this.planner, this.events, this.settings.retention().completed().isZero(),
+				this::retryDue);
+	}
+
 	/** This node's reservation owner id. */
 	public String nodeId() {
 		return this.nodeId;

@@ -1,0 +1,120 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.DispatcherServlet;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
+import dev.ojs.spring.autoconfigure.OjsProperties;
+import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
+import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.http.Manifest;
+import dev.ojs.web.http.OjsDeadLetterController;
+import dev.ojs.web.http.OjsHttpFilter;
+import dev.ojs.web.http.OjsHttpTokenFilter;
+import dev.ojs.web.http.OjsJobsController;
+import dev.ojs.web.http.OjsSystemController;
+import dev.ojs.web.http.OjsWorkersController;
+import dev.ojs.web.http.WorkerDirectives;
+import dev.ojs.worker.Worker;
+
+/**
+ * The OJS HTTP binding, when {@code ojs.http.enabled=true} in a servlet web application:
+ * jobs, health and manifest over the application's job store, and the worker endpoints on
+ * the node's {@link Worker} (so they need {@code ojs.worker.enabled}, the default). Without
+ * Spring Security, a bearer token ({@code ojs.http.token}) guards it.
+ */
+@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class })
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBooleanProperty("ojs.http.enabled")
+@ConditionalOnBean({ JobStore.class, OjsTemplate.class })
+@EnableConfigurationProperties(OjsHttpProperties.class)
+public final class OjsHttpAutoConfiguration {
+
+	/** Runs early, so even refusals carry the binding's headers. */
+	static final int PROTOCOL_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApiExceptionHandler ojsApiExceptionHandler() {
+		return new ApiExceptionHandler();
+	}
+
+	@Bean
+	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsJobsController(template, store, jsonMapper(jsonMapper));
+	}
+
+	@Bean
+	OjsSystemController ojsHttpSystemController(JobStore store) {
+		String backend = (store instanceof JdbcJobStore jdbc) ? jdbc.platform().name().toLowerCase(java.util.Locale.ROOT)
+				: store.getClass().getSimpleName();
+		String version = OjsTemplate.class.getPackage().getImplementationVersion();
+		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development"));
+	}
+
+	@Bean
+	OjsDeadLetterController ojsHttpDeadLetterController(JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsDeadLetterController(store, jsonMapper(jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	WorkerDirectives ojsHttpWorkerDirectives() {
+		return new WorkerDirectives();
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	OjsWorkersController ojsHttpWorkersController(Worker worker, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
+			OjsProperties properties, WorkerDirectives directives) {
+		return new OjsWorkersController(worker.remoteAttempts(), store, jsonMapper(jsonMapper),
+				properties.workerSettings().visibilityTimeout(), directives);
+	}
+
+	@Bean
+	FilterRegistrationBean<OjsHttpFilter> ojsHttpFilter(ObjectProvider<JsonMapper> jsonMapper) {
+		FilterRegistrationBean<OjsHttpFilter> registration = new FilterRegistrationBean<>(
+				new OjsHttpFilter(jsonMapper(jsonMapper)));
+		registration.setOrder(PROTOCOL_FILTER_ORDER);
+		return registration;
+	}
+
+	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
+		return jsonMapper.getIfUnique(JsonMapper::new);
+	}
+
+	/** Without Spring Security: the bearer token, or loopback clients when allowed. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.springframework.security.web.SecurityFilterChain")
+	static class TokenConfiguration {
+
+		@Bean
+		FilterRegistrationBean<OjsHttpTokenFilter> ojsHttpTokenFilter(OjsHttpProperties properties,
+				ObjectProvider<JsonMapper> jsonMapper) {
+			FilterRegistrationBean<OjsHttpTokenFilter> registration = new FilterRegistrationBean<>(
+					new OjsHttpTokenFilter(properties.getToken(), properties.isAllowUnauthenticatedLoopback(),
+							jsonMapper(jsonMapper)));
+			registration.setOrder(PROTOCOL_FILTER_ORDER + 1);
+			return registration;
+		}
+
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.ojs.web.http;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The conformance manifest (ojs-http-binding.md §21, ojs-conformance.md §4): it declares
+ * only the level and the capabilities this binding fully implements and tests (spec README
+ * decision 10), and lists what it leaves out.
+ */
+public final class Manifest {
+
+	/** The conformance level declared. */
+	public static final int CONFORMANCE_LEVEL = 1;
+
+	private static final Map<String, Boolean> CAPABILITIES = capabilities();
+
+	/** What the binding accepts beyond the spec. */
+	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
+			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-named-priorities");
+
+	/** Features of the declared levels the binding does not implement (refused with 422 unsupported). */
+	private static final List<String> LIMITATIONS = List.of("pending_state", "client_job_ids",
+			"unknown_envelope_fields_not_stored", "job_timeout_not_enforced", "job_result_not_stored");
+
+	private final String version;
+
+	public Manifest(String version) {
+		this.version = version;
+	}
+
+	private static Map<String, Boolean> capabilities() {
+		Map<String, Boolean> capabilities = new LinkedHashMap<>();
+		capabilities.put("batch_enqueue", false);
+		capabilities.put("cron_jobs", false);
+		capabilities.put("dead_letter", true);
+		capabilities.put("delayed_jobs", true);
+		capabilities.put("job_ttl", false);
+		capabilities.put("priority_queues", true);
+		capabilities.put("rate_limiting", false);
+		capabilities.put("schema_validation", false);
+		capabilities.put("unique_jobs", false);
+		capabilities.put("workflows", false);
+		capabilities.put("pause_resume", false);
+		capabilities.put("heartbeat", true);
+		capabilities.put("visibility_timeout", true);
+		capabilities.put("events", false);
+		return capabilities;
+	}
+
+	Map<String, Object> toJson(String backend) {
+		Map<String, Object> implementation = new LinkedHashMap<>();
+		implementation.put("name", "ojs-spring-boot-starter");
+		implementation.put("version", this.version);
+		implementation.put("language", "java");
+		implementation.put("backend", backend);
+		Map<String, Object> endpoints = new LinkedHashMap<>();
+		endpoints.put("base_url", OjsHttp.BASE_PATH);
+		endpoints.put("manifest", OjsHttp.MANIFEST_PATH);
+		endpoints.put("health", OjsHttp.BASE_PATH + "/health");
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("specversion", OjsHttp.VERSION);
+		json.put("ojs_version", OjsHttp.VERSION);
+		json.put("implementation", implementation);
+		json.put("conformance_level", CONFORMANCE_LEVEL);
+		json.put("protocols", List.of("http"));
+		json.put("backend", backend);
+		json.put("capabilities", CAPABILITIES);
+		json.put("extensions", EXTENSIONS);
+		json.put("limitations", LIMITATIONS);
+		json.put("endpoints", endpoints);
+		return json;
+	}
+
+}

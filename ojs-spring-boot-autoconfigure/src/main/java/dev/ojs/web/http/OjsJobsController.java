@@ -1,0 +1,101 @@
+package dev.ojs.web.http;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.web.ApiError;
+import dev.ojs.web.ApiException;
+
+/**
+ * PUSH, INFO and CANCEL (ojs-http-binding.md §9.1, §9.3, §9.4): jobs enqueued here go
+ * through {@link OjsTemplate}, so they get their handler's queue, priority and retry policy
+ * like any job the application enqueues, and {@code @OjsJob} handlers run them.
+ */
+@RestController
+public class OjsJobsController {
+
+	private final OjsTemplate template;
+
+	private final JobStore store;
+
+	private final JsonMapper jsonMapper;
+
+	private final JobJson jobJson;
+
+	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper) {
+		this.template = template;
+		this.store = store;
+		this.jsonMapper = jsonMapper;
+		this.jobJson = new JobJson(jsonMapper);
+	}
+
+	/** §9.1 PUSH: {@code 201} with the job and its {@code Location}. */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs")
+	ResponseEntity<Map<String, Object>> enqueue(@RequestBody(required = false) @Nullable String body) {
+		Instant now = Instant.now();
+		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now);
+		String id;
+		try {
+			id = this.template.enqueue(request.type(), request.args(), request.options());
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw RetryJson.invalid(ex, "options.retry");
+		}
+		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
+		return ResponseEntity.created(URI.create(OjsHttp.BASE_PATH + "/jobs/" + id))
+			.body(Map.of("job", this.jobJson.job(job, now)));
+	}
+
+	/** §9.3 INFO. */
+	@GetMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
+	Map<String, Object> job(@PathVariable String id) {
+		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
+		return Map.of("job", this.jobJson.job(job, Instant.now()));
+	}
+
+	/**
+	 * §9.4 CANCEL (spec README decision 9): a live job, active ones too, is cancelled at
+	 * once; a job already in a terminal state is {@code 409 conflict}.
+	 */
+	@DeleteMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
+	Map<String, Object> cancel(@PathVariable String id) {
+		Job before = this.store.find(id).orElseThrow(() -> notFound(id));
+		if (!this.store.cancel(id)) {
+			Job now = this.store.find(id).orElseThrow(() -> notFound(id));
+			throw terminal(now);
+		}
+		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, Instant.now()));
+		job.put("previous_state", before.state().value());
+		return Map.of("job", job);
+	}
+
+	static ApiException notFound(String id) {
+		return new ApiException(404, ApiError.NOT_FOUND, "Job '" + id + "' not found.", false,
+				Map.of("resource_type", "job", "resource_id", id));
+	}
+
+	private static ApiException terminal(Job job) {
+		JobState state = job.state();
+		return new ApiException(409, ApiError.CONFLICT, "Cannot cancel job in terminal state '" + state.value() + "'.",
+				false, Map.of("job_id", job.id(), "current_state", state.value()));
+	}
+
+}
