@@ -567,6 +567,12 @@ abstract class JdbcDialect {
 		return visibilityByType.size() == 1 && visibilityByType.containsKey(WorkerStore.ANY_TYPE);
 	}
 
+	/** The visibility timeout a claim gives a job of {@code type}. */
+	static Duration visibility(Map<String, Duration> visibilityByType, String type) {
+		Duration visibility = visibilityByType.get(type);
+		return (visibility != null) ? visibility : Objects.requireNonNull(visibilityByType.get(WorkerStore.ANY_TYPE));
+	}
+
 	/** {@code AND type IN (?, ...)}, or nothing for a claim of every type. */
 	static String typeFilter(List<String> types) {
 		return types.isEmpty() ? "" : " AND type IN (" + markers(types.size()) + ")";

@@ -109,7 +109,7 @@ final class MariaDbDialect extends JdbcDialect {
 					});
 			List<Job> jobs = new ArrayList<>(rows.size());
 			for (Job row : rows) {
-				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibilityByType.get(row.type()))));
+				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibility(visibilityByType, row.type()))));
 			}
 			return jobs;
 		});
