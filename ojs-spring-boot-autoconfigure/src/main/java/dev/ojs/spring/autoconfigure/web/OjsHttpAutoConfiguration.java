@@ -6,12 +6,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,15 +36,19 @@ import dev.ojs.worker.Worker;
 /**
  * The OJS HTTP binding, when {@code ojs.http.enabled=true} in a servlet web application:
  * jobs, health and manifest over the application's job store, and the worker endpoints on
- * the node's {@link Worker} (so they need {@code ojs.worker.enabled}, the default). Without
- * Spring Security, a bearer token ({@code ojs.http.token}) guards it.
+ * the node's {@link Worker} (so they need {@code ojs.worker.enabled}, the default). With
+ * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, a
+ * bearer token ({@code ojs.http.token}).
  */
-@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class })
+@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class },
+		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBooleanProperty("ojs.http.enabled")
 @ConditionalOnBean({ JobStore.class, OjsTemplate.class })
 @EnableConfigurationProperties(OjsHttpProperties.class)
+@Import(OjsHttpSecurityConfiguration.class)
 public final class OjsHttpAutoConfiguration {
 
 	/** Runs early, so even refusals carry the binding's headers. */
@@ -100,9 +104,12 @@ public final class OjsHttpAutoConfiguration {
 		return jsonMapper.getIfUnique(JsonMapper::new);
 	}
 
-	/** Without Spring Security: the bearer token, or loopback clients when allowed. */
+	/**
+	 * Without Spring Security in use (no {@code HttpSecurity}, that is no web security
+	 * enabled): the bearer token, or loopback clients when allowed.
+	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass("org.springframework.security.web.SecurityFilterChain")
+	@ConditionalOnMissingBean(type = "org.springframework.security.config.annotation.web.builders.HttpSecurity")
 	static class TokenConfiguration {
 
 		@Bean
