@@ -14,7 +14,6 @@ public final class Manifest {
 	/** The conformance level declared. */
 	public static final int CONFORMANCE_LEVEL = 1;
 
-	private static final Map<String, Boolean> CAPABILITIES = capabilities();
 
 	/** What the binding accepts beyond the spec. */
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
@@ -26,14 +25,21 @@ public final class Manifest {
 
 	private final String version;
 
-	public Manifest(String version) {
+	private final Map<String, Boolean> capabilities;
+
+	/**
+	 * @param version the implementation's version
+	 * @param cron whether the cron endpoints are served (recurring jobs are on)
+	 */
+	public Manifest(String version, boolean cron) {
 		this.version = version;
+		this.capabilities = capabilities(cron);
 	}
 
-	private static Map<String, Boolean> capabilities() {
+	private static Map<String, Boolean> capabilities(boolean cron) {
 		Map<String, Boolean> capabilities = new LinkedHashMap<>();
 		capabilities.put("batch_enqueue", false);
-		capabilities.put("cron_jobs", false);
+		capabilities.put("cron_jobs", cron);
 		capabilities.put("dead_letter", true);
 		capabilities.put("delayed_jobs", true);
 		capabilities.put("job_ttl", false);
@@ -66,7 +72,7 @@ public final class Manifest {
 		json.put("conformance_level", CONFORMANCE_LEVEL);
 		json.put("protocols", List.of("http"));
 		json.put("backend", backend);
-		json.put("capabilities", CAPABILITIES);
+		json.put("capabilities", this.capabilities);
 		json.put("extensions", EXTENSIONS);
 		json.put("limitations", LIMITATIONS);
 		json.put("endpoints", endpoints);

@@ -19,11 +19,14 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
+import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
 import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.http.Manifest;
+import dev.ojs.web.http.OjsCronController;
 import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
 import dev.ojs.web.http.OjsHttpTokenFilter;
@@ -40,7 +43,7 @@ import dev.ojs.worker.Worker;
  * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, a
  * bearer token ({@code ojs.http.token}).
  */
-@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class },
+@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class, OjsCronAutoConfiguration.class },
 		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
 				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -66,16 +69,23 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsSystemController ojsHttpSystemController(JobStore store) {
+	OjsSystemController ojsHttpSystemController(JobStore store, ObjectProvider<OjsRecurringJobs> recurringJobs) {
 		String backend = (store instanceof JdbcJobStore jdbc) ? jdbc.platform().name().toLowerCase(java.util.Locale.ROOT)
 				: store.getClass().getSimpleName();
 		String version = OjsTemplate.class.getPackage().getImplementationVersion();
-		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development"));
+		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development",
+				recurringJobs.getIfAvailable() != null));
 	}
 
 	@Bean
 	OjsDeadLetterController ojsHttpDeadLetterController(JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
 		return new OjsDeadLetterController(store, jsonMapper(jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnBean(OjsRecurringJobs.class)
+	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper));
 	}
 
 	@Bean
