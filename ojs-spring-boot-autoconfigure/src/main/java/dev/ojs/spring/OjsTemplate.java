@@ -196,6 +196,32 @@ public class OjsTemplate {
 	}
 
 	/**
+	 * One job of {@link #enqueueBatch(List)}.
+	 * @param type the job type
+	 * @param args its arguments
+	 * @param options its options
+	 */
+	public record Enqueue(String type, List<?> args, JobOptions options) {
+
+	}
+
+	/**
+	 * Enqueues jobs of any types, each with its own options, in one {@link JobStore#insert}:
+	 * all of them or, when one is invalid or the insert fails, none (ojs-http-binding.md §9.2).
+	 * @return the job ids, in order
+	 * @throws RetryPolicyValidationException when a job's retry policy is invalid; nothing is
+	 * written
+	 */
+	public List<String> enqueueBatch(List<Enqueue> jobs) {
+		Objects.requireNonNull(jobs, "jobs must not be null");
+		List<NewJob> newJobs = new ArrayList<>(jobs.size());
+		for (Enqueue job : jobs) {
+			newJobs.addAll(newJobs(job.type(), List.of(job.args()), job.options()));
+		}
+		return newJobs.isEmpty() ? List.of() : this.store.insert(newJobs);
+	}
+
+	/**
 	 * Stores the jobs inside an {@link OjsObservationDocumentation#JOB_ENQUEUE enqueue
 	 * observation}, whose trace context joins each job's {@code meta} (DT-001).
 	 */

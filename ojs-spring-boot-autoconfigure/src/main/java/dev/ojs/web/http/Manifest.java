@@ -38,7 +38,7 @@ public final class Manifest {
 
 	private static Map<String, Boolean> capabilities(boolean cron) {
 		Map<String, Boolean> capabilities = new LinkedHashMap<>();
-		capabilities.put("batch_enqueue", false);
+		capabilities.put("batch_enqueue", true);
 		capabilities.put("cron_jobs", cron);
 		capabilities.put("dead_letter", true);
 		capabilities.put("delayed_jobs", true);
@@ -48,7 +48,7 @@ public final class Manifest {
 		capabilities.put("schema_validation", false);
 		capabilities.put("unique_jobs", false);
 		capabilities.put("workflows", false);
-		capabilities.put("pause_resume", false);
+		capabilities.put("pause_resume", true);
 		capabilities.put("heartbeat", true);
 		capabilities.put("visibility_timeout", true);
 		capabilities.put("events", false);

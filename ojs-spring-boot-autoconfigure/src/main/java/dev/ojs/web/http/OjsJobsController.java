@@ -2,7 +2,9 @@ package dev.ojs.web.http;
 
 import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -13,6 +15,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.Job;
@@ -30,6 +33,9 @@ import dev.ojs.web.ApiException;
  */
 @RestController
 public class OjsJobsController {
+
+	/** Most jobs in one batch (decision 18, L4-BULK-002). */
+	static final int MAX_BATCH = 1000;
 
 	private final OjsTemplate template;
 
@@ -61,6 +67,41 @@ public class OjsJobsController {
 		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
 		return ResponseEntity.created(URI.create(OjsHttp.BASE_PATH + "/jobs/" + id))
 			.body(Map.of("job", this.jobJson.job(job, now)));
+	}
+
+	/**
+	 * §9.2 PUSH batch (spec README decision 18): up to {@value #MAX_BATCH} jobs, all or
+	 * nothing; an invalid job refuses the batch, naming it ({@code jobs[i].field}).
+	 */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs/batch")
+	ResponseEntity<Map<String, Object>> enqueueBatch(@RequestBody(required = false) @Nullable String body) {
+		Instant now = Instant.now();
+		JsonNode request = Bodies.object(body, this.jsonMapper);
+		JsonNode jobs = request.get("jobs");
+		if (jobs == null || !jobs.isArray() || jobs.isEmpty() || jobs.size() > MAX_BATCH) {
+			throw EnqueueRequest.invalid("jobs", "The 'jobs' field must be an array of 1 to " + MAX_BATCH + " jobs.",
+					"array", jobs);
+		}
+		List<OjsTemplate.Enqueue> enqueues = new ArrayList<>(jobs.size());
+		for (int i = 0; i < jobs.size(); i++) {
+			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now);
+			enqueues.add(new OjsTemplate.Enqueue(one.type(), one.args(), one.options()));
+		}
+		List<String> ids;
+		try {
+			ids = this.template.enqueueBatch(enqueues);
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw RetryJson.invalid(ex, "jobs[].options.retry");
+		}
+		List<Map<String, Object>> created = new ArrayList<>(ids.size());
+		for (String id : ids) {
+			this.store.find(id).ifPresent((job) -> created.add(this.jobJson.job(job, now)));
+		}
+		Map<String, Object> response = new LinkedHashMap<>();
+		response.put("jobs", created);
+		response.put("count", created.size());
+		return ResponseEntity.status(201).body(response);
 	}
 
 	/** §9.3 INFO. */

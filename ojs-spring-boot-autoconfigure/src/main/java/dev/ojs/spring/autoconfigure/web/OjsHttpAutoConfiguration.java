@@ -31,6 +31,7 @@ import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
 import dev.ojs.web.http.OjsHttpTokenFilter;
 import dev.ojs.web.http.OjsJobsController;
+import dev.ojs.web.http.OjsQueuesController;
 import dev.ojs.web.http.OjsSystemController;
 import dev.ojs.web.http.OjsWorkersController;
 import dev.ojs.web.http.WorkerDirectives;
@@ -75,6 +76,11 @@ public final class OjsHttpAutoConfiguration {
 		String version = OjsTemplate.class.getPackage().getImplementationVersion();
 		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development",
 				recurringJobs.getIfAvailable() != null));
+	}
+
+	@Bean
+	OjsQueuesController ojsHttpQueuesController(JobStore store) {
+		return new OjsQueuesController(store);
 	}
 
 	@Bean
