@@ -19,9 +19,17 @@ public final class Manifest {
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
 			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-named-priorities");
 
-	/** Features of the declared levels the binding does not implement (refused with 422 unsupported). */
-	private static final List<String> LIMITATIONS = List.of("pending_state", "client_job_ids",
-			"unknown_envelope_fields_not_stored", "job_timeout_not_enforced", "job_result_not_stored");
+	/**
+	 * Requirements of the declared levels the binding does not meet, by requirement id of
+	 * ojs-conformance.md (or field of openapi.yaml), so that a client can tell exactly.
+	 */
+	private static final List<String> LIMITATIONS = List.of(
+			"L0-LC-001: no pending state; options.pending=true is refused with 422 unsupported",
+			"L0-ENV-006: unknown envelope fields are accepted but not stored",
+			"L0-EVT-001: job events are Spring application events and metrics; no /ojs/v1/events stream",
+			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
+			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored",
+			"NackRequest.requeue: refused with 422 unsupported");
 
 	private final String version;
 
