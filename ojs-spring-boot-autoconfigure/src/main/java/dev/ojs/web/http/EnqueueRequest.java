@@ -9,10 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.ojs.job.Timestamps;
@@ -29,9 +31,10 @@ import dev.ojs.web.ApiException;
  *
  * @param type the job type
  * @param args the arguments, one JSON value each
- * @param options queue, priority, schedule, retry policy and metadata
+ * @param options queue, priority, schedule, retry policy, metadata and unique key
+ * @param unique the unique policy, or {@code null}
  */
-record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
+record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nullable UniquePolicy unique) {
 
 	/** Decision 6: dot-separated lowercase segments of letters, digits, {@code _} and {@code -}. */
 	static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_\\-]*(\\.[a-z][a-z0-9_\\-]*)*");
@@ -55,8 +58,12 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
 			"delay_until", "expires_at", "retry", "retry_policy", "unique", "tags", "visibility_timeout_ms",
 			"visibility_timeout", "metadata", "pending", "rate_limit");
 
-	/** Reads one job; {@code now} resolves relative times (decision 16). */
-	static EnqueueRequest read(JsonNode body, String path, Instant now) {
+	/**
+	 * Reads one job; {@code now} resolves relative times (decision 16), {@code queueOfType}
+	 * gives the queue of a job enqueued without one (for its unique key).
+	 */
+	static EnqueueRequest read(JsonNode body, String path, Instant now, Function<String, String> queueOfType,
+			JsonMapper jsonMapper) {
 		if (!body.isObject()) {
 			throw invalid(path, "The request body must be a JSON object.", "object", body);
 		}
@@ -78,8 +85,10 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
 		args.forEach(argList::add);
 		ObjectNode options = options(body, path);
 		JobOptions.Builder builder = JobOptions.builder();
-		meta(body.get("meta"), path + "meta", builder);
-		meta(options.get("metadata"), path + "options.metadata", builder);
+		Map<String, Object> meta = new LinkedHashMap<>();
+		meta(body.get("meta"), path + "meta", meta);
+		meta(options.get("metadata"), path + "options.metadata", meta);
+		builder.meta(meta);
 		String queue = optionalString(options.get("queue"), path + "options.queue");
 		if (queue != null) {
 			if (queue.length() > MAX_QUEUE_LENGTH || !QUEUE.matcher(queue).matches()) {
@@ -104,7 +113,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
 			builder.runAt(runAt);
 		}
 		unsupported(options, "expires_at", path, "Job expiry (expires_at) is not supported.");
-		unsupported(options, "unique", path, "Unique jobs are not supported.");
 		unsupported(options, "rate_limit", path, "Rate limits are not supported.");
 		JsonNode pending = options.get("pending");
 		if (pending != null && !pending.isNull()) {
@@ -120,7 +128,14 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
 		if (retry != null && !retry.isNull()) {
 			builder.retry(RetryJson.toSpec(retry, path + "options.retry"));
 		}
-		return new EnqueueRequest(type, argList, builder.build());
+		UniquePolicy unique = null;
+		JsonNode uniqueNode = options.get("unique");
+		if (uniqueNode != null && !uniqueNode.isNull()) {
+			unique = UniquePolicy.read(uniqueNode, path + "options.unique");
+			builder.uniqueKey(unique.key(type, (queue != null) ? queue : queueOfType.apply(type), argList, meta,
+					jsonMapper, path + "options.unique"));
+		}
+		return new EnqueueRequest(type, argList, builder.build(), unique);
 	}
 
 	private static String type(@Nullable JsonNode node, String field) {
@@ -153,16 +168,14 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options) {
 		return options;
 	}
 
-	private static void meta(@Nullable JsonNode node, String field, JobOptions.Builder builder) {
+	private static void meta(@Nullable JsonNode node, String field, Map<String, Object> meta) {
 		if (node == null || node.isNull()) {
 			return;
 		}
 		if (!node.isObject()) {
 			throw invalid(field, "The '" + field + "' field must be a JSON object.", "object", node);
 		}
-		Map<String, Object> meta = new LinkedHashMap<>();
 		node.properties().forEach((entry) -> meta.put(entry.getKey(), entry.getValue()));
-		builder.meta(meta);
 	}
 
 	private static int priority(JsonNode node, String field) {

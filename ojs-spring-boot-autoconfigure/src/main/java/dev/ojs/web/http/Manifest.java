@@ -15,6 +15,11 @@ public final class Manifest {
 	public static final int CONFORMANCE_LEVEL = 1;
 
 
+	/** What unique jobs support (ojs-unique-jobs.md §8.3). */
+	private static final Map<String, Object> UNIQUE_JOBS = Map.of("strength", "strong", "on_conflict",
+			List.of("reject", "ignore", "use_existing", "replace"), "keys", List.of("type", "queue", "args", "meta"),
+			"period", false, "states", List.of("scheduled", "available", "active", "retryable"));
+
 	/** What the binding accepts beyond the spec. */
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
 			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-named-priorities");
@@ -54,7 +59,7 @@ public final class Manifest {
 		capabilities.put("priority_queues", true);
 		capabilities.put("rate_limiting", false);
 		capabilities.put("schema_validation", false);
-		capabilities.put("unique_jobs", false);
+		capabilities.put("unique_jobs", true);
 		capabilities.put("workflows", false);
 		capabilities.put("pause_resume", true);
 		capabilities.put("heartbeat", true);
@@ -82,6 +87,7 @@ public final class Manifest {
 		json.put("backend", backend);
 		json.put("capabilities", this.capabilities);
 		json.put("extensions", EXTENSIONS);
+		json.put("unique_jobs", UNIQUE_JOBS);
 		json.put("limitations", LIMITATIONS);
 		json.put("endpoints", endpoints);
 		return json;

@@ -2,6 +2,7 @@ package dev.ojs.web.http;
 
 import java.net.URI;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
@@ -45,18 +47,56 @@ public class OjsJobsController {
 
 	private final JobJson jobJson;
 
-	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper) {
+	private final HandlerDirectory handlers;
+
+	/**
+	 * @param handlers where a job enqueued without a queue goes (for its unique key)
+	 */
+	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers) {
 		this.template = template;
+		this.handlers = handlers;
 		this.store = store;
 		this.jsonMapper = jsonMapper;
 		this.jobJson = new JobJson(jsonMapper);
 	}
 
-	/** §9.1 PUSH: {@code 201} with the job and its {@code Location}. */
+	/**
+	 * §9.1 PUSH: {@code 201} with the job and its {@code Location}. A unique job whose key a
+	 * live job holds (spec README decision 21): {@code 409 duplicate} naming it
+	 * ({@code reject}), {@code 200} with it and {@code "deduplicated": true}
+	 * ({@code ignore}, {@code use_existing}), or it is cancelled and the new job enqueued
+	 * ({@code replace}).
+	 */
 	@PostMapping(OjsHttp.BASE_PATH + "/jobs")
 	ResponseEntity<Map<String, Object>> enqueue(@RequestBody(required = false) @Nullable String body) {
 		Instant now = Instant.now();
-		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now);
+		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
+				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+		Job job = insert(request);
+		UniquePolicy unique = request.unique();
+		// a job created before this request is the live holder of the unique key
+		if (unique != null && job.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
+			if (unique.onConflict().equals(UniquePolicy.IGNORE)) {
+				Map<String, Object> response = new LinkedHashMap<>();
+				response.put("job", this.jobJson.job(job, now));
+				response.put("deduplicated", true);
+				return ResponseEntity.ok(response);
+			}
+			if (unique.onConflict().equals(UniquePolicy.REPLACE)) {
+				this.store.cancel(job.id());
+				Job replacement = insert(request);
+				if (!replacement.id().equals(job.id()) && !replacement.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
+					return created(replacement, now);
+				}
+				job = replacement;
+			}
+			throw new ApiException(409, ApiError.DUPLICATE, "A job with the same unique key already exists.", false,
+					Map.of("existing_job_id", job.id(), "unique_key", String.valueOf(job.uniqueKey())));
+		}
+		return created(job, now);
+	}
+
+	private Job insert(EnqueueRequest request) {
 		String id;
 		try {
 			id = this.template.enqueue(request.type(), request.args(), request.options());
@@ -64,8 +104,11 @@ public class OjsJobsController {
 		catch (RetryPolicyValidationException ex) {
 			throw RetryJson.invalid(ex, "options.retry");
 		}
-		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
-		return ResponseEntity.created(URI.create(OjsHttp.BASE_PATH + "/jobs/" + id))
+		return this.store.find(id).orElseThrow(() -> notFound(id));
+	}
+
+	private ResponseEntity<Map<String, Object>> created(Job job, Instant now) {
+		return ResponseEntity.created(URI.create(OjsHttp.BASE_PATH + "/jobs/" + job.id()))
 			.body(Map.of("job", this.jobJson.job(job, now)));
 	}
 
@@ -84,7 +127,12 @@ public class OjsJobsController {
 		}
 		List<OjsTemplate.Enqueue> enqueues = new ArrayList<>(jobs.size());
 		for (int i = 0; i < jobs.size(); i++) {
-			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now);
+			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now,
+					(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+			if (one.unique() != null) {
+				throw new ApiException(422, ApiError.UNSUPPORTED, "Unique jobs are not supported in a batch.", false,
+						Map.of("field", "jobs[" + i + "].options.unique"));
+			}
 			enqueues.add(new OjsTemplate.Enqueue(one.type(), one.args(), one.options()));
 		}
 		List<String> ids;

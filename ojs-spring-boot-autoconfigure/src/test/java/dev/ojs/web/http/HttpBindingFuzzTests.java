@@ -117,7 +117,7 @@ class HttpBindingFuzzTests {
 			case 10 -> options.put("tags", pick(List.of("tag", List.of(1), Map.of())));
 			case 11 -> body.put("options", pick(List.of("options", List.of(), 7)));
 			case 12 -> options.put(pick(List.of("unique", "expires_at", "rate_limit", "pending")),
-					pick(List.of(Map.of("keys", List.of("type")), "2030-01-01T00:00:00Z", Map.of("max_per_second", 1), true)));
+					pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", Map.of("max_per_second", 1), true, Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"), "unique")));
 			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-000000000000", "2.0", 3)));
 		}
 		return new Case("POST", "/ojs/v1/jobs", OjsClient.JSON.writeValueAsString(body), json(), true);

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The parts of Level 4 (advanced) of ojs-conformance.md the binding implements: priorities,
  * named ones too (spec README decision 19), batch enqueue (decision 18), queue pause,
- * resume and exact counts (decision 20). Unique jobs and rate limits are refused with
- * {@code 422 unsupported}, so Level 4 is not declared. Subclasses choose the database.
+ * resume and exact counts (decision 20), unique jobs (reject, ignore, replace; decision 21).
+ * Rate limits are refused with {@code 422 unsupported}, so Level 4 is not declared. Subclasses choose the database.
  */
 @SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN })
@@ -120,17 +120,63 @@ abstract class Level4ConformanceTests {
 		assertThat(this.client.post("/ojs/v1/queues/Bad%20Queue/pause", "{}").status()).isEqualTo(400);
 	}
 
-	/** Unique jobs and rate limits are not implemented: refused, nothing stored. */
+	private OjsClient.Response unique(Object args, Map<String, Object> unique) {
+		return this.client.post("/ojs/v1/jobs", Map.of("type", "unique.job", "args", args, "options",
+				Map.of("queue", "unique", "unique", unique)));
+	}
+
+	/** L4-UNIQ-001/002/003, ojs-unique-jobs.md §4, §5, spec README decision 21. */
 	@Test
-	void uniqueJobsAndRateLimitsAreRefused() {
+	void uniqueJobs() {
+		Map<String, Object> reject = Map.of("keys", List.of("type", "args"));
+		OjsClient.Response first = unique(List.of(Map.of("b", 1, "a", "é")), reject);
+		assertThat(first.status()).as(first.text()).isEqualTo(201);
+		String id = first.body().path("job").path("id").stringValue();
 		long before = storedJobs();
-		for (Map<String, Object> options : List.of(Map.<String, Object>of("unique", Map.of("keys", List.of("type"))),
-				Map.<String, Object>of("rate_limit", Map.of("max_per_second", 5)))) {
-			OjsClient.Response refused = this.client.post("/ojs/v1/jobs",
-					Map.of("type", "level4.job", "args", List.of(), "options", options));
-			assertThat(refused.status()).isEqualTo(422);
-			assertThat(refused.errorCode()).isEqualTo("unsupported");
+		// same arguments, keys in another order and the string in decomposed form: a duplicate
+		OjsClient.Response duplicate = unique(List.of(Map.of("a", "e\u0301", "b", 1)), reject);
+		assertThat(duplicate.status()).as(duplicate.text()).isEqualTo(409);
+		assertThat(duplicate.errorCode()).isEqualTo("duplicate");
+		assertThat(duplicate.body().path("error").path("details").path("existing_job_id").stringValue()).isEqualTo(id);
+		assertThat(storedJobs()).isEqualTo(before);
+		for (String ignore : List.of("ignore", "use_existing")) {
+			OjsClient.Response existing = unique(List.of(Map.of("a", "é", "b", 1)),
+					Map.of("keys", List.of("type", "args"), "on_conflict", ignore));
+			assertThat(existing.status()).isEqualTo(200);
+			assertThat(existing.body().path("deduplicated").booleanValue()).isTrue();
+			assertThat(existing.body().path("job").path("id").stringValue()).isEqualTo(id);
 		}
+		assertThat(unique(List.of(Map.of("a", "other", "b", 1)), reject).status()).isEqualTo(201);
+		OjsClient.Response replaced = unique(List.of(Map.of("a", "é", "b", 1)),
+				Map.of("keys", List.of("type", "args"), "on_conflict", "replace"));
+		assertThat(replaced.status()).isEqualTo(201);
+		assertThat(replaced.body().path("job").path("id").stringValue()).isNotEqualTo(id);
+		assertThat(this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue())
+			.isEqualTo("cancelled");
+		// args_keys picks keys of the first argument; meta needs meta_keys
+		Map<String, Object> byUser = Map.of("keys", List.of("args"), "args_keys", List.of("user"));
+		assertThat(unique(List.of(Map.of("user", 7, "n", 1)), byUser).status()).isEqualTo(201);
+		assertThat(unique(List.of(Map.of("user", 7, "n", 2)), byUser).status()).isEqualTo(409);
+	}
+
+	/** ojs-unique-jobs.md §2.2: invalid policies are 400; what the store cannot do is 422; rate limits are refused. */
+	@Test
+	void invalidAndUnsupportedUniquePolicies() {
+		long before = storedJobs();
+		Map<Map<String, Object>, Integer> policies = Map.of(Map.of("keys", List.of("argz")), 400,
+				Map.of("keys", List.of("meta")), 400, Map.of("keys", List.of("args"), "args_keys", List.of("missing")), 400,
+				Map.of("on_conflict", "merge"), 400, Map.of("period", "PT1H"), 422,
+				Map.of("states", List.of("completed")), 422, Map.of("on_conflict", "replace_except_schedule"), 422);
+		policies.forEach((policy, status) -> {
+			OjsClient.Response refused = unique(List.of(Map.of("user", 1)), policy);
+			assertThat(refused.status()).as(policy + " " + refused.text()).isEqualTo(status);
+			assertThat(refused.body().path("error").path("details").path("field").stringValue())
+				.startsWith("options.unique");
+		});
+		OjsClient.Response rateLimited = this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args",
+				List.of(), "options", Map.of("rate_limit", Map.of("max_per_second", 5))));
+		assertThat(rateLimited.status()).isEqualTo(422);
+		assertThat(rateLimited.errorCode()).isEqualTo("unsupported");
 		assertThat(storedJobs()).isEqualTo(before);
 	}
 

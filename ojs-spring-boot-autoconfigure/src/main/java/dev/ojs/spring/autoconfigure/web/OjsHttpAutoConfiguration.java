@@ -19,6 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
@@ -65,8 +66,9 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsJobsController(template, store, jsonMapper(jsonMapper));
+	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
+			HandlerDirectory handlers) {
+		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers);
 	}
 
 	@Bean
