@@ -70,7 +70,11 @@ public class ApiExceptionHandler {
 	 * {@code 500 internal_error} without internals in the message.
 	 */
 	@ExceptionHandler(Exception.class)
-	ResponseEntity<Map<String, Object>> unexpected(Exception ex, HttpServletRequest request) {
+	ResponseEntity<Map<String, Object>> unexpected(Exception ex, HttpServletRequest request) throws Exception {
+		if (ex.getClass().getName().startsWith("org.springframework.security.")) {
+			// access decisions inside a controller belong to Spring Security's own handling
+			throw ex;
+		}
 		if (ex instanceof ErrorResponse response) {
 			int status = response.getStatusCode().value();
 			String code = (status == 404) ? ApiError.NOT_FOUND

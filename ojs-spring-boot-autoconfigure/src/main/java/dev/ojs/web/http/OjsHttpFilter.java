@@ -71,10 +71,14 @@ public class OjsHttpFilter extends OncePerRequestFilter {
 		chain.doFilter(given ? request : new RequestIdRequest(request, requestId), response);
 	}
 
-	/** POST, PUT and PATCH carry a body (§6.1); GET and DELETE do not. */
+	/**
+	 * A POST, PUT or PATCH with content (§6.1); one without (a pause, a dead-letter retry)
+	 * needs no media type. GET and DELETE carry none.
+	 */
 	private static boolean hasBody(HttpServletRequest request) {
 		String method = request.getMethod();
-		return "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
+		boolean writes = "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
+		return writes && (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null);
 	}
 
 	static boolean isJson(@Nullable String contentType) {
