@@ -331,13 +331,22 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Cancels the job if it is live (scheduled, available, retryable or active); {@code true}
+	 * Cancels the job if it is live (scheduled, available, retryable or active) or pending; {@code true}
 	 * if it did. An active job keeps its attempt and owner, so that the owner's outcome
 	 * writes, guarded by state {@code active}, are rejected.
 	 */
 	boolean cancel(String id, Instant now) {
 		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?, locked_until = NULL"
-				+ " WHERE id = " + idParam() + " AND state IN (" + LIVE + ")", (ps) -> {
+				+ " WHERE id = " + idParam() + " AND state IN (" + LIVE + ", 'pending')", (ps) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, id);
+				}) == 1;
+	}
+
+	/** Makes a pending job available from {@code now} (ojs-core §6.2 ACTIVATE); {@code true} if it did. */
+	boolean activate(String id, Instant now) {
+		return this.jdbc.update("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?"
+				+ " WHERE id = " + idParam() + " AND state = 'pending'", (ps) -> {
 					setInstant(ps, 1, now);
 					ps.setString(2, id);
 				}) == 1;

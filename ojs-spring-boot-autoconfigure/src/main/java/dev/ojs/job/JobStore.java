@@ -29,6 +29,12 @@ public interface JobStore {
 	 */
 	boolean cancel(String id);
 
+	/**
+	 * Activates a pending job (ojs-core.md §6.2): it becomes available now.
+	 * @return whether it did; {@code false} when there is no such job or it is not pending
+	 */
+	boolean activate(String id);
+
 	/** Job counts per queue, then per state. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 

@@ -280,7 +280,7 @@ public class OjsTemplate {
 		for (List<?> args : argsList) {
 			Objects.requireNonNull(args, "args must not be null");
 			jobs.add(new NewJob(type, queue, priority, this.jsonMapper.writeValueAsString(args), metaJson, own, runAt,
-					options.uniqueKey(), maxAttempts));
+					options.uniqueKey(), maxAttempts, options.pending()));
 		}
 		return jobs;
 	}

@@ -59,6 +59,14 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			"visibility_timeout", "metadata", "pending", "rate_limit");
 
 	/**
+	 * Envelope fields of ojs-core.md §5 and the binding that are read here or set by the
+	 * server; any other top-level field is an unknown field, kept (L0-ENV-006).
+	 */
+	private static final Set<String> ENVELOPE = Set.of("specversion", "id", "type", "args", "meta", "options",
+			"schema", "state", "attempt", "max_attempts", "created_at", "enqueued_at", "started_at", "completed_at",
+			"cancelled_at", "discarded_at", "errors", "error", "result", "next_retry_at", "unique_key");
+
+	/**
 	 * Reads one job; {@code now} resolves relative times (decision 16), {@code queueOfType}
 	 * gives the queue of a job enqueued without one (for its unique key).
 	 */
@@ -88,6 +96,15 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		Map<String, Object> meta = new LinkedHashMap<>();
 		meta(body.get("meta"), path + "meta", meta);
 		meta(options.get("metadata"), path + "options.metadata", meta);
+		ObjectNode unknown = ((ObjectNode) body).objectNode();
+		body.properties().forEach((entry) -> {
+			if (!ENVELOPE.contains(entry.getKey()) && !OPTIONS.contains(entry.getKey())) {
+				unknown.set(entry.getKey(), entry.getValue());
+			}
+		});
+		if (!unknown.isEmpty()) {
+			meta.put(JobJson.UNKNOWN_FIELDS, unknown);
+		}
 		builder.meta(meta);
 		String queue = optionalString(options.get("queue"), path + "options.queue");
 		if (queue != null) {
@@ -119,10 +136,12 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			if (!pending.isBoolean()) {
 				throw invalid(path + "options.pending", "The 'pending' option must be a boolean.", "boolean", pending);
 			}
-			if (pending.booleanValue()) {
-				throw new ApiException(422, ApiError.UNSUPPORTED, "Pending jobs are not supported.", false,
-						Map.of("field", path + "options.pending"));
+			if (pending.booleanValue() && runAt != null) {
+				// ojs-core §6.2: a pending job only becomes available, never scheduled
+				throw invalid(path + "options.pending", "A pending job cannot have a 'scheduled_at'.", "false",
+						pending);
 			}
+			builder.pending(pending.booleanValue());
 		}
 		JsonNode retry = options.has("retry") ? options.get("retry") : options.get("retry_policy");
 		if (retry != null && !retry.isNull()) {

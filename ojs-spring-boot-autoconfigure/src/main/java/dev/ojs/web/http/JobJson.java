@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
@@ -25,6 +27,12 @@ import dev.ojs.worker.RemoteAttempts;
  * {@code occurred_at} (decision 7).
  */
 final class JobJson {
+
+	/**
+	 * The meta key under which an enqueued envelope's unknown top-level fields are stored
+	 * (L0-ENV-006); shown again as top-level fields, not in {@code meta}.
+	 */
+	static final String UNKNOWN_FIELDS = "ojs.unknown_fields";
 
 	private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
 		.withZone(ZoneOffset.UTC);
@@ -47,7 +55,9 @@ final class JobJson {
 		json.put("state", job.state().value());
 		json.put("queue", job.queue());
 		json.put("args", this.jsonMapper.readTree(job.argsJson()));
-		json.put("meta", this.jsonMapper.readTree(job.metaJson()));
+		JsonNode meta = this.jsonMapper.readTree(job.metaJson());
+		JsonNode unknown = meta.isObject() ? ((ObjectNode) meta).remove(UNKNOWN_FIELDS) : null;
+		json.put("meta", meta);
 		json.put("priority", job.priority());
 		json.put("attempt", job.attempt());
 		json.put("max_attempts", job.maxAttempts());
@@ -83,6 +93,9 @@ final class JobJson {
 		List<Map<String, Object>> errors = new ArrayList<>();
 		job.errors().forEach((entry) -> errors.add(error(entry)));
 		json.put("errors", errors);
+		if (unknown != null && unknown.isObject()) {
+			unknown.properties().forEach((entry) -> json.putIfAbsent(entry.getKey(), entry.getValue()));
+		}
 		return json;
 	}
 

@@ -29,8 +29,6 @@ public final class Manifest {
 	 * ojs-conformance.md (or field of openapi.yaml), so that a client can tell exactly.
 	 */
 	private static final List<String> LIMITATIONS = List.of(
-			"L0-LC-001: no pending state; options.pending=true is refused with 422 unsupported",
-			"L0-ENV-006: unknown envelope fields are accepted but not stored",
 			"L0-EVT-001: job events are Spring application events and metrics; no /ojs/v1/events stream",
 			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
 			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored",

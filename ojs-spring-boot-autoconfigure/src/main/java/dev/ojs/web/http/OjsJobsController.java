@@ -176,6 +176,28 @@ public class OjsJobsController {
 		return Map.of("job", job);
 	}
 
+	/**
+	 * §9.5 ACTIVATE: a pending job becomes available ({@code 200} with the job,
+	 * {@code activated_at} and {@code previous_state}); a job in another state is
+	 * {@code 409 conflict}.
+	 */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs/{id}/activate")
+	Map<String, Object> activate(@PathVariable String id) {
+		this.store.find(id).orElseThrow(() -> notFound(id));
+		Instant now = Instant.now();
+		if (!this.store.activate(id)) {
+			JobState state = this.store.find(id).orElseThrow(() -> notFound(id)).state();
+			throw new ApiException(409, ApiError.CONFLICT, "Cannot activate job in state '" + state.value()
+					+ "'. Only jobs in 'pending' state can be activated.", false,
+					Map.of("job_id", id, "current_state", state.value()));
+		}
+		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, now));
+		job.put("activated_at", JobJson.timestamp(after.scheduledAt()));
+		job.put("previous_state", JobState.PENDING.value());
+		return Map.of("job", job);
+	}
+
 	static ApiException notFound(String id) {
 		return new ApiException(404, ApiError.NOT_FOUND, "Job '" + id + "' not found.", false,
 				Map.of("resource_type", "job", "resource_id", id));

@@ -103,7 +103,7 @@ class HttpBindingFuzzTests {
 			options.put("queue", "fuzz");
 		}
 		body.put("options", options);
-		switch (this.random.nextInt(14)) {
+		switch (this.random.nextInt(15)) {
 			case 0 -> body.put("type", pick(badTypes()));
 			case 1 -> body.remove("type");
 			case 2 -> body.put("args", pick(List.of(Map.of("a", 1), "args", 1, true)));
@@ -116,8 +116,9 @@ class HttpBindingFuzzTests {
 			case 9 -> options.put(pick(List.of("timeout_ms", "visibility_timeout_ms")), pick(List.of(-1, "1s", 1.5)));
 			case 10 -> options.put("tags", pick(List.of("tag", List.of(1), Map.of())));
 			case 11 -> body.put("options", pick(List.of("options", List.of(), 7)));
-			case 12 -> options.put(pick(List.of("unique", "expires_at", "rate_limit", "pending")),
+			case 12 -> options.put(pick(List.of("unique", "expires_at", "rate_limit")),
 					pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", Map.of("max_per_second", 1), true, Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"), "unique")));
+			case 13 -> options.put("pending", pick(List.of("yes", 1, Map.of(), List.of(true))));
 			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-000000000000", "2.0", 3)));
 		}
 		return new Case("POST", "/ojs/v1/jobs", OjsClient.JSON.writeValueAsString(body), json(), true);

@@ -205,6 +205,69 @@ abstract class Level0ConformanceTests {
 		assertThat(this.client.delete("/ojs/v1/jobs/019414d4-0000-7000-8000-000000000000").status()).isEqualTo(404);
 	}
 
+	/**
+	 * L0-LC-001, L0-LC-002, ojs-core §6.2, binding §9.5: a job pushed with {@code pending}
+	 * is never fetched until activated; ACTIVATE makes it available (409 otherwise, 404
+	 * for no job); a pending job can be cancelled.
+	 */
+	@Test
+	void pendingJobsWaitForActivation() {
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "staged.job", "args", List.of(), "options", Map.of("queue", "staged", "pending", true)));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		String id = created.body().path("job").path("id").stringValue();
+		assertThat(created.body().path("job").path("state").stringValue()).isEqualTo("pending");
+		assertThat(fetch("staged", "w-staged", 5)).isEmpty();
+		OjsClient.Response activated = this.client.post("/ojs/v1/jobs/" + id + "/activate", "");
+		assertThat(activated.status()).as(activated.text()).isEqualTo(200);
+		assertThat(activated.body().path("job").path("state").stringValue()).isEqualTo("available");
+		assertThat(activated.body().path("job").path("previous_state").stringValue()).isEqualTo("pending");
+		assertThat(activated.body().path("job").path("activated_at").isString()).isTrue();
+		OjsClient.Response again = this.client.post("/ojs/v1/jobs/" + id + "/activate", "");
+		assertThat(again.status()).isEqualTo(409);
+		assertThat(again.body().path("error").path("details").path("current_state").stringValue())
+			.isEqualTo("available");
+		assertThat(fetch("staged", "w-staged", 5)).extracting((job) -> job.path("id").stringValue()).containsExactly(id);
+		String cancelled = this.client.post("/ojs/v1/jobs", Map.of("type", "staged.job", "args", List.of(), "pending", true))
+			.body().path("job").path("id").stringValue();
+		OjsClient.Response cancel = this.client.delete("/ojs/v1/jobs/" + cancelled);
+		assertThat(cancel.status()).isEqualTo(200);
+		assertThat(cancel.body().path("job").path("previous_state").stringValue()).isEqualTo("pending");
+		assertThat(cancel.body().path("job").path("state").stringValue()).isEqualTo("cancelled");
+		assertThat(this.client.post("/ojs/v1/jobs/019414d4-0000-7000-8000-000000000000/activate", "").status())
+			.isEqualTo(404);
+	}
+
+	/** L0-LC-001 with OjsTemplate: a pending job enqueued in process is not run until activated. */
+	@Test
+	void pendingJobsOfTheTemplateWaitForActivationToo() {
+		String id = this.template.enqueue("java.pending", List.of("p"),
+				JobOptions.builder().queue("java-pending").pending(true).build());
+		assertThat(fetch("java-pending", "w-jp", 1)).isEmpty();
+		assertThat(this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue())
+			.isEqualTo("pending");
+		assertThat(this.client.post("/ojs/v1/jobs/" + id + "/activate", "").status()).isEqualTo(200);
+		assertThat(fetch("java-pending", "w-jp", 1)).hasSize(1);
+	}
+
+	/**
+	 * L0-ENV-006: unknown envelope fields are accepted and preserved: INFO and a worker's
+	 * fetch show them again, not inside {@code meta}.
+	 */
+	@Test
+	void unknownEnvelopeFieldsArePreserved() {
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", Map.of("type", "future.job", "args", List.of(),
+				"queue", "future", "x_future", Map.of("nested", List.of(1, "two")), "workflow_id", "wf-1"));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		String id = created.body().path("job").path("id").stringValue();
+		JsonNode info = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(info.path("x_future").toString()).isEqualTo("{\"nested\":[1,\"two\"]}");
+		assertThat(info.path("workflow_id").stringValue()).isEqualTo("wf-1");
+		assertThat(info.path("meta").has(JobJson.UNKNOWN_FIELDS)).isFalse();
+		List<JsonNode> fetched = fetch("future", "w-future", 1);
+		assertThat(fetched.get(0).path("workflow_id").stringValue()).isEqualTo("wf-1");
+	}
+
 	List<JsonNode> fetch(String queue, String workerId, int count) {
 		OjsClient.Response fetched = this.client.post("/ojs/v1/workers/fetch",
 				Map.of("queues", List.of(queue), "worker_id", workerId, "count", count));
