@@ -81,6 +81,7 @@ public final class RemoteAttempts {
 				claimed.addAll(this.store.claim(owner(workerId), queue, visibilityByType, count - claimed.size()));
 			}
 		}
+		claimed.forEach(this.events::started);
 		return claimed;
 	}
 
@@ -160,14 +161,20 @@ public final class RemoteAttempts {
 			return List.of();
 		}
 		Instant until = Timestamps.plus(this.store.now(), visibility);
+		List<String> extended;
 		if (this.store.heartbeat(owner(workerId), ids, until) == ids.size()) {
-			return List.copyOf(ids);
+			extended = List.copyOf(ids);
 		}
-		List<String> extended = new ArrayList<>();
-		for (String id : ids) {
-			if (this.store.heartbeat(owner(workerId), List.of(id), until) > 0) {
-				extended.add(id);
+		else {
+			extended = new ArrayList<>();
+			for (String id : ids) {
+				if (this.store.heartbeat(owner(workerId), List.of(id), until) > 0) {
+					extended.add(id);
+				}
 			}
+		}
+		if (this.events.listening()) {
+			extended.forEach((id) -> this.store.find(id).ifPresent((job) -> this.events.heartbeat(job, until)));
 		}
 		return extended;
 	}

@@ -145,7 +145,8 @@ public class Worker {
 			.flatMap((group) -> group.visibilityByType.values().stream())
 			.min(Duration::compareTo)
 			.orElse(this.settings.visibilityTimeout());
-		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.executions, shortestVisibility);
+		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.executions, shortestVisibility,
+				this.events);
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
 		this.pruner = new Pruner(this.store, this.nodeId, this.settings.retention());

@@ -29,7 +29,7 @@ public final class Manifest {
 	 * ojs-conformance.md (or field of openapi.yaml), so that a client can tell exactly.
 	 */
 	private static final List<String> LIMITATIONS = List.of(
-			"L0-EVT-001: job events are Spring application events and metrics; no /ojs/v1/events stream",
+			"ojs-events.md job.scheduled, job.expired, job.progress, queue, worker and cron events: not on /ojs/v1/events",
 			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
 			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored",
 			"NackRequest.requeue: refused with 422 unsupported");
@@ -62,7 +62,7 @@ public final class Manifest {
 		capabilities.put("pause_resume", true);
 		capabilities.put("heartbeat", true);
 		capabilities.put("visibility_timeout", true);
-		capabilities.put("events", false);
+		capabilities.put("events", true);
 		return capabilities;
 	}
 

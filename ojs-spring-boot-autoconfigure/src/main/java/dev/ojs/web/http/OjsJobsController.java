@@ -83,7 +83,7 @@ public class OjsJobsController {
 				return ResponseEntity.ok(response);
 			}
 			if (unique.onConflict().equals(UniquePolicy.REPLACE)) {
-				this.store.cancel(job.id());
+				this.template.cancel(job.id());
 				Job replacement = insert(request);
 				if (!replacement.id().equals(job.id()) && !replacement.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
 					return created(replacement, now);
@@ -166,7 +166,7 @@ public class OjsJobsController {
 	@DeleteMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
 	Map<String, Object> cancel(@PathVariable String id) {
 		Job before = this.store.find(id).orElseThrow(() -> notFound(id));
-		if (!this.store.cancel(id)) {
+		if (!this.template.cancel(id)) {
 			Job now = this.store.find(id).orElseThrow(() -> notFound(id));
 			throw terminal(now);
 		}

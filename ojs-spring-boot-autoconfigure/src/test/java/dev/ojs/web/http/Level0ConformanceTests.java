@@ -53,6 +53,9 @@ abstract class Level0ConformanceTests {
 	@Autowired
 	JdbcTemplate jdbc;
 
+	@Autowired
+	OjsEventStream eventStream;
+
 	@Value("${ojs.jdbc.table-prefix}")
 	String tablePrefix;
 
@@ -266,6 +269,79 @@ abstract class Level0ConformanceTests {
 		assertThat(info.path("meta").has(JobJson.UNKNOWN_FIELDS)).isFalse();
 		List<JsonNode> fetched = fetch("future", "w-future", 1);
 		assertThat(fetched.get(0).path("workflow_id").stringValue()).isEqualTo("wf-1");
+	}
+
+	/**
+	 * L0-EVT-001, L0-EVT-002, L1-EVT-001, L1-EVT-002, ojs-events.md §2.1, §3.1, §4.1, §5.1, spec
+	 * README decision 11: {@code GET /ojs/v1/events} streams the lifecycle of jobs run by HTTP
+	 * workers and by {@code @OjsJob} handlers, in the event envelope, in lifecycle order per
+	 * job, filtered by queue.
+	 */
+	@Test
+	void eventStreamOfTheJobLifecycle() {
+		int before = this.eventStream.subscriberCount();
+		List<String> contentType = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<JsonNode> events = this.client.events("?queues=events," + HttpBindingTestApplication.JAVA_QUEUE, contentType);
+		List<JsonNode> otherQueue = this.client.events("?queues=elsewhere&types=job.enqueued", new ArrayList<>());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.eventStream.subscriberCount() == before + 2);
+		String acked = enqueue("events.ok", "events");
+		assertThat(fetch("events", "w-events", 1)).hasSize(1);
+		assertThat(this.client.post("/ojs/v1/workers/heartbeat", Map.of("worker_id", "w-events", "active_jobs",
+				List.of(acked), "visibility_timeout_ms", 60_000)).status()).isEqualTo(200);
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", acked)).status()).isEqualTo(200);
+		String nacked = this.client.post("/ojs/v1/jobs", Map.of("type", "events.fail", "args", List.of(), "options",
+				Map.of("queue", "events", "retry", Map.of("max_attempts", 2, "initial_interval", "PT0.01S"))))
+			.body().path("job").path("id").stringValue();
+		for (int attempt = 1; attempt <= 2; attempt++) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> !fetch("events", "w-events", 1).isEmpty());
+			assertThat(this.client.post("/ojs/v1/workers/nack",
+					Map.of("job_id", nacked, "error", Map.of("type", "boom", "message", "no"))).status()).isEqualTo(200);
+		}
+		String cancelled = this.client.post("/ojs/v1/jobs", Map.of("type", "events.later", "args", List.of(),
+				"queue", "events", "pending", true)).body().path("job").path("id").stringValue();
+		assertThat(this.client.delete("/ojs/v1/jobs/" + cancelled).status()).isEqualTo(200);
+		String inProcess = this.template.enqueue(HttpBindingTestApplication.JAVA_TYPE, List.of("events"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(types(events, acked)).containsExactly("job.enqueued", "job.started", "job.heartbeat",
+					"job.completed");
+			assertThat(types(events, nacked)).containsExactly("job.enqueued", "job.started", "job.failed",
+					"job.retrying", "job.started", "job.failed", "job.discarded");
+			assertThat(types(events, cancelled)).containsExactly("job.enqueued", "job.cancelled");
+			// an @OjsJob handler can start before OjsTemplate.enqueue returns (docs/http-binding.md)
+			assertThat(types(events, inProcess)).containsExactlyInAnyOrder("job.enqueued", "job.started",
+					"job.completed");
+			assertThat(types(events, inProcess)).endsWith("job.completed");
+		});
+		assertThat(contentType.get(0)).startsWith("text/event-stream");
+		JsonNode started = events.stream()
+			.filter((event) -> event.path("subject").stringValue().equals(acked)
+					&& event.path("type").stringValue().equals("job.started"))
+			.findFirst().orElseThrow();
+		assertThat(started.path("specversion").stringValue()).isEqualTo("1.0");
+		assertThat(started.path("id").stringValue()).startsWith("evt_");
+		assertThat(started.path("source").stringValue()).startsWith("ojs://");
+		assertThat(started.path("time").stringValue()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+		JsonNode data = started.path("data");
+		assertThat(data.path("job_id").stringValue()).isEqualTo(acked);
+		assertThat(data.path("job_type").stringValue()).isEqualTo("events.ok");
+		assertThat(data.path("queue").stringValue()).isEqualTo("events");
+		assertThat(data.path("state").stringValue()).isEqualTo("active");
+		assertThat(data.path("worker_id").stringValue()).isEqualTo("w-events");
+		assertThat(data.path("attempt").intValue()).isEqualTo(1);
+		JsonNode failed = events.stream()
+			.filter((event) -> event.path("subject").stringValue().equals(nacked)
+					&& event.path("type").stringValue().equals("job.failed"))
+			.findFirst().orElseThrow().path("data");
+		assertThat(failed.path("error").path("code").stringValue()).isEqualTo("boom");
+		assertThat(failed.path("error").path("retryable").booleanValue()).isTrue();
+		assertThat(otherQueue).isEmpty();
+	}
+
+	private static List<String> types(List<JsonNode> events, String jobId) {
+		return events.stream()
+			.filter((event) -> event.path("subject").stringValue().equals(jobId))
+			.map((event) -> event.path("type").stringValue())
+			.toList();
 	}
 
 	List<JsonNode> fetch(String queue, String workerId, int count) {

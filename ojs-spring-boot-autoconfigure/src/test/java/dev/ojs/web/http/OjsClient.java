@@ -8,6 +8,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -94,6 +95,30 @@ final class OjsClient {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+
+	/**
+	 * Subscribes to {@code GET /ojs/v1/events}: each server-sent event's {@code data} line,
+	 * parsed, is added to the returned list as it arrives; the content type of the answer
+	 * goes into {@code contentType}.
+	 */
+	List<JsonNode> events(String query, List<String> contentType) {
+		List<JsonNode> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.base + "/ojs/v1/events" + query))
+			.header("Accept", "text/event-stream");
+		if (this.token != null) {
+			request.header("Authorization", "Bearer " + this.token);
+		}
+		this.http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines()).thenAccept((response) -> {
+			contentType.add(response.headers().firstValue("Content-Type").orElse(""));
+			response.body().forEach((line) -> {
+				if (line.startsWith("data:")) {
+					events.add(JSON.readTree(line.substring(5).trim()));
+				}
+			});
+		});
+		return events;
 	}
 
 }

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,6 +28,8 @@ import dev.ojs.spring.autoconfigure.OjsProperties;
 import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.http.Manifest;
+import dev.ojs.web.http.OjsEventStream;
+import dev.ojs.web.http.OjsEventsController;
 import dev.ojs.web.http.OjsCronController;
 import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
@@ -78,6 +81,16 @@ public final class OjsHttpAutoConfiguration {
 		String version = OjsTemplate.class.getPackage().getImplementationVersion();
 		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development",
 				recurringJobs.getIfAvailable() != null));
+	}
+
+	@Bean
+	OjsEventStream ojsHttpEventStream(Environment environment) {
+		return new OjsEventStream(environment.getProperty("spring.application.name", "application"));
+	}
+
+	@Bean
+	OjsEventsController ojsHttpEventsController(OjsEventStream stream) {
+		return new OjsEventsController(stream);
 	}
 
 	@Bean
