@@ -371,6 +371,18 @@ abstract class JdbcDialect {
 				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this::mapJob);
 	}
 
+	/** Dead letters after ({@code discardedAt}, {@code id}) in the newest-first order: a keyset page. */
+	List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit) {
+		DeadLetterWhere where = new DeadLetterWhere(filter);
+		where.sql.append(" AND (discarded_at < ? OR (discarded_at = ? AND id < ").append(idParam()).append("))");
+		where.params.add(discardedAt);
+		where.params.add(discardedAt);
+		where.params.add(id);
+		where.params.add(limit);
+		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ?", where::bind, this::mapJob);
+	}
+
 	long countDeadLetters(DeadLetterFilter filter) {
 		DeadLetterWhere where = new DeadLetterWhere(filter);
 		Long count = this.jdbc.query("SELECT count(*) FROM " + this.table + " WHERE " + where.sql, where::bind,

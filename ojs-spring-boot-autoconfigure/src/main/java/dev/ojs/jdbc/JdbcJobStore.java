@@ -268,6 +268,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	@Override
+	public List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit) {
+		return isId(id) ? this.dialect.findDeadLettersBefore(filter, discardedAt, id, limit) : List.of();
+	}
+
+	@Override
 	public List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit) {
 		return this.dialect.findDeadLetters(filter, offset, limit);
 	}

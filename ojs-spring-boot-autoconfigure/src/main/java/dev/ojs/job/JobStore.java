@@ -1,5 +1,6 @@
 package dev.ojs.job;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +41,12 @@ public interface JobStore {
 
 	/** Dead letters matching the filter, newest first. */
 	List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit);
+
+	/**
+	 * Keyset page of dead letters: those after the dead letter ({@code discardedAt},
+	 * {@code id}) in the newest-first order of {@link #findDeadLetters}.
+	 */
+	List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit);
 
 	long countDeadLetters(DeadLetterFilter filter);
 

@@ -128,6 +128,10 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		Instant runAt = instant(scheduled, path + "options.scheduled_at", now);
 		if (runAt != null) {
 			builder.runAt(runAt);
+			if (!scheduled.stringValue().startsWith("+")) {
+				// decision 16: an absolute time is echoed exactly as sent
+				builder.meta(JobJson.SCHEDULED_AT_AS_SENT, scheduled.stringValue());
+			}
 		}
 		unsupported(options, "expires_at", path, "Job expiry (expires_at) is not supported.");
 		unsupported(options, "rate_limit", path, "Rate limits are not supported.");

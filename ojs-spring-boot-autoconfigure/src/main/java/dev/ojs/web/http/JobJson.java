@@ -34,6 +34,12 @@ final class JobJson {
 	 */
 	static final String UNKNOWN_FIELDS = "ojs.unknown_fields";
 
+	/**
+	 * The meta key under which an absolute {@code scheduled_at} is kept as sent; shown as
+	 * {@code scheduled_at} while the job is scheduled (spec README decision 16).
+	 */
+	static final String SCHEDULED_AT_AS_SENT = "ojs.scheduled_at";
+
 	private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
 		.withZone(ZoneOffset.UTC);
 
@@ -57,6 +63,7 @@ final class JobJson {
 		json.put("args", this.jsonMapper.readTree(job.argsJson()));
 		JsonNode meta = this.jsonMapper.readTree(job.metaJson());
 		JsonNode unknown = meta.isObject() ? ((ObjectNode) meta).remove(UNKNOWN_FIELDS) : null;
+		JsonNode scheduledAsSent = meta.isObject() ? ((ObjectNode) meta).remove(SCHEDULED_AT_AS_SENT) : null;
 		json.put("meta", meta);
 		json.put("priority", job.priority());
 		json.put("attempt", job.attempt());
@@ -67,7 +74,12 @@ final class JobJson {
 		put(json, "created_at", job.createdAt());
 		put(json, "enqueued_at", job.enqueuedAt());
 		if (job.state() == JobState.SCHEDULED) {
-			put(json, "scheduled_at", job.scheduledAt());
+			if (scheduledAsSent != null && scheduledAsSent.isString()) {
+				json.put("scheduled_at", scheduledAsSent.stringValue());
+			}
+			else {
+				put(json, "scheduled_at", job.scheduledAt());
+			}
 		}
 		put(json, "started_at", job.startedAt());
 		put(json, "completed_at", job.completedAt());

@@ -1,10 +1,13 @@
 package dev.ojs.web.http;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -47,7 +50,11 @@ public class OjsDeadLetterController {
 		this.jobJson = new JobJson(jsonMapper);
 	}
 
-	/** §12.1: newest first; {@code limit}/{@code offset}, or the {@code cursor} of the previous page. */
+	/**
+	 * §12.1: newest first; {@code limit} and {@code offset}, or the {@code cursor} of the
+	 * previous page (decision 13): a keyset over (dead-lettered time, id), so a page after a
+	 * cursor neither skips nor repeats dead letters when newer ones arrive.
+	 */
 	@GetMapping(PATH)
 	Map<String, Object> list(@RequestParam(required = false) @Nullable String queue,
 			@RequestParam(required = false) @Nullable String type,
@@ -58,25 +65,39 @@ public class OjsDeadLetterController {
 		if (size < 1 || size > MAX_LIMIT) {
 			throw ApiException.invalidRequest("'limit' must be from 1 to " + MAX_LIMIT + ".", Map.of("field", "limit"));
 		}
-		int skip = (cursor != null) ? cursor(cursor) : (offset != null) ? offset : 0;
+		int skip = (offset != null) ? offset : 0;
 		if (skip < 0) {
 			throw ApiException.invalidRequest("'offset' must not be negative.", Map.of("field", "offset"));
 		}
 		DeadLetterFilter filter = new DeadLetterFilter(queue, type, null, null, null);
 		long total = this.store.countDeadLetters(filter);
+		// one more than asked tells whether there is a next page
+		List<Job> page;
+		if (cursor != null) {
+			Cursor after = Cursor.decode(cursor);
+			page = this.store.findDeadLettersBefore(filter, after.discardedAt(), after.id(), size + 1);
+		}
+		else {
+			page = this.store.findDeadLetters(filter, skip, size + 1);
+		}
+		boolean hasMore = page.size() > size;
+		if (hasMore) {
+			page = page.subList(0, size);
+		}
 		Instant now = Instant.now();
 		List<Map<String, Object>> jobs = new ArrayList<>();
-		this.store.findDeadLetters(filter, skip, size).forEach((job) -> jobs.add(this.jobJson.job(job, now)));
-		boolean hasMore = skip + jobs.size() < total;
+		page.forEach((job) -> jobs.add(this.jobJson.job(job, now)));
 		Map<String, Object> pagination = new LinkedHashMap<>();
 		pagination.put("total", total);
 		pagination.put("limit", size);
-		pagination.put("offset", skip);
+		if (cursor == null) {
+			pagination.put("offset", skip);
+		}
 		pagination.put("has_more", hasMore);
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("jobs", jobs);
 		body.put("pagination", pagination);
-		body.put("next_cursor", hasMore ? Integer.toString(skip + jobs.size()) : null);
+		body.put("next_cursor", hasMore ? Cursor.of(page.get(page.size() - 1)).encode() : null);
 		return body;
 	}
 
@@ -124,13 +145,30 @@ public class OjsDeadLetterController {
 		return this.store.find(id).filter(Job::deadLetter).orElseThrow(() -> notFound(id));
 	}
 
-	private static int cursor(String cursor) {
-		try {
-			return Integer.parseInt(cursor);
+	/** A keyset position: the last dead letter of a page, opaque to clients (base64url). */
+	record Cursor(Instant discardedAt, String id) {
+
+		static Cursor of(Job job) {
+			return new Cursor(Objects.requireNonNull(job.discardedAt()), job.id());
 		}
-		catch (NumberFormatException ex) {
-			throw ApiException.invalidRequest("'cursor' is not a cursor this server returned.", Map.of("field", "cursor"));
+
+		String encode() {
+			return Base64.getUrlEncoder().withoutPadding()
+				.encodeToString((this.discardedAt + "|" + this.id).getBytes(StandardCharsets.UTF_8));
 		}
+
+		static Cursor decode(String cursor) {
+			try {
+				String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+				int bar = text.indexOf('|');
+				return new Cursor(Instant.parse(text.substring(0, bar)), text.substring(bar + 1));
+			}
+			catch (RuntimeException ex) {
+				throw ApiException.invalidRequest("'cursor' is not a cursor this server returned.",
+						Map.of("field", "cursor"));
+			}
+		}
+
 	}
 
 	private static ApiException notFound(String id) {

@@ -171,6 +171,38 @@ abstract class Level1ConformanceTests {
 		assertThat(this.client.get("/ojs/v1/dead-letter?limit=abc").status()).isEqualTo(400);
 	}
 
+	/**
+	 * L1-DLQ-002, spec README decision 13: dead letters page by keyset cursor: following
+	 * {@code next_cursor} lists each exactly once, newest first, even when new dead letters
+	 * arrive between pages; a cursor the server did not return is 400.
+	 */
+	@Test
+	void deadLettersPageByKeysetCursor() {
+		List<String> dead = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			dead.add(deadLetter("dlq-pages", "DEAD_LETTER"));
+		}
+		List<String> listed = new ArrayList<>();
+		OjsClient.Response page = this.client.get("/ojs/v1/dead-letter?queue=dlq-pages&limit=2");
+		page.body().path("jobs").forEach((job) -> listed.add(job.path("id").stringValue()));
+		// a newer dead letter does not shift the next pages
+		String newer = deadLetter("dlq-pages", "DEAD_LETTER");
+		while (page.body().path("pagination").path("has_more").booleanValue()) {
+			String cursor = page.body().path("next_cursor").stringValue();
+			page = this.client.get("/ojs/v1/dead-letter?queue=dlq-pages&limit=2&cursor=" + cursor);
+			assertThat(page.status()).as(page.text()).isEqualTo(200);
+			page.body().path("jobs").forEach((job) -> listed.add(job.path("id").stringValue()));
+		}
+		assertThat(page.body().path("next_cursor").isNull()).isTrue();
+		assertThat(listed).doesNotContain(newer).containsExactlyInAnyOrderElementsOf(dead).doesNotHaveDuplicates();
+		List<Instant> times = listed.stream().map((id) -> Instant.parse(job(id).path("discarded_at").stringValue())).toList();
+		for (int i = 1; i < times.size(); i++) {
+			assertThat(times.get(i)).isBeforeOrEqualTo(times.get(i - 1));
+		}
+		assertThat(this.client.get("/ojs/v1/dead-letter?cursor=12").status()).isEqualTo(400);
+		assertThat(this.client.get("/ojs/v1/dead-letter?cursor=not-a-cursor!").status()).isEqualTo(400);
+	}
+
 	/** L1-CAN-002: scheduled and retryable jobs can be cancelled. */
 	@Test
 	void cancelsScheduledAndRetryableJobs() {

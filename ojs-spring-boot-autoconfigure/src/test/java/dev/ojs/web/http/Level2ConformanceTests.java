@@ -65,7 +65,7 @@ abstract class Level2ConformanceTests {
 		assertThat(Instant.now()).isAfterOrEqualTo(at);
 	}
 
-	/** Spec README decision 16, openapi delay_until alias. */
+	/** Spec README decision 16 (relative times; absolute ones echoed exactly as sent), openapi delay_until alias. */
 	@Test
 	void relativeTimesAndTheAlias() {
 		Instant before = Instant.now();
@@ -73,7 +73,13 @@ abstract class Level2ConformanceTests {
 		Instant due = Instant.parse(relative.path("scheduled_at").stringValue());
 		assertThat(due).isBetween(before.plus(Duration.ofMinutes(59)), Instant.now().plus(Duration.ofMinutes(61)));
 		JsonNode alias = enqueue("alias", Map.of("delay_until", "2099-01-01T00:00:00Z"));
-		assertThat(alias.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T00:00:00.000Z");
+		// absolute times are echoed exactly as sent, also on INFO
+		assertThat(alias.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T00:00:00Z");
+		JsonNode offset = enqueue("alias", Map.of("scheduled_at", "2099-01-01T02:00:00.123456+02:00"));
+		assertThat(offset.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T02:00:00.123456+02:00");
+		JsonNode info = this.client.get("/ojs/v1/jobs/" + offset.path("id").stringValue()).body().path("job");
+		assertThat(info.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T02:00:00.123456+02:00");
+		assertThat(info.path("meta").has(JobJson.SCHEDULED_AT_AS_SENT)).isFalse();
 		assertThat(fetchCount("relative") + fetchCount("alias")).isZero();
 		OjsClient.Response expiring = this.client.post("/ojs/v1/jobs", Map.of("type", "level2.job", "args", List.of(),
 				"options", Map.of("expires_at", "+PT1M")));
