@@ -50,7 +50,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|chaos[,...]
+			  --scenario=all|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|http|chaos[,...]
+			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
@@ -114,6 +115,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			switch (name) {
 				case "all" -> scenarios.addAll(ALL);
 				case "enqueue" -> scenarios.addAll(List.of("enqueue-single", "enqueue-batch"));
+				// not in all: it measures the HTTP binding, not the engine
+				case "http" -> scenarios.add("http");
 				default -> {
 					if (!ALL.contains(name)) {
 						throw new IllegalArgumentException(

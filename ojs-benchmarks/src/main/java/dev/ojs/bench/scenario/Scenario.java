@@ -27,6 +27,7 @@ public interface Scenario {
 			case "idle" -> new IdleLatencyScenario();
 			case "backlog" -> new BacklogScenario();
 			case "cron" -> new CronScenario();
+			case "http" -> new HttpScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}

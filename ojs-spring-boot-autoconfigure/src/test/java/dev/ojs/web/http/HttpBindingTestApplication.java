@@ -30,30 +30,9 @@ class HttpBindingTestApplication {
 
 	static final String JAVA_TYPE = "http.java_job";
 
-	static final String NOOP_QUEUE = "noop";
-
-	static final String NOOP_TYPE = "http.noop";
-
-	@Bean
-	NoopJobs noopJobs() {
-		return new NoopJobs();
-	}
-
 	@Bean
 	JavaJobs javaJobs() {
 		return new JavaJobs();
-	}
-
-	/** Runs {@value #NOOP_TYPE} jobs doing nothing but counting, for throughput. */
-	static class NoopJobs {
-
-		final AtomicInteger ran = new AtomicInteger();
-
-		@OjsJob(type = NOOP_TYPE, queue = NOOP_QUEUE)
-		void run() {
-			this.ran.incrementAndGet();
-		}
-
 	}
 
 	/** Runs {@value #JAVA_TYPE} jobs, recording their ids and arguments; counts overlaps. */
