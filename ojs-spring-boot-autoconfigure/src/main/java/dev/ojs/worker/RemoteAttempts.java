@@ -152,6 +152,24 @@ public final class RemoteAttempts {
 	}
 
 	/**
+	 * Requeue ({@code requeue: true} on a nack): the held job becomes available again at
+	 * once, its attempt not counted and no error recorded, as for a job claimed by a node
+	 * that stops before running it.
+	 */
+	public Outcome requeue(String id, @Nullable String workerId) {
+		Optional<Job> held = held(id, workerId);
+		if (held.isEmpty()) {
+			return refused(id, workerId);
+		}
+		Job job = held.get();
+		if (!this.store.release(List.of(job)).contains(id)) {
+			return refused(id, workerId);
+		}
+		this.retryDue.accept(job.queue(), this.store.now());
+		return new Written(job, JobState.AVAILABLE, this.store.now(), null, false);
+	}
+
+	/**
 	 * BEAT: extends the reservations {@code workerId} holds on these jobs to now plus
 	 * {@code visibility}.
 	 * @return the ids extended

@@ -31,8 +31,7 @@ public final class Manifest {
 	private static final List<String> LIMITATIONS = List.of(
 			"ojs-events.md job.scheduled, job.expired, job.progress, queue, worker and cron events: not on /ojs/v1/events",
 			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
-			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored",
-			"NackRequest.requeue: refused with 422 unsupported");
+			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored");
 
 	private final String version;
 

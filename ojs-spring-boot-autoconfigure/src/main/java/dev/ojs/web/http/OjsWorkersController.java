@@ -130,8 +130,17 @@ public class OjsWorkersController {
 			throw EnqueueRequest.invalid("requeue", "The 'requeue' field must be a boolean.", "boolean", requeue);
 		}
 		if (requeue != null && requeue.booleanValue()) {
-			throw new ApiException(422, ApiError.UNSUPPORTED, "Requeue without counting the attempt is not supported.",
-					false, Map.of("field", "requeue"));
+			// openapi NackRequest.requeue: back to available at once, the attempt not counted
+			RemoteAttempts.Written written = written(this.attempts.requeue(id, workerId));
+			Map<String, Object> response = new LinkedHashMap<>();
+			response.put("job_id", id);
+			response.put("state", written.state().value());
+			response.put("requeued", true);
+			this.store.find(id).ifPresent((job) -> {
+				response.put("attempt", job.attempt());
+				response.put("job", this.jobJson.job(job, Instant.now()));
+			});
+			return response;
 		}
 		NackError error = nackError(request.get("error"));
 		RemoteAttempts.Written written = written(this.attempts.fail(id, workerId, error.error(), error.retryable()));

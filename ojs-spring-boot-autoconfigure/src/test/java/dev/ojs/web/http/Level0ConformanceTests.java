@@ -344,6 +344,27 @@ abstract class Level0ConformanceTests {
 			.toList();
 	}
 
+	/**
+	 * openapi.yaml NackRequest.requeue: the job is available again at once, its attempt not
+	 * counted and no error recorded; only the worker holding it may requeue it.
+	 */
+	@Test
+	void nackWithRequeueReturnsTheJobWithoutCountingTheAttempt() {
+		String id = enqueue("requeue.job", "requeue");
+		assertThat(fetch("requeue", "w-rq", 1)).hasSize(1);
+		assertThat(this.client.post("/ojs/v1/workers/nack", Map.of("job_id", id, "worker_id", "w-other", "requeue", true))
+			.status()).isEqualTo(409);
+		OjsClient.Response requeued = this.client.post("/ojs/v1/workers/nack",
+				Map.of("job_id", id, "worker_id", "w-rq", "requeue", true));
+		assertThat(requeued.status()).as(requeued.text()).isEqualTo(200);
+		assertThat(requeued.body().path("state").stringValue()).isEqualTo("available");
+		assertThat(requeued.body().path("attempt").intValue()).isZero();
+		assertThat(requeued.body().path("job").path("errors")).isEmpty();
+		List<JsonNode> again = fetch("requeue", "w-rq2", 1);
+		assertThat(again).hasSize(1);
+		assertThat(again.get(0).path("attempt").intValue()).isEqualTo(1);
+	}
+
 	List<JsonNode> fetch(String queue, String workerId, int count) {
 		OjsClient.Response fetched = this.client.post("/ojs/v1/workers/fetch",
 				Map.of("queues", List.of(queue), "worker_id", workerId, "count", count));
