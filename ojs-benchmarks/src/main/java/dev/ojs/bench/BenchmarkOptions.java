@@ -58,7 +58,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|chaos[,...]
+			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|http|chaos[,...]
+			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
@@ -147,6 +148,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				case "enqueue" -> scenarios.addAll(List.of("enqueue-single", "enqueue-batch"));
 				// not part of "all": it fills the database with a million jobs
 				case "admin" -> scenarios.add(name);
+				// not in all: it measures the HTTP binding, not the engine
+				case "http" -> scenarios.add("http");
 				default -> {
 					if (!ALL.contains(name)) {
 						throw new IllegalArgumentException(

@@ -58,11 +58,11 @@ final class H2Dialect extends JdbcDialect {
 
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
-		List<String> types = new ArrayList<>(visibilityByType.keySet());
+		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		String sql = "SELECT " + SELECT_COLUMNS + " FROM FINAL TABLE (UPDATE " + this.table
 				+ " SET state = 'active', attempt = attempt + 1, locked_by = ?, started_at = ?, locked_until = "
 				+ lockedUntilExpression(visibilityByType, "type") + " WHERE id IN (SELECT id FROM " + this.table
-				+ " WHERE claim_queue = ? AND scheduled_at <= ? AND type IN (" + markers(types.size()) + ")"
+				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + typeFilter(types)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ?) AND state IN (" + CLAIMABLE
 				+ ") AND scheduled_at <= ?)";
 		List<Job> jobs = this.jdbc.query(sql, (ps) -> {

@@ -49,6 +49,7 @@ import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * The SQL of one database platform, in one place. The base class holds the SQL every
@@ -337,13 +338,22 @@ abstract class JdbcDialect {
 	}
 
 	/**
-	 * Cancels the job if it is live (scheduled, available, retryable or active); {@code true}
+	 * Cancels the job if it is live (scheduled, available, retryable or active) or pending; {@code true}
 	 * if it did. An active job keeps its attempt and owner, so that the owner's outcome
 	 * writes, guarded by state {@code active}, are rejected.
 	 */
 	boolean cancel(String id, Instant now) {
 		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?, locked_until = NULL"
-				+ " WHERE id = " + idParam() + " AND state IN (" + LIVE + ")", (ps) -> {
+				+ " WHERE id = " + idParam() + " AND state IN (" + LIVE + ", 'pending')", (ps) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, id);
+				}) == 1;
+	}
+
+	/** Makes a pending job available from {@code now} (ojs-core §6.2 ACTIVATE); {@code true} if it did. */
+	boolean activate(String id, Instant now) {
+		return this.jdbc.update("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?"
+				+ " WHERE id = " + idParam() + " AND state = 'pending'", (ps) -> {
 					setInstant(ps, 1, now);
 					ps.setString(2, id);
 				}) == 1;
@@ -366,6 +376,18 @@ abstract class JdbcDialect {
 		where.params.add(offset);
 		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
 				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this::mapJob);
+	}
+
+	/** Dead letters after ({@code discardedAt}, {@code id}) in the newest-first order: a keyset page. */
+	List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit) {
+		DeadLetterWhere where = new DeadLetterWhere(filter);
+		where.sql.append(" AND (discarded_at < ? OR (discarded_at = ? AND id < ").append(idParam()).append("))");
+		where.params.add(discardedAt);
+		where.params.add(discardedAt);
+		where.params.add(id);
+		where.params.add(limit);
+		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ?", where::bind, this::mapJob);
 	}
 
 	long countDeadLetters(DeadLetterFilter filter) {
@@ -566,6 +588,22 @@ abstract class JdbcDialect {
 			setInstant(ps, index++, Timestamps.plus(now, entry.getValue()));
 		}
 		return index;
+	}
+
+	/** Whether a claim takes jobs of every type ({@link dev.ojs.worker.WorkerStore#ANY_TYPE}). */
+	static boolean anyType(Map<String, Duration> visibilityByType) {
+		return visibilityByType.size() == 1 && visibilityByType.containsKey(WorkerStore.ANY_TYPE);
+	}
+
+	/** The visibility timeout a claim gives a job of {@code type}. */
+	static Duration visibility(Map<String, Duration> visibilityByType, String type) {
+		Duration visibility = visibilityByType.get(type);
+		return (visibility != null) ? visibility : Objects.requireNonNull(visibilityByType.get(WorkerStore.ANY_TYPE));
+	}
+
+	/** {@code AND type IN (?, ...)}, or nothing for a claim of every type. */
+	static String typeFilter(List<String> types) {
+		return types.isEmpty() ? "" : " AND type IN (" + markers(types.size()) + ")";
 	}
 
 	static String markers(int count) {

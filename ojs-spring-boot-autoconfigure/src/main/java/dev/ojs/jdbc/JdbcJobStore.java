@@ -246,11 +246,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		}
 		RetryPolicy policy = job.retryPolicy();
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
-		JobState state = runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
+		JobState state = job.pending() ? JobState.PENDING : runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
 				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
-				job.uniqueKey(), state == JobState.SCHEDULED ? runAt : now, now);
+				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now);
 	}
 
 	private static void checkLength(String what, @Nullable String value) {
@@ -283,8 +283,28 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	@Override
+	public boolean activate(String id) {
+		if (!isId(id)) {
+			return false;
+		}
+		Optional<Job> job = find(id);
+		if (job.isEmpty() || !this.dialect.activate(id, now())) {
+			return false;
+		}
+		if (this.dialect.notifyChannel() != null) {
+			this.dialect.notifyInserted(List.of(job.get().queue()));
+		}
+		return true;
+	}
+
+	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
 		return this.dialect.countByQueueAndState();
+	}
+
+	@Override
+	public List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit) {
+		return isId(id) ? this.dialect.findDeadLettersBefore(filter, discardedAt, id, limit) : List.of();
 	}
 
 	@Override

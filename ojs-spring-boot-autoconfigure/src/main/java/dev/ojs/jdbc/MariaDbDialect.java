@@ -80,9 +80,9 @@ final class MariaDbDialect extends JdbcDialect {
 
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
-		List<String> types = new ArrayList<>(visibilityByType.keySet());
+		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		String select = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE claim_queue = ?"
-				+ " AND scheduled_at <= ? AND type IN (" + markers(types.size()) + ")"
+				+ " AND scheduled_at <= ?" + typeFilter(types)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 		return this.workerTx.execute((status) -> {
 			List<Job> rows = this.jdbc.query(select, (ps) -> {
@@ -109,7 +109,7 @@ final class MariaDbDialect extends JdbcDialect {
 					});
 			List<Job> jobs = new ArrayList<>(rows.size());
 			for (Job row : rows) {
-				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibilityByType.get(row.type()))));
+				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibility(visibilityByType, row.type()))));
 			}
 			return jobs;
 		});

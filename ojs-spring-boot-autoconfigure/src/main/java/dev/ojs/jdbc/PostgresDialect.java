@@ -425,7 +425,9 @@ final class PostgresDialect extends JdbcDialect {
 		int index = 1;
 		ps.setString(index++, queue);
 		setInstant(ps, index++, now);
-		ps.setArray(index++, con.createArrayOf("text", visibilityByType.keySet().toArray()));
+		if (!anyType(visibilityByType)) {
+			ps.setArray(index++, con.createArrayOf("text", visibilityByType.keySet().toArray()));
+		}
 		if (resumeAfter != null) {
 			ps.setInt(index++, resumeAfter.priority());
 			setInstant(ps, index++, resumeAfter.scheduledAt());
@@ -443,7 +445,7 @@ final class PostgresDialect extends JdbcDialect {
 	 */
 	String claimSql(Map<String, Duration> visibilityByType, boolean resume) {
 		return "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
-				+ " AND queue = ? AND scheduled_at <= ? AND type = ANY(?)"
+				+ " AND queue = ? AND scheduled_at <= ?" + (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
 				+ (resume ? " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)" : "")
 				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"

@@ -10,6 +10,8 @@ public enum JobState {
 
 	/** Waiting for its run-at time (enqueued with a delay). */
 	SCHEDULED,
+	/** Staged until activated; never claimed (ojs-core §6.1). */
+	PENDING,
 	/** Ready to be claimed. */
 	AVAILABLE,
 	/** Reserved by a worker and running. */

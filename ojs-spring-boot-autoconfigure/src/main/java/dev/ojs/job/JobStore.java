@@ -1,5 +1,6 @@
 package dev.ojs.job;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,11 +30,23 @@ public interface JobStore {
 	 */
 	boolean cancel(String id);
 
+	/**
+	 * Activates a pending job (ojs-core.md §6.2): it becomes available now.
+	 * @return whether it did; {@code false} when there is no such job or it is not pending
+	 */
+	boolean activate(String id);
+
 	/** Job counts per queue, then per state. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 
 	/** Dead letters matching the filter, newest first. */
 	List<Job> findDeadLetters(DeadLetterFilter filter, int offset, int limit);
+
+	/**
+	 * Keyset page of dead letters: those after the dead letter ({@code discardedAt},
+	 * {@code id}) in the newest-first order of {@link #findDeadLetters}.
+	 */
+	List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit);
 
 	long countDeadLetters(DeadLetterFilter filter);
 

@@ -22,9 +22,17 @@ import dev.ojs.retry.RetryPolicy;
  * same type with the same key is returned instead
  * @param maxAttempts the effective {@code max_attempts} as the producer resolved it (for
  * display: the handler that runs the job decides)
+ * @param pending staged in state {@code pending} until activated (ojs-core §6)
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
-		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts) {
+		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+		boolean pending) {
+
+	/** A job that is not {@code pending}. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, false);
+	}
 
 	/** The queue of a job enqueued without one whose handler names none. */
 	public static final String DEFAULT_QUEUE = "default";

@@ -38,6 +38,8 @@ public final class JobOptions {
 
 	private final @Nullable String uniqueKey;
 
+	private final boolean pending;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -50,6 +52,7 @@ public final class JobOptions {
 		this.retryJson = builder.retryJson;
 		this.meta = Collections.unmodifiableMap(new LinkedHashMap<>(builder.meta));
 		this.uniqueKey = builder.uniqueKey;
+		this.pending = builder.pending;
 	}
 
 	/**
@@ -67,6 +70,7 @@ public final class JobOptions {
 		merged.putAll(meta);
 		this.meta = Collections.unmodifiableMap(merged);
 		this.uniqueKey = options.uniqueKey;
+		this.pending = options.pending;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -147,11 +151,16 @@ public final class JobOptions {
 		return this.uniqueKey;
 	}
 
+	/** Whether the job is staged in state {@code pending} until activated (ojs-core §6). */
+	public boolean pending() {
+		return this.pending;
+	}
+
 	@Override
 	public String toString() {
 		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
 				+ this.runAt + ", retry=" + ((this.retry != null) ? this.retry.toJson() : this.retryJson) + ", meta="
-				+ this.meta + ", uniqueKey=" + this.uniqueKey + "]";
+				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", pending=" + this.pending + "]";
 	}
 
 	/** Builder of {@link JobOptions}. */
@@ -172,6 +181,8 @@ public final class JobOptions {
 		private final Map<String, Object> meta = new LinkedHashMap<>();
 
 		private @Nullable String uniqueKey;
+
+		private boolean pending;
 
 		private Builder() {
 		}
@@ -247,6 +258,15 @@ public final class JobOptions {
 		 */
 		public Builder uniqueKey(String uniqueKey) {
 			this.uniqueKey = uniqueKey;
+			return this;
+		}
+
+		/**
+		 * Stage the job in state {@code pending}: no worker runs it until it is activated
+		 * ({@link dev.ojs.job.JobStore#activate(String)}, ojs-core §6).
+		 */
+		public Builder pending(boolean pending) {
+			this.pending = pending;
 			return this;
 		}
 

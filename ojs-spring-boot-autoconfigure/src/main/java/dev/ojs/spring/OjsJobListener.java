@@ -20,6 +20,20 @@ import org.springframework.util.ReflectionUtils;
  */
 public interface OjsJobListener {
 
+	/**
+	 * An attempt starts. Unlike the outcome events, this one is given only to listener beans,
+	 * never published as an application event.
+	 */
+	default void onStarted(JobStartedEvent event) {
+	}
+
+	/**
+	 * A heartbeat extended an attempt's reservation. Given only to listener beans, never
+	 * published as an application event.
+	 */
+	default void onHeartbeat(JobHeartbeatEvent event) {
+	}
+
 	/** An attempt completed the job. */
 	default void onCompleted(JobCompletedEvent event) {
 	}
@@ -41,7 +55,8 @@ public interface OjsJobListener {
 	 * delivers its first outcome; events no listener wants are not built. By default, whether
 	 * the listener overrides the type's method.
 	 * @param eventType {@link JobCompletedEvent}, {@link JobRetryingEvent},
-	 * {@link JobDiscardedEvent} or {@link JobDeadLetteredEvent}
+	 * {@link JobDiscardedEvent}, {@link JobDeadLetteredEvent}, {@link JobStartedEvent} or
+	 * {@link JobHeartbeatEvent}
 	 */
 	default boolean supportsEventType(Class<? extends OjsJobEvent> eventType) {
 		String name = methodNames().get(eventType);
@@ -54,7 +69,8 @@ public interface OjsJobListener {
 
 	private static Map<Class<? extends OjsJobEvent>, String> methodNames() {
 		return Map.of(JobCompletedEvent.class, "onCompleted", JobRetryingEvent.class, "onRetrying",
-				JobDiscardedEvent.class, "onDiscarded", JobDeadLetteredEvent.class, "onDeadLettered");
+				JobDiscardedEvent.class, "onDiscarded", JobDeadLetteredEvent.class, "onDeadLettered",
+				JobStartedEvent.class, "onStarted", JobHeartbeatEvent.class, "onHeartbeat");
 	}
 
 }

@@ -13,6 +13,9 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
+
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
@@ -42,7 +45,7 @@ import dev.ojs.spring.observation.OjsObservationDocumentation;
  * {@link #setObservationRegistry observation registry}, each call is observed and the trace
  * context is stored in the jobs' {@code meta} (ojs-distributed-tracing.md §6.1).
  */
-public class OjsTemplate {
+public class OjsTemplate implements ApplicationEventPublisherAware {
 
 	private final JobStore store;
 
@@ -55,6 +58,8 @@ public class OjsTemplate {
 	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 	private @Nullable JobEnqueueObservationConvention observationConvention;
+
+	private @Nullable ApplicationEventPublisher eventPublisher;
 
 	/**
 	 * @param store where jobs are stored
@@ -89,6 +94,12 @@ public class OjsTemplate {
 	 */
 	public void setObservationRegistry(ObservationRegistry observationRegistry) {
 		this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry must not be null");
+	}
+
+	/** Where a {@link JobEnqueuedEvent} is published for every stored job. */
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.eventPublisher = eventPublisher;
 	}
 
 	/**
@@ -196,13 +207,39 @@ public class OjsTemplate {
 	}
 
 	/**
+	 * One job of {@link #enqueueBatch(List)}.
+	 * @param type the job type
+	 * @param args its arguments
+	 * @param options its options
+	 */
+	public record Enqueue(String type, List<?> args, JobOptions options) {
+
+	}
+
+	/**
+	 * Enqueues jobs of any types, each with its own options, in one {@link JobStore#insert}:
+	 * all of them or, when one is invalid or the insert fails, none (ojs-http-binding.md §9.2).
+	 * @return the job ids, in order
+	 * @throws RetryPolicyValidationException when a job's retry policy is invalid; nothing is
+	 * written
+	 */
+	public List<String> enqueueBatch(List<Enqueue> jobs) {
+		Objects.requireNonNull(jobs, "jobs must not be null");
+		List<NewJob> newJobs = new ArrayList<>(jobs.size());
+		for (Enqueue job : jobs) {
+			newJobs.addAll(newJobs(job.type(), List.of(job.args()), job.options()));
+		}
+		return newJobs.isEmpty() ? List.of() : published(newJobs);
+	}
+
+	/**
 	 * Stores the jobs inside an {@link OjsObservationDocumentation#JOB_ENQUEUE enqueue
 	 * observation}, whose trace context joins each job's {@code meta} (DT-001).
 	 */
 	private List<String> insert(String type, List<? extends List<?>> argsList, JobOptions options) {
 		Objects.requireNonNull(options, "options must not be null: pass JobOptions.none() for the defaults");
 		if (this.observationRegistry.isNoop()) {
-			return this.store.insert(newJobs(type, argsList, options));
+			return published(newJobs(type, argsList, options));
 		}
 		JobEnqueueContext context = new JobEnqueueContext(type, argsList.size());
 		return OjsObservationDocumentation.JOB_ENQUEUE
@@ -212,10 +249,22 @@ public class OjsTemplate {
 				List<NewJob> jobs = newJobs(type, argsList, options.withMeta(context.traceFields()));
 				String queue = jobs.get(0).queue();
 				context.setQueue((queue != null) ? queue : NewJob.DEFAULT_QUEUE);
-				List<String> ids = this.store.insert(jobs);
+				List<String> ids = published(jobs);
 				context.setJobIds(ids);
 				return ids;
 			});
+	}
+
+	/** Inserts the jobs and publishes a {@link JobEnqueuedEvent} for each. */
+	private List<String> published(List<NewJob> jobs) {
+		Instant now = this.clock.instant();
+		List<String> ids = this.store.insert(jobs);
+		if (this.eventPublisher != null) {
+			for (int i = 0; i < ids.size(); i++) {
+				this.eventPublisher.publishEvent(new JobEnqueuedEvent(this, ids.get(i), jobs.get(i), now));
+			}
+		}
+		return ids;
 	}
 
 	/** The job with this id, if it is stored. */
@@ -233,7 +282,11 @@ public class OjsTemplate {
 	 * ended (completed, discarded, dead-lettered or cancelled): see {@link #getJob(String)}
 	 */
 	public boolean cancel(String id) {
-		return this.store.cancel(id);
+		boolean cancelled = this.store.cancel(id);
+		if (cancelled && this.eventPublisher != null) {
+			getJob(id).ifPresent((job) -> this.eventPublisher.publishEvent(new JobCancelledEvent(job)));
+		}
+		return cancelled;
 	}
 
 	/**
@@ -261,7 +314,7 @@ public class OjsTemplate {
 				previous = args;
 			}
 			jobs.add(new NewJob(type, queue, priority, argsJson, metaJson, own, runAt, options.uniqueKey(),
-					maxAttempts));
+					maxAttempts, options.pending()));
 		}
 		return jobs;
 	}

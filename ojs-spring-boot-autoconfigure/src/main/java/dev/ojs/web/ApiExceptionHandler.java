@@ -5,9 +5,14 @@ import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
@@ -22,6 +27,11 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
  */
 @RestControllerAdvice(basePackages = "dev.ojs.web")
 public class ApiExceptionHandler {
+
+	private static final Log logger = LogFactory.getLog(ApiExceptionHandler.class);
+
+	/** The binding's code for a storage failure (ojs-http-binding.md §16.3). */
+	static final String BACKEND_ERROR = "backend_error";
 
 	/** Request header whose value becomes the error's {@code request_id}. */
 	public static final String REQUEST_ID_HEADER = "X-Request-Id";
@@ -52,6 +62,31 @@ public class ApiExceptionHandler {
 		ApiException refused = new ApiException(HttpStatus.METHOD_NOT_ALLOWED.value(), ApiError.INVALID_REQUEST,
 				String.valueOf(ex.getMessage()), false, Map.of());
 		return api(refused, request);
+	}
+
+	/**
+	 * What no other handler takes: Spring's own request errors with their status, an
+	 * unreachable database as {@code 503 backend_error} (retryable), anything else as
+	 * {@code 500 internal_error} without internals in the message.
+	 */
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<Map<String, Object>> unexpected(Exception ex, HttpServletRequest request) throws Exception {
+		if (ex.getClass().getName().startsWith("org.springframework.security.")) {
+			// access decisions inside a controller belong to Spring Security's own handling
+			throw ex;
+		}
+		if (ex instanceof ErrorResponse response) {
+			int status = response.getStatusCode().value();
+			String code = (status == 404) ? ApiError.NOT_FOUND
+					: (status >= 500) ? ApiError.INTERNAL_ERROR : ApiError.INVALID_REQUEST;
+			return api(new ApiException(status, code, String.valueOf(ex.getMessage()), status >= 500, Map.of()), request);
+		}
+		if (ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException) {
+			logger.warn("OJS API request failed: the database is unavailable: " + ex);
+			return api(new ApiException(503, BACKEND_ERROR, "The job store is unavailable.", true, Map.of()), request);
+		}
+		logger.error("OJS API request failed", ex);
+		return api(new ApiException(500, ApiError.INTERNAL_ERROR, "Unexpected server error.", true, Map.of()), request);
 	}
 
 	static String requestId(HttpServletRequest request) {

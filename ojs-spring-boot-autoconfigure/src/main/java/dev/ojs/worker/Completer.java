@@ -62,6 +62,11 @@ final class Completer {
 
 	private volatile boolean running = true;
 
+	/** Tells the listener that an attempt starts. */
+	void started(Job job) {
+		this.events.started(job);
+	}
+
 	/**
 	 * @param written called for every outcome once it is written ({@code true}) or rejected
 	 * ({@code false}); either way it no longer needs heartbeats

@@ -17,6 +17,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.Timestamps;
 import dev.ojs.retry.JobError;
+import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryDecision;
 import dev.ojs.retry.RetryPolicy;
 
@@ -82,8 +83,24 @@ final class FailurePlanner {
 				"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil()), now, policy);
 	}
 
+	/**
+	 * A failure the worker reported as not retryable (HTTP {@code retryable: false} without a
+	 * handler code): like an error listed in {@code non_retryable_errors} (spec §6.3), no
+	 * retry, and the policy's {@code on_exhaustion} applies.
+	 */
+	Plan planNonRetryable(Job job, JobError error, Instant now) {
+		RetryPolicy policy = this.policies.of(job);
+		RetryDecision decision = (policy.onExhaustion() == OnExhaustion.DEAD_LETTER)
+				? RetryDecision.deadLetter(RetryDecision.Rule.NON_RETRYABLE)
+				: RetryDecision.discard(RetryDecision.Rule.NON_RETRYABLE);
+		return plan(job, error, now, policy, decision);
+	}
+
 	private Plan plan(Job job, JobError error, Instant now, RetryPolicy policy) {
-		RetryDecision decision = policy.decide(job.attempt(), error, ThreadLocalRandom.current());
+		return plan(job, error, now, policy, policy.decide(job.attempt(), error, ThreadLocalRandom.current()));
+	}
+
+	private Plan plan(Job job, JobError error, Instant now, RetryPolicy policy, RetryDecision decision) {
 		List<ErrorEntry> errors = history(job, error, now);
 		return switch (decision.action()) {
 			case RETRY -> {

@@ -29,8 +29,12 @@ final class Heartbeater {
 
 	private final PeriodicTask task;
 
-	Heartbeater(WorkerStore store, String nodeId, Executions executions, Duration shortestVisibility) {
+	private final OutcomeEvents events;
+
+	Heartbeater(WorkerStore store, String nodeId, Executions executions, Duration shortestVisibility,
+			OutcomeEvents events) {
 		this.store = store;
+		this.events = events;
 		this.nodeId = nodeId;
 		this.executions = executions;
 		this.task = new PeriodicTask("ojs-heartbeat-" + nodeId, this::heartbeat,
@@ -64,11 +68,17 @@ final class Heartbeater {
 	private void extend(List<Execution> attempts, Instant until) {
 		int extended = this.store.heartbeat(this.nodeId, attempts.stream().map(Execution::id).toList(), until);
 		attempts.forEach((execution) -> execution.extendedTo(until));
-		if (extended < attempts.size()) {
+		if (extended == attempts.size()) {
+			attempts.forEach((execution) -> this.events.heartbeat(execution.job(), until));
+		}
+		else {
 			Set<String> held = this.store.reservationsHeld(attempts.stream().map(Execution::job).toList())
 				.stream()
 				.map(Job::id)
 				.collect(Collectors.toSet());
+			attempts.stream()
+				.filter((execution) -> held.contains(execution.id()))
+				.forEach((execution) -> this.events.heartbeat(execution.job(), until));
 			List<Execution> gone = attempts.stream().filter((execution) -> !held.contains(execution.id())).toList();
 			Set<String> cancelled = gone.isEmpty() ? Set.of()
 					: this.store.cancelled(gone.stream().map(Execution::job).toList());

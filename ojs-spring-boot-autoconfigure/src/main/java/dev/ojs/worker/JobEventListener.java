@@ -20,6 +20,17 @@ public interface JobEventListener {
 	JobEventListener NONE = new JobEventListener() {
 	};
 
+	/**
+	 * An attempt starts (the job is {@code active}): on the handler thread before the handler
+	 * runs, or before an external worker's fetch answers.
+	 */
+	default void started(Job job) {
+	}
+
+	/** A held reservation was extended to {@code visibleUntil} (a heartbeat). */
+	default void heartbeat(Job job, Instant visibleUntil) {
+	}
+
 	default void completed(Job job, Duration handlerDuration) {
 	}
 

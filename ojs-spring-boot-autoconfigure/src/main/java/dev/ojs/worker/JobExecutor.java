@@ -49,6 +49,7 @@ final class JobExecutor {
 			long start = System.nanoTime();
 			boolean ran = !execution.isCancelled();
 			if (ran) {
+				this.completer.started(execution.job());
 				execution.runningOn(Thread.currentThread());
 				try {
 					execution.registration().handler().handle(execution);

@@ -1,6 +1,7 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,6 +21,31 @@ final class OutcomeEvents {
 
 	OutcomeEvents(@Nullable JobEventListener listener) {
 		this.listener = (listener != null) ? listener : JobEventListener.NONE;
+	}
+
+	void started(Job job) {
+		try {
+			this.listener.started(job);
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.warn("OJS job event listener failed on started " + job.id(), ex);
+		}
+	}
+
+	/** Whether anyone listens: heartbeat events of external workers cost a lookup each. */
+	boolean listening() {
+		return this.listener != JobEventListener.NONE;
+	}
+
+	void heartbeat(Job job, Instant visibleUntil) {
+		try {
+			this.listener.heartbeat(job, visibleUntil);
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.warn("OJS job event listener failed on the heartbeat of " + job.id(), ex);
+		}
 	}
 
 	void completed(Job job, Duration handlerDuration) {

@@ -102,6 +102,15 @@ public class Worker {
 		this.queues = Map.copyOf(queues);
 	}
 
+	/**
+	 * Attempts of external workers (the OJS HTTP binding) on this node's engine: the same
+	 * claim, retry policies, error history and events as this node's handlers.
+	 */
+	public RemoteAttempts remoteAttempts() {
+		return new RemoteAttempts(this.store, this.planner, this.events, this.settings.retention().completed().isZero(),
+				this::retryDue);
+	}
+
 	/** This node's reservation owner id. */
 	public String nodeId() {
 		return this.nodeId;
@@ -141,7 +150,8 @@ public class Worker {
 			.flatMap((group) -> group.visibilityByType.values().stream())
 			.min(Duration::compareTo)
 			.orElse(this.settings.visibilityTimeout());
-		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.executions, shortestVisibility);
+		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.executions, shortestVisibility,
+				this.events);
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
 		this.pruner = new Pruner(this.store, this.nodeId, this.settings.retention());

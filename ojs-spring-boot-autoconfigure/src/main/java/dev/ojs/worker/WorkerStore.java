@@ -24,6 +24,13 @@ import dev.ojs.job.PublishedHandler;
  */
 public interface WorkerStore {
 
+	/**
+	 * The key of a {@link #claim} visibility map that claims jobs of every type: a map with
+	 * only this key takes any due job of the queue (an external worker that names no types).
+	 * No job type contains {@code *}.
+	 */
+	String ANY_TYPE = "*";
+
 	/** The store's clock, at the precision it stores. */
 	Instant now();
 
@@ -31,7 +38,8 @@ public interface WorkerStore {
 	 * Claims up to {@code limit} due jobs of the given types from {@code queue} for
 	 * {@code nodeId}, in claim order (priority descending, FIFO within a priority): each
 	 * becomes {@code active} with its attempt incremented and is reserved until now plus
-	 * its type's visibility timeout (spec §9.1).
+	 * its type's visibility timeout (spec §9.1). A map with only {@link #ANY_TYPE} claims
+	 * jobs of every type with that one visibility timeout.
 	 */
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit);
 
@@ -58,6 +66,14 @@ public interface WorkerStore {
 	 * @return how many it still held
 	 */
 	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil);
+
+	/**
+	 * The job with this id, as stored now (for the outcome of an attempt an external worker
+	 * reports by id). Unsupported unless the store can look jobs up.
+	 */
+	default Optional<Job> find(String id) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot look up jobs");
+	}
 
 	/** Those of these claimed jobs whose reservation is still theirs (same attempt and owner, active). */
 	List<Job> reservationsHeld(List<Job> jobs);

@@ -30,7 +30,7 @@ import dev.ojs.testsupport.TestDatabases;
 public class IntegrationTestApplication {
 
 	/** Points the context at a database with a fresh table prefix, tiny intervals. */
-	static void configure(DynamicPropertyRegistry registry, TestDatabases.Kind kind) {
+	public static void configure(DynamicPropertyRegistry registry, TestDatabases.Kind kind) {
 		String prefix = "s" + Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36) + "_";
 		registry.add("test.database", kind::name);
 		registry.add("ojs.jdbc.table-prefix", () -> prefix);

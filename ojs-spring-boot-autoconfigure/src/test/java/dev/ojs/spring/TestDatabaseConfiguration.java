@@ -16,14 +16,14 @@ import dev.ojs.testsupport.TestDatabases;
  */
 @Configuration(proxyBeanMethods = false)
 @Import(TestDatabaseConfiguration.SharedDataSource.class)
-class TestDatabaseConfiguration {
+public class TestDatabaseConfiguration {
 
 	/**
 	 * Only the shared pool of the test database ({@code test.database}), never closed by a
 	 * context: for several contexts on one table, none of which may drop it.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	static class SharedDataSource {
+	public static class SharedDataSource {
 
 		@Bean(destroyMethod = "")
 		DataSource dataSource(Environment environment) {

@@ -36,7 +36,18 @@ class HeartbeaterTests {
 
 	private final Executions executions = new Executions();
 
-	private final Heartbeater heartbeater = new Heartbeater(this.recording, NODE, this.executions, SHORT);
+	/** Ids of the jobs whose heartbeat events were delivered (ojs-events.md §4.1 job.heartbeat). */
+	private final List<String> beatEvents = new CopyOnWriteArrayList<>();
+
+	private final Heartbeater heartbeater = new Heartbeater(this.recording, NODE, this.executions, SHORT,
+			new OutcomeEvents(new JobEventListener() {
+
+				@Override
+				public void heartbeat(Job job, Instant visibleUntil) {
+					HeartbeaterTests.this.beatEvents.add(job.id());
+				}
+
+			}));
 
 	@Test
 	void reservationWithPlentyLeftIsNotExtended() {
@@ -48,6 +59,7 @@ class HeartbeaterTests {
 		this.heartbeater.heartbeat();
 
 		assertThat(this.recording.heartbeats).isEmpty();
+		assertThat(this.beatEvents).isEmpty();
 		assertThat(execution.lockedUntil()).isEqualTo(lockedUntil);
 		assertThat(this.store.get(execution.id()).lockedUntil()).isEqualTo(lockedUntil);
 	}
@@ -62,6 +74,7 @@ class HeartbeaterTests {
 		this.heartbeater.heartbeat();
 
 		assertThat(this.recording.heartbeats).containsExactly(new Heartbeat(NODE, List.of(execution.id()), extended));
+		assertThat(this.beatEvents).containsExactly(execution.id());
 		assertThat(execution.lockedUntil()).isEqualTo(extended);
 		assertThat(this.store.get(execution.id()).lockedUntil()).isEqualTo(extended);
 		assertThat(execution.isReservationLost()).isFalse();

@@ -89,7 +89,9 @@ public final class BenchEnvironment implements AutoCloseable {
 		all.put("ojs.retention.completed", this.options.completedRetention().toString());
 		all.putAll(properties);
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchConfiguration.class)
-			.web(WebApplicationType.NONE)
+			// a servlet server only for nodes that serve the HTTP binding
+			.web("true".equals(String.valueOf(all.get("ojs.http.enabled"))) ? WebApplicationType.SERVLET
+					: WebApplicationType.NONE)
 			.properties(all)
 			.run();
 		this.contexts.add(context);

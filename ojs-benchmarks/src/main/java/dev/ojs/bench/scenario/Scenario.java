@@ -28,6 +28,7 @@ public interface Scenario {
 			case "backlog" -> new BacklogScenario();
 			case "cron" -> new CronScenario();
 			case "admin" -> new AdminScenario();
+			case "http" -> new HttpScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}

@@ -37,6 +37,16 @@ final class CompositeJobEventListener implements JobEventListener {
 	}
 
 	@Override
+	public void started(Job job) {
+		forEach((listener) -> listener.started(job));
+	}
+
+	@Override
+	public void heartbeat(Job job, Instant visibleUntil) {
+		forEach((listener) -> listener.heartbeat(job, visibleUntil));
+	}
+
+	@Override
 	public void completed(Job job, Duration handlerDuration) {
 		forEach((listener) -> listener.completed(job, handlerDuration));
 	}

@@ -18,7 +18,9 @@ import dev.ojs.spring.JobCompletedEvent;
 import dev.ojs.spring.JobDeadLetteredEvent;
 import dev.ojs.spring.JobDiscardedEvent;
 import dev.ojs.spring.JobInfo;
+import dev.ojs.spring.JobHeartbeatEvent;
 import dev.ojs.spring.JobRetryingEvent;
+import dev.ojs.spring.JobStartedEvent;
 import dev.ojs.spring.OjsJobEvent;
 import dev.ojs.spring.OjsJobListener;
 import dev.ojs.worker.JobEventListener;
@@ -50,6 +52,23 @@ final class JobListenerDispatcher implements JobEventListener {
 	 */
 	static JobEventListener of(List<OjsJobListener> listeners, Function<Job, JobInfo> info) {
 		return listeners.isEmpty() ? JobEventListener.NONE : new JobListenerDispatcher(listeners, info);
+	}
+
+	@Override
+	public void started(Job job) {
+		List<OjsJobListener> to = this.routes.get().started();
+		if (!to.isEmpty()) {
+			dispatch(to, new JobStartedEvent(this.info.apply(job), String.valueOf(job.lockedBy())), OjsJobListener::onStarted);
+		}
+	}
+
+	@Override
+	public void heartbeat(Job job, Instant visibleUntil) {
+		List<OjsJobListener> to = this.routes.get().heartbeat();
+		if (!to.isEmpty()) {
+			dispatch(to, new JobHeartbeatEvent(this.info.apply(job), String.valueOf(job.lockedBy()), visibleUntil),
+					OjsJobListener::onHeartbeat);
+		}
 	}
 
 	@Override
@@ -100,12 +119,14 @@ final class JobListenerDispatcher implements JobEventListener {
 
 	/** The listeners of each event type. */
 	private record Routes(List<OjsJobListener> completed, List<OjsJobListener> retrying,
-			List<OjsJobListener> discarded, List<OjsJobListener> deadLettered) {
+			List<OjsJobListener> discarded, List<OjsJobListener> deadLettered, List<OjsJobListener> started,
+			List<OjsJobListener> heartbeat) {
 
 		static Routes of(List<OjsJobListener> listeners) {
 			return new Routes(supporting(listeners, JobCompletedEvent.class),
 					supporting(listeners, JobRetryingEvent.class), supporting(listeners, JobDiscardedEvent.class),
-					supporting(listeners, JobDeadLetteredEvent.class));
+					supporting(listeners, JobDeadLetteredEvent.class), supporting(listeners, JobStartedEvent.class),
+					supporting(listeners, JobHeartbeatEvent.class));
 		}
 
 		private static List<OjsJobListener> supporting(List<OjsJobListener> listeners,

@@ -30,7 +30,7 @@ import dev.ojs.worker.NodeInfo;
 final class AdminViews {
 
 	/** Admin list states, including the {@code dead_letter} pseudo-state. */
-	static final List<String> COUNTED_STATES = List.of("available", "active", "scheduled", "retryable", "completed",
+	static final List<String> COUNTED_STATES = List.of("pending", "available", "active", "scheduled", "retryable", "completed",
 			"discarded", "cancelled", "dead_letter");
 
 	private final JsonMapper jsonMapper;
@@ -172,8 +172,8 @@ final class AdminViews {
 		view.put("paused", queue.paused());
 		view.put("paused_at", time(queue.pausedAt()));
 		Map<String, Object> counts = new LinkedHashMap<>();
-		for (JobState state : List.of(JobState.AVAILABLE, JobState.ACTIVE, JobState.SCHEDULED, JobState.RETRYABLE,
-				JobState.COMPLETED)) {
+		for (JobState state : List.of(JobState.PENDING, JobState.AVAILABLE, JobState.ACTIVE, JobState.SCHEDULED,
+				JobState.RETRYABLE, JobState.COMPLETED)) {
 			counts.put(state.value(), queue.count(state));
 		}
 		counts.put("discarded", queue.count(JobState.DISCARDED) - queue.deadLetters());

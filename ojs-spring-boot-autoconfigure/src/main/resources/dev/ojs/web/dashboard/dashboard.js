@@ -6,7 +6,7 @@
  * origin, never the address bar, which may carry user:password@ that fetch() refuses. */
 const API = new URL(document.querySelector('meta[name="ojs-api"]').content, location.origin + location.pathname).href.replace(/\/$/, '');
 const LIVE_MS = 5000;
-const STATES = ['available', 'scheduled', 'active', 'retryable', 'completed', 'cancelled', 'discarded', 'dead_letter'];
+const STATES = ['pending', 'available', 'scheduled', 'active', 'retryable', 'completed', 'cancelled', 'discarded', 'dead_letter'];
 const $ = (sel, root = document) => root.querySelector(sel);
 
 /* ---------- HTML with escaping ---------- */

@@ -43,7 +43,7 @@ class OjsEndpointTests {
 		assertThat(ojs.queues()).containsOnlyKeys("default", "mail");
 		assertThat(ojs.queues().keySet()).containsExactly("default", "mail");
 		assertThat(ojs.queues().get("default")).containsExactly(Map.entry("scheduled", 0L),
-				Map.entry("available", 0L), Map.entry("active", 0L), Map.entry("completed", 5L),
+				Map.entry("pending", 0L), Map.entry("available", 0L), Map.entry("active", 0L), Map.entry("completed", 5L),
 				Map.entry("retryable", 0L), Map.entry("discarded", 1L), Map.entry("cancelled", 0L));
 		assertThat(ojs.queues().get("mail")).containsEntry("available", 2L).containsEntry("completed", 0L);
 	}

@@ -1,0 +1,158 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.DispatcherServlet;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
+import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
+import dev.ojs.spring.autoconfigure.OjsProperties;
+import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
+import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.http.Manifest;
+import dev.ojs.web.http.OjsEventStream;
+import dev.ojs.web.http.OjsEventsController;
+import dev.ojs.web.http.OjsCronController;
+import dev.ojs.web.http.OjsDeadLetterController;
+import dev.ojs.web.http.OjsHttpFilter;
+import dev.ojs.web.http.OjsHttpTokenFilter;
+import dev.ojs.web.http.OjsJobsController;
+import dev.ojs.web.http.OjsQueuesController;
+import dev.ojs.web.http.OjsSystemController;
+import dev.ojs.web.http.OjsWorkersController;
+import dev.ojs.web.http.WorkerDirectives;
+import dev.ojs.worker.Worker;
+
+/**
+ * The OJS HTTP binding, when {@code ojs.http.enabled=true} in a servlet web application:
+ * jobs, health and manifest over the application's job store, and the worker endpoints on
+ * the node's {@link Worker} (so they need {@code ojs.worker.enabled}, the default). With
+ * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, a
+ * bearer token ({@code ojs.http.token}).
+ */
+@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class, OjsCronAutoConfiguration.class },
+		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBooleanProperty("ojs.http.enabled")
+@ConditionalOnBean({ JobStore.class, OjsTemplate.class })
+@EnableConfigurationProperties(OjsHttpProperties.class)
+@Import(OjsHttpSecurityConfiguration.class)
+public final class OjsHttpAutoConfiguration {
+
+	/** Runs early, so even refusals carry the binding's headers. */
+	static final int PROTOCOL_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApiExceptionHandler ojsApiExceptionHandler() {
+		return new ApiExceptionHandler();
+	}
+
+	@Bean
+	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
+			HandlerDirectory handlers) {
+		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers);
+	}
+
+	@Bean
+	OjsSystemController ojsHttpSystemController(JobStore store, ObjectProvider<OjsRecurringJobs> recurringJobs) {
+		String backend = (store instanceof JdbcJobStore jdbc) ? jdbc.platform().name().toLowerCase(java.util.Locale.ROOT)
+				: store.getClass().getSimpleName();
+		String version = OjsTemplate.class.getPackage().getImplementationVersion();
+		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development",
+				recurringJobs.getIfAvailable() != null));
+	}
+
+	@Bean
+	OjsEventStream ojsHttpEventStream(Environment environment) {
+		return new OjsEventStream(environment.getProperty("spring.application.name", "application"));
+	}
+
+	@Bean
+	OjsEventsController ojsHttpEventsController(OjsEventStream stream) {
+		return new OjsEventsController(stream);
+	}
+
+	@Bean
+	OjsQueuesController ojsHttpQueuesController(JobStore store) {
+		return new OjsQueuesController(store);
+	}
+
+	@Bean
+	OjsDeadLetterController ojsHttpDeadLetterController(JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsDeadLetterController(store, jsonMapper(jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnBean(OjsRecurringJobs.class)
+	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	WorkerDirectives ojsHttpWorkerDirectives() {
+		return new WorkerDirectives();
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	OjsWorkersController ojsHttpWorkersController(Worker worker, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
+			OjsProperties properties, WorkerDirectives directives) {
+		return new OjsWorkersController(worker.remoteAttempts(), store, jsonMapper(jsonMapper),
+				properties.workerSettings().visibilityTimeout(), directives);
+	}
+
+	@Bean
+	FilterRegistrationBean<OjsHttpFilter> ojsHttpFilter(ObjectProvider<JsonMapper> jsonMapper) {
+		FilterRegistrationBean<OjsHttpFilter> registration = new FilterRegistrationBean<>(
+				new OjsHttpFilter(jsonMapper(jsonMapper)));
+		registration.setOrder(PROTOCOL_FILTER_ORDER);
+		return registration;
+	}
+
+	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
+		return jsonMapper.getIfUnique(JsonMapper::new);
+	}
+
+	/**
+	 * Without Spring Security in use (no {@code HttpSecurity}, that is no web security
+	 * enabled): the bearer token, or loopback clients when allowed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(type = "org.springframework.security.config.annotation.web.builders.HttpSecurity")
+	static class TokenConfiguration {
+
+		@Bean
+		FilterRegistrationBean<OjsHttpTokenFilter> ojsHttpTokenFilter(OjsHttpProperties properties,
+				ObjectProvider<JsonMapper> jsonMapper) {
+			FilterRegistrationBean<OjsHttpTokenFilter> registration = new FilterRegistrationBean<>(
+					new OjsHttpTokenFilter(properties.getToken(), properties.isAllowUnauthenticatedLoopback(),
+							jsonMapper(jsonMapper)));
+			registration.setOrder(PROTOCOL_FILTER_ORDER + 1);
+			return registration;
+		}
+
+	}
+
+}

@@ -1,0 +1,92 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the OJS HTTP binding ({@code /ojs/v1/**} and {@code /ojs/manifest}),
+ * through which producers and workers in any language enqueue and run jobs.
+ */
+@ConfigurationProperties("ojs.http")
+public class OjsHttpProperties {
+
+	/**
+	 * Whether to serve the OJS HTTP binding. Off by default: it lets remote clients enqueue
+	 * and run jobs.
+	 */
+	private boolean enabled;
+
+	/**
+	 * Bearer token every request must carry ({@code Authorization: Bearer <token>}) when
+	 * Spring Security is not on the class path. Required then, unless loopback clients are
+	 * allowed without one.
+	 */
+	private @Nullable String token;
+
+	/**
+	 * Whether requests from the loopback interface need no bearer token (without Spring
+	 * Security). For local development and sidecars on the same host.
+	 */
+	private boolean allowUnauthenticatedLoopback;
+
+	/** Role (without the {@code ROLE_} prefix) that may enqueue, look up and cancel jobs, with Spring Security. */
+	private String producerRole = "OJS_PRODUCER";
+
+	/** Role (without the {@code ROLE_} prefix) that may fetch, heartbeat, ack and nack jobs, with Spring Security. */
+	private String workerRole = "OJS_WORKER";
+
+	/**
+	 * Role (without the {@code ROLE_} prefix) that may do everything, including the dead
+	 * letter endpoints, with Spring Security.
+	 */
+	private String adminRole = "OJS_ADMIN";
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public @Nullable String getToken() {
+		return this.token;
+	}
+
+	public void setToken(@Nullable String token) {
+		this.token = token;
+	}
+
+	public boolean isAllowUnauthenticatedLoopback() {
+		return this.allowUnauthenticatedLoopback;
+	}
+
+	public void setAllowUnauthenticatedLoopback(boolean allowUnauthenticatedLoopback) {
+		this.allowUnauthenticatedLoopback = allowUnauthenticatedLoopback;
+	}
+
+	public String getProducerRole() {
+		return this.producerRole;
+	}
+
+	public void setProducerRole(String producerRole) {
+		this.producerRole = producerRole;
+	}
+
+	public String getWorkerRole() {
+		return this.workerRole;
+	}
+
+	public void setWorkerRole(String workerRole) {
+		this.workerRole = workerRole;
+	}
+
+	public String getAdminRole() {
+		return this.adminRole;
+	}
+
+	public void setAdminRole(String adminRole) {
+		this.adminRole = adminRole;
+	}
+
+}

@@ -1,0 +1,212 @@
+package dev.ojs.web.http;
+
+import java.net.URI;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.web.ApiError;
+import dev.ojs.web.ApiException;
+
+/**
+ * PUSH, INFO and CANCEL (ojs-http-binding.md §9.1, §9.3, §9.4): jobs enqueued here go
+ * through {@link OjsTemplate}, so they get their handler's queue, priority and retry policy
+ * like any job the application enqueues, and {@code @OjsJob} handlers run them.
+ */
+@RestController
+public class OjsJobsController {
+
+	/** Most jobs in one batch (decision 18, L4-BULK-002). */
+	static final int MAX_BATCH = 1000;
+
+	private final OjsTemplate template;
+
+	private final JobStore store;
+
+	private final JsonMapper jsonMapper;
+
+	private final JobJson jobJson;
+
+	private final HandlerDirectory handlers;
+
+	/**
+	 * @param handlers where a job enqueued without a queue goes (for its unique key)
+	 */
+	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers) {
+		this.template = template;
+		this.handlers = handlers;
+		this.store = store;
+		this.jsonMapper = jsonMapper;
+		this.jobJson = new JobJson(jsonMapper);
+	}
+
+	/**
+	 * §9.1 PUSH: {@code 201} with the job and its {@code Location}. A unique job whose key a
+	 * live job holds (spec README decision 21): {@code 409 duplicate} naming it
+	 * ({@code reject}), {@code 200} with it and {@code "deduplicated": true}
+	 * ({@code ignore}, {@code use_existing}), or it is cancelled and the new job enqueued
+	 * ({@code replace}).
+	 */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs")
+	ResponseEntity<Map<String, Object>> enqueue(@RequestBody(required = false) @Nullable String body) {
+		Instant now = Instant.now();
+		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
+				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+		Job job = insert(request);
+		UniquePolicy unique = request.unique();
+		// a job created before this request is the live holder of the unique key
+		if (unique != null && job.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
+			if (unique.onConflict().equals(UniquePolicy.IGNORE)) {
+				Map<String, Object> response = new LinkedHashMap<>();
+				response.put("job", this.jobJson.job(job, now));
+				response.put("deduplicated", true);
+				return ResponseEntity.ok(response);
+			}
+			if (unique.onConflict().equals(UniquePolicy.REPLACE)) {
+				this.template.cancel(job.id());
+				Job replacement = insert(request);
+				if (!replacement.id().equals(job.id()) && !replacement.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
+					return created(replacement, now);
+				}
+				job = replacement;
+			}
+			throw new ApiException(409, ApiError.DUPLICATE, "A job with the same unique key already exists.", false,
+					Map.of("existing_job_id", job.id(), "unique_key", String.valueOf(job.uniqueKey())));
+		}
+		return created(job, now);
+	}
+
+	private Job insert(EnqueueRequest request) {
+		String id;
+		try {
+			id = this.template.enqueue(request.type(), request.args(), request.options());
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw RetryJson.invalid(ex, "options.retry");
+		}
+		return this.store.find(id).orElseThrow(() -> notFound(id));
+	}
+
+	private ResponseEntity<Map<String, Object>> created(Job job, Instant now) {
+		return ResponseEntity.created(URI.create(OjsHttp.BASE_PATH + "/jobs/" + job.id()))
+			.body(Map.of("job", this.jobJson.job(job, now)));
+	}
+
+	/**
+	 * §9.2 PUSH batch (spec README decision 18): up to {@value #MAX_BATCH} jobs, all or
+	 * nothing; an invalid job refuses the batch, naming it ({@code jobs[i].field}).
+	 */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs/batch")
+	ResponseEntity<Map<String, Object>> enqueueBatch(@RequestBody(required = false) @Nullable String body) {
+		Instant now = Instant.now();
+		JsonNode request = Bodies.object(body, this.jsonMapper);
+		JsonNode jobs = request.get("jobs");
+		if (jobs == null || !jobs.isArray() || jobs.isEmpty() || jobs.size() > MAX_BATCH) {
+			throw EnqueueRequest.invalid("jobs", "The 'jobs' field must be an array of 1 to " + MAX_BATCH + " jobs.",
+					"array", jobs);
+		}
+		List<OjsTemplate.Enqueue> enqueues = new ArrayList<>(jobs.size());
+		for (int i = 0; i < jobs.size(); i++) {
+			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now,
+					(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+			if (one.unique() != null) {
+				throw new ApiException(422, ApiError.UNSUPPORTED, "Unique jobs are not supported in a batch.", false,
+						Map.of("field", "jobs[" + i + "].options.unique"));
+			}
+			enqueues.add(new OjsTemplate.Enqueue(one.type(), one.args(), one.options()));
+		}
+		List<String> ids;
+		try {
+			ids = this.template.enqueueBatch(enqueues);
+		}
+		catch (RetryPolicyValidationException ex) {
+			throw RetryJson.invalid(ex, "jobs[].options.retry");
+		}
+		List<Map<String, Object>> created = new ArrayList<>(ids.size());
+		for (String id : ids) {
+			this.store.find(id).ifPresent((job) -> created.add(this.jobJson.job(job, now)));
+		}
+		Map<String, Object> response = new LinkedHashMap<>();
+		response.put("jobs", created);
+		response.put("count", created.size());
+		return ResponseEntity.status(201).body(response);
+	}
+
+	/** §9.3 INFO. */
+	@GetMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
+	Map<String, Object> job(@PathVariable String id) {
+		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
+		return Map.of("job", this.jobJson.job(job, Instant.now()));
+	}
+
+	/**
+	 * §9.4 CANCEL (spec README decision 9): a live job, active ones too, is cancelled at
+	 * once; a job already in a terminal state is {@code 409 conflict}.
+	 */
+	@DeleteMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
+	Map<String, Object> cancel(@PathVariable String id) {
+		Job before = this.store.find(id).orElseThrow(() -> notFound(id));
+		if (!this.template.cancel(id)) {
+			Job now = this.store.find(id).orElseThrow(() -> notFound(id));
+			throw terminal(now);
+		}
+		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, Instant.now()));
+		job.put("previous_state", before.state().value());
+		return Map.of("job", job);
+	}
+
+	/**
+	 * §9.5 ACTIVATE: a pending job becomes available ({@code 200} with the job,
+	 * {@code activated_at} and {@code previous_state}); a job in another state is
+	 * {@code 409 conflict}.
+	 */
+	@PostMapping(OjsHttp.BASE_PATH + "/jobs/{id}/activate")
+	Map<String, Object> activate(@PathVariable String id) {
+		this.store.find(id).orElseThrow(() -> notFound(id));
+		Instant now = Instant.now();
+		if (!this.store.activate(id)) {
+			JobState state = this.store.find(id).orElseThrow(() -> notFound(id)).state();
+			throw new ApiException(409, ApiError.CONFLICT, "Cannot activate job in state '" + state.value()
+					+ "'. Only jobs in 'pending' state can be activated.", false,
+					Map.of("job_id", id, "current_state", state.value()));
+		}
+		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, now));
+		job.put("activated_at", JobJson.timestamp(after.scheduledAt()));
+		job.put("previous_state", JobState.PENDING.value());
+		return Map.of("job", job);
+	}
+
+	static ApiException notFound(String id) {
+		return new ApiException(404, ApiError.NOT_FOUND, "Job '" + id + "' not found.", false,
+				Map.of("resource_type", "job", "resource_id", id));
+	}
+
+	private static ApiException terminal(Job job) {
+		JobState state = job.state();
+		return new ApiException(409, ApiError.CONFLICT, "Cannot cancel job in terminal state '" + state.value() + "'.",
+				false, Map.of("job_id", job.id(), "current_state", state.value()));
+	}
+
+}

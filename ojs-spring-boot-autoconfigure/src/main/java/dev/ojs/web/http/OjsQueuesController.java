@@ -1,0 +1,114 @@
+package dev.ojs.web.http;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.job.QueueState;
+import dev.ojs.web.ApiException;
+
+/**
+ * Queues over the binding (ojs-http-binding.md §11, spec README decision 20): list, exact
+ * counts per state, pause and resume on the same {@link JobStore} operations as the rest of
+ * the starter. A queue that never held a job can be paused (it is created); enqueues into a
+ * paused queue succeed and its jobs wait; no worker, in process or over HTTP, fetches from it.
+ */
+@RestController
+public class OjsQueuesController {
+
+	private static final String PATH = OjsHttp.BASE_PATH + "/queues";
+
+	private final JobStore store;
+
+	public OjsQueuesController(JobStore store) {
+		this.store = store;
+	}
+
+	/** §11.1: every queue that holds jobs or was ever paused, by name. */
+	@GetMapping(PATH)
+	Map<String, Object> list() {
+		Map<String, QueueState> states = states();
+		Map<String, Map<String, Object>> queues = new TreeMap<>();
+		this.store.countByQueueAndState().keySet().forEach((name) -> queues.put(name, queue(name, states.get(name))));
+		states.forEach((name, state) -> queues.put(name, queue(name, state)));
+		List<Map<String, Object>> list = List.copyOf(queues.values());
+		Map<String, Object> pagination = new LinkedHashMap<>();
+		pagination.put("total", list.size());
+		pagination.put("limit", list.size());
+		pagination.put("offset", 0);
+		pagination.put("has_more", false);
+		return Map.of("queues", list, "pagination", pagination);
+	}
+
+	/** §11.2: exact counts of the queue's jobs per state. */
+	@GetMapping(PATH + "/{name}/stats")
+	Map<String, Object> stats(@PathVariable String name) {
+		validName(name);
+		Map<JobState, Long> counts = this.store.countByQueueAndState().getOrDefault(name, Map.of());
+		QueueState state = states().get(name);
+		Map<String, Object> stats = new LinkedHashMap<>();
+		long total = 0;
+		for (JobState jobState : JobState.values()) {
+			long count = counts.getOrDefault(jobState, 0L);
+			stats.put(jobState.value(), count);
+			total += count;
+		}
+		stats.put("total", total);
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("queue", name);
+		body.put("status", (state != null && state.paused()) ? "paused" : "active");
+		body.put("stats", stats);
+		body.put("computed_at", JobJson.timestamp(Instant.now()));
+		return body;
+	}
+
+	/** §11.3. */
+	@PostMapping(PATH + "/{name}/pause")
+	Map<String, Object> pause(@PathVariable String name) {
+		validName(name);
+		return queue(name, this.store.pauseQueue(name));
+	}
+
+	/** §11.4. */
+	@PostMapping(PATH + "/{name}/resume")
+	Map<String, Object> resume(@PathVariable String name) {
+		validName(name);
+		return queue(name, this.store.resumeQueue(name));
+	}
+
+	private Map<String, QueueState> states() {
+		Map<String, QueueState> states = new TreeMap<>();
+		this.store.queueStates().forEach((state) -> states.put(state.name(), state));
+		return states;
+	}
+
+	private static Map<String, Object> queue(String name, QueueState state) {
+		Map<String, Object> queue = new LinkedHashMap<>();
+		queue.put("name", name);
+		queue.put("queue", name);
+		boolean paused = state != null && state.paused();
+		queue.put("status", paused ? "paused" : "active");
+		queue.put("paused", paused);
+		if (paused) {
+			queue.put("paused_at", JobJson.timestamp(state.pausedAt()));
+		}
+		return queue;
+	}
+
+	private static void validName(String name) {
+		if (name.length() > EnqueueRequest.MAX_QUEUE_LENGTH || !EnqueueRequest.QUEUE.matcher(name).matches()) {
+			throw ApiException.invalidRequest("The queue name must match ^[a-z0-9][a-z0-9\\-\\.]*$.",
+					Map.of("field", "name"));
+		}
+	}
+
+}

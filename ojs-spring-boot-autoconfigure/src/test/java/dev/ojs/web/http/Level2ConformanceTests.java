@@ -1,0 +1,143 @@
+package dev.ojs.web.http;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The parts of Level 2 (scheduled) of ojs-conformance.md the binding implements: delayed
+ * jobs with {@code scheduled_at} (absolute, relative per spec README decision 16, and the
+ * {@code delay_until} alias) and the cron endpoints on the recurring-jobs schedules
+ * (decision 14). {@code expires_at} is refused with {@code 422 unsupported}, so Level 2 is
+ * not declared. Subclasses choose the database.
+ */
+@SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN,
+				"ojs.cron.interval=1s" })
+abstract class Level2ConformanceTests {
+
+	@LocalServerPort
+	int port;
+
+	OjsClient client;
+
+	@BeforeEach
+	void client() {
+		this.client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+	}
+
+	private JsonNode enqueue(String queue, Map<String, Object> options) {
+		Map<String, Object> all = new java.util.HashMap<>(options);
+		all.put("queue", queue);
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "level2.job", "args", List.of(), "options", all));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		return created.body().path("job");
+	}
+
+	private int fetchCount(String queue) {
+		return this.client.post("/ojs/v1/workers/fetch", Map.of("queues", List.of(queue), "count", 10))
+			.body().path("jobs").size();
+	}
+
+	/** L2-DEL-001/002/003: not before scheduled_at, soon after it. */
+	@Test
+	void delayedJobRunsNotBeforeItsTime() {
+		Instant at = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
+		JsonNode job = enqueue("delayed", Map.of("scheduled_at", at.toString()));
+		assertThat(job.path("state").stringValue()).isEqualTo("scheduled");
+		assertThat(Instant.parse(job.path("scheduled_at").stringValue())).isEqualTo(at);
+		assertThat(fetchCount("delayed")).isZero();
+		await().atMost(Duration.ofSeconds(5)).until(() -> fetchCount("delayed") == 1);
+		assertThat(Instant.now()).isAfterOrEqualTo(at);
+	}
+
+	/** Spec README decision 16 (relative times; absolute ones echoed exactly as sent), openapi delay_until alias. */
+	@Test
+	void relativeTimesAndTheAlias() {
+		Instant before = Instant.now();
+		JsonNode relative = enqueue("relative", Map.of("scheduled_at", "+PT1H"));
+		Instant due = Instant.parse(relative.path("scheduled_at").stringValue());
+		assertThat(due).isBetween(before.plus(Duration.ofMinutes(59)), Instant.now().plus(Duration.ofMinutes(61)));
+		JsonNode alias = enqueue("alias", Map.of("delay_until", "2099-01-01T00:00:00Z"));
+		// absolute times are echoed exactly as sent, also on INFO
+		assertThat(alias.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T00:00:00Z");
+		JsonNode offset = enqueue("alias", Map.of("scheduled_at", "2099-01-01T02:00:00.123456+02:00"));
+		assertThat(offset.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T02:00:00.123456+02:00");
+		JsonNode info = this.client.get("/ojs/v1/jobs/" + offset.path("id").stringValue()).body().path("job");
+		assertThat(info.path("scheduled_at").stringValue()).isEqualTo("2099-01-01T02:00:00.123456+02:00");
+		assertThat(info.path("meta").has(JobJson.SCHEDULED_AT_AS_SENT)).isFalse();
+		assertThat(fetchCount("relative") + fetchCount("alias")).isZero();
+		OjsClient.Response expiring = this.client.post("/ojs/v1/jobs", Map.of("type", "level2.job", "args", List.of(),
+				"options", Map.of("expires_at", "+PT1M")));
+		assertThat(expiring.status()).isEqualTo(422);
+		assertThat(expiring.errorCode()).isEqualTo("unsupported");
+	}
+
+	/** L2-CRON-001/002, decision 14: both shapes, upsert 201 then 200, list, delete 200 then 404. */
+	@Test
+	void cronEndpoints() {
+		OjsClient.Response created = this.client.post("/ojs/v1/cron", Map.of("name", "daily-report", "cron", "0 9 * * *",
+				"timezone", "America/New_York", "type", "report.generate", "args", List.of("daily"),
+				"options", Map.of("queue", "reports", "retry", Map.of("max_attempts", 2))));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		JsonNode cron = created.body().path("cron");
+		assertThat(cron.path("expression").stringValue()).isEqualTo("0 9 * * *");
+		assertThat(cron.path("timezone").stringValue()).isEqualTo("America/New_York");
+		assertThat(cron.path("job_template").path("options").path("queue").stringValue()).isEqualTo("reports");
+		assertThat(cron.path("next_run_at").isString()).isTrue();
+		OjsClient.Response updated = this.client.post("/ojs/v1/cron", Map.of("name", "daily-report", "expression",
+				"30 9 * * *", "overlap_policy", "allow", "job_template", Map.of("type", "report.generate", "args", List.of())));
+		assertThat(updated.status()).as(updated.text()).isEqualTo(200);
+		assertThat(updated.body().path("cron").path("cron").stringValue()).isEqualTo("30 9 * * *");
+		assertThat(updated.body().path("cron").path("overlap_policy").stringValue()).isEqualTo("allow");
+		OjsClient.Response list = this.client.get("/ojs/v1/cron");
+		assertThat(list.body().path("crons").findValuesAsString("name")).contains("daily-report");
+		OjsClient.Response deleted = this.client.delete("/ojs/v1/cron/daily-report");
+		assertThat(deleted.status()).isEqualTo(200);
+		assertThat(deleted.body().path("deleted").booleanValue()).isTrue();
+		assertThat(deleted.body().path("cron").path("name").stringValue()).isEqualTo("daily-report");
+		assertThat(this.client.delete("/ojs/v1/cron/daily-report").status()).isEqualTo(404);
+	}
+
+	/** Decision 14: an invalid expression, zone or name is 400 invalid_request naming the field. */
+	@Test
+	void invalidCronRegistrations() {
+		Map<String, Map<String, Object>> invalid = Map.of("cron",
+				Map.of("name", "bad-cron", "cron", "61 * * * *", "type", "a.b"), "timezone",
+				Map.of("name", "bad-zone", "cron", "0 9 * * *", "timezone", "Mars/Olympus", "type", "a.b"), "name",
+				Map.of("name", "Bad Name", "cron", "0 9 * * *", "type", "a.b"), "type",
+				Map.of("name", "bad-type", "cron", "0 9 * * *", "type", "Bad"));
+		invalid.forEach((field, body) -> {
+			OjsClient.Response refused = this.client.post("/ojs/v1/cron", body);
+			assertThat(refused.status()).as(refused.text()).isEqualTo(400);
+			assertThat(refused.errorCode()).isEqualTo("invalid_request");
+			assertThat(refused.body().path("error").path("details").path("field").stringValue()).contains(field);
+		});
+		assertThat(this.client.get("/ojs/v1/cron").body().path("crons").findValuesAsString("name"))
+			.doesNotContain("bad-cron", "bad-zone", "bad-type");
+	}
+
+	/** L2-CRON-001: a registered schedule enqueues its jobs, which an HTTP worker fetches. */
+	@Test
+	void cronJobsAreFetchedOverHttp() {
+		assertThat(this.client.post("/ojs/v1/cron", Map.of("name", "every-second", "cron", "@every 1s", "type",
+				"cron.tick", "args", List.of("tick"), "options", Map.of("queue", "cron-ticks"))).status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(10)).until(() -> fetchCount("cron-ticks") > 0);
+		assertThat(this.client.delete("/ojs/v1/cron/every-second").status()).isEqualTo(200);
+	}
+
+}

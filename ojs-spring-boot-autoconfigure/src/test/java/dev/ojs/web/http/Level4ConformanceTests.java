@@ -1,0 +1,189 @@
+package dev.ojs.web.http;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The parts of Level 4 (advanced) of ojs-conformance.md the binding implements: priorities,
+ * named ones too (spec README decision 19), batch enqueue (decision 18), queue pause,
+ * resume and exact counts (decision 20), unique jobs (reject, ignore, replace; decision 21).
+ * Rate limits are refused with {@code 422 unsupported}, so Level 4 is not declared. Subclasses choose the database.
+ */
+@SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN })
+abstract class Level4ConformanceTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcTemplate jdbc;
+
+	@Value("${ojs.jdbc.table-prefix}")
+	String tablePrefix;
+
+	OjsClient client;
+
+	@BeforeEach
+	void client() {
+		this.client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+	}
+
+	private String enqueue(String queue, Object priority) {
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args", List.of(),
+				"options", Map.of("queue", queue, "priority", priority)));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		return created.body().path("job").path("id").stringValue();
+	}
+
+	private List<String> fetchIds(String queue, int count) {
+		List<String> ids = new ArrayList<>();
+		this.client.post("/ojs/v1/workers/fetch", Map.of("queues", List.of(queue), "count", count))
+			.body()
+			.path("jobs")
+			.forEach((job) -> ids.add(job.path("id").stringValue()));
+		return ids;
+	}
+
+	/** L4-PRI-001/002, decisions 18 and 19: higher priority first, named priorities high 10, normal 0, low -10. */
+	@Test
+	void priorities() {
+		String low = enqueue("prio", "low");
+		String normal = enqueue("prio", "normal");
+		String numeric = enqueue("prio", 50);
+		String high = enqueue("prio", "high");
+		assertThat(this.client.get("/ojs/v1/jobs/" + high).body().path("job").path("priority").intValue()).isEqualTo(10);
+		assertThat(this.client.get("/ojs/v1/jobs/" + low).body().path("job").path("priority").intValue()).isEqualTo(-10);
+		assertThat(fetchIds("prio", 10)).containsExactly(numeric, high, normal, low);
+	}
+
+	/** L4-BULK-001/002, decision 18: up to 1000 jobs at once, all or nothing. */
+	@Test
+	void batchEnqueue() {
+		List<Map<String, Object>> jobs = new ArrayList<>(Collections.nCopies(1000,
+				Map.of("type", "batch.job", "args", List.of(1), "options", Map.of("queue", "batch"))));
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", jobs));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		assertThat(created.body().path("count").intValue()).isEqualTo(1000);
+		assertThat(created.body().path("jobs").get(999).path("state").stringValue()).isEqualTo("available");
+		long before = storedJobs();
+		List<Map<String, Object>> mixed = List.of(Map.of("type", "batch.ok", "args", List.of()),
+				Map.of("type", "Batch.Bad", "args", List.of()));
+		OjsClient.Response refused = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", mixed));
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body().path("error").path("details").path("field").stringValue()).isEqualTo("jobs[1].type");
+		OjsClient.Response badPolicy = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", List.of(
+				Map.of("type", "batch.ok", "args", List.of()),
+				Map.of("type", "batch.ok", "args", List.of(), "options", Map.of("retry", Map.of("max_attempts", -1))))));
+		assertThat(badPolicy.status()).isEqualTo(422);
+		jobs.add(Map.of("type", "batch.job", "args", List.of()));
+		assertThat(this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", jobs)).status()).isEqualTo(400);
+		assertThat(this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", List.of())).status()).isEqualTo(400);
+		assertThat(storedJobs()).isEqualTo(before);
+	}
+
+	/** L4-PAUSE-001/002, L4-STATS-001 (counts), decision 20. */
+	@Test
+	void pauseResumeAndStats() {
+		OjsClient.Response paused = this.client.post("/ojs/v1/queues/never-used/pause", "{}");
+		assertThat(paused.status()).isEqualTo(200);
+		assertThat(paused.body().path("status").stringValue()).isEqualTo("paused");
+		assertThat(paused.body().path("paused_at").isString()).isTrue();
+		String id = enqueue("never-used", 0);
+		assertThat(fetchIds("never-used", 5)).isEmpty();
+		JsonNode stats = this.client.get("/ojs/v1/queues/never-used/stats").body();
+		assertThat(stats.path("status").stringValue()).isEqualTo("paused");
+		assertThat(stats.path("stats").path("available").longValue()).isEqualTo(1);
+		assertThat(stats.path("stats").path("total").longValue()).isEqualTo(1);
+		assertThat(this.client.get("/ojs/v1/queues").body().path("queues").findValuesAsString("name"))
+			.contains("never-used");
+		// a POST without content needs no media type
+		OjsClient.Response resumed = this.client.send("POST", "/ojs/v1/queues/never-used/resume", null, Map.of());
+		assertThat(resumed.status()).isEqualTo(200);
+		assertThat(resumed.body().path("status").stringValue()).isEqualTo("active");
+		assertThat(fetchIds("never-used", 5)).containsExactly(id);
+		assertThat(this.client.get("/ojs/v1/queues/never-used/stats").body().path("stats").path("active").longValue())
+			.isEqualTo(1);
+		assertThat(this.client.post("/ojs/v1/queues/Bad%20Queue/pause", "{}").status()).isEqualTo(400);
+	}
+
+	private OjsClient.Response unique(Object args, Map<String, Object> unique) {
+		return this.client.post("/ojs/v1/jobs", Map.of("type", "unique.job", "args", args, "options",
+				Map.of("queue", "unique", "unique", unique)));
+	}
+
+	/** L4-UNIQ-001/002/003, ojs-unique-jobs.md §4, §5, spec README decision 21. */
+	@Test
+	void uniqueJobs() {
+		Map<String, Object> reject = Map.of("keys", List.of("type", "args"));
+		OjsClient.Response first = unique(List.of(Map.of("b", 1, "a", "é")), reject);
+		assertThat(first.status()).as(first.text()).isEqualTo(201);
+		String id = first.body().path("job").path("id").stringValue();
+		long before = storedJobs();
+		// same arguments, keys in another order and the string in decomposed form: a duplicate
+		OjsClient.Response duplicate = unique(List.of(Map.of("a", "e\u0301", "b", 1)), reject);
+		assertThat(duplicate.status()).as(duplicate.text()).isEqualTo(409);
+		assertThat(duplicate.errorCode()).isEqualTo("duplicate");
+		assertThat(duplicate.body().path("error").path("details").path("existing_job_id").stringValue()).isEqualTo(id);
+		assertThat(storedJobs()).isEqualTo(before);
+		for (String ignore : List.of("ignore", "use_existing")) {
+			OjsClient.Response existing = unique(List.of(Map.of("a", "é", "b", 1)),
+					Map.of("keys", List.of("type", "args"), "on_conflict", ignore));
+			assertThat(existing.status()).isEqualTo(200);
+			assertThat(existing.body().path("deduplicated").booleanValue()).isTrue();
+			assertThat(existing.body().path("job").path("id").stringValue()).isEqualTo(id);
+		}
+		assertThat(unique(List.of(Map.of("a", "other", "b", 1)), reject).status()).isEqualTo(201);
+		OjsClient.Response replaced = unique(List.of(Map.of("a", "é", "b", 1)),
+				Map.of("keys", List.of("type", "args"), "on_conflict", "replace"));
+		assertThat(replaced.status()).isEqualTo(201);
+		assertThat(replaced.body().path("job").path("id").stringValue()).isNotEqualTo(id);
+		assertThat(this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue())
+			.isEqualTo("cancelled");
+		// args_keys picks keys of the first argument; meta needs meta_keys
+		Map<String, Object> byUser = Map.of("keys", List.of("args"), "args_keys", List.of("user"));
+		assertThat(unique(List.of(Map.of("user", 7, "n", 1)), byUser).status()).isEqualTo(201);
+		assertThat(unique(List.of(Map.of("user", 7, "n", 2)), byUser).status()).isEqualTo(409);
+	}
+
+	/** ojs-unique-jobs.md §2.2: invalid policies are 400; what the store cannot do is 422; rate limits are refused. */
+	@Test
+	void invalidAndUnsupportedUniquePolicies() {
+		long before = storedJobs();
+		Map<Map<String, Object>, Integer> policies = Map.of(Map.of("keys", List.of("argz")), 400,
+				Map.of("keys", List.of("meta")), 400, Map.of("keys", List.of("args"), "args_keys", List.of("missing")), 400,
+				Map.of("on_conflict", "merge"), 400, Map.of("period", "PT1H"), 422,
+				Map.of("states", List.of("completed")), 422, Map.of("on_conflict", "replace_except_schedule"), 422);
+		policies.forEach((policy, status) -> {
+			OjsClient.Response refused = unique(List.of(Map.of("user", 1)), policy);
+			assertThat(refused.status()).as(policy + " " + refused.text()).isEqualTo(status);
+			assertThat(refused.body().path("error").path("details").path("field").stringValue())
+				.startsWith("options.unique");
+		});
+		OjsClient.Response rateLimited = this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args",
+				List.of(), "options", Map.of("rate_limit", Map.of("max_per_second", 5))));
+		assertThat(rateLimited.status()).isEqualTo(422);
+		assertThat(rateLimited.errorCode()).isEqualTo("unsupported");
+		assertThat(storedJobs()).isEqualTo(before);
+	}
+
+	private long storedJobs() {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + this.tablePrefix + "jobs", Long.class);
+	}
+
+}
