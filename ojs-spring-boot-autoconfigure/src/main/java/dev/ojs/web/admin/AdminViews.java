@@ -30,8 +30,8 @@ import dev.ojs.worker.NodeInfo;
 final class AdminViews {
 
 	/** Admin list states, including the {@code dead_letter} pseudo-state. */
-	static final List<String> COUNTED_STATES = List.of("pending", "available", "active", "scheduled", "retryable", "completed",
-			"discarded", "cancelled", "dead_letter");
+	static final List<String> COUNTED_STATES = List.of("pending", "available", "active", "scheduled", "retryable",
+			"completed", "discarded", "cancelled", "dead_letter");
 
 	private final JsonMapper jsonMapper;
 
