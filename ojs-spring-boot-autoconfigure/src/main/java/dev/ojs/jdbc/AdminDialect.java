@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +61,12 @@ final class AdminDialect {
 	private final String nodes;
 
 	private final String stats;
+
+	/**
+	 * This store's key in the statistics rows: a store adds only to rows of its own, so
+	 * outcome batches of different nodes never wait on one another's counter rows.
+	 */
+	private final String writer = UUID.randomUUID().toString();
 
 	AdminDialect(JdbcDialect jobs, JdbcStoreSettings settings) {
 		this.jobs = jobs;
@@ -447,30 +454,31 @@ final class AdminDialect {
 	// ---- stats
 
 	/**
-	 * Adds outcome counters to their queue's minute rows, one statement per row (in the
-	 * caller's transaction when there is one).
+	 * Adds outcome counters to their queue's minute rows of this writer, one statement per
+	 * row (in the caller's transaction when there is one).
 	 */
 	void addStats(List<StatsBucket> buckets) {
 		String sql = switch (this.jobs.platform) {
-			case POSTGRESQL -> "INSERT INTO " + this.stats + " (minute_at, queue, " + STATS_COLUMNS
-					+ ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (minute_at, queue) DO UPDATE SET"
+			case POSTGRESQL -> "INSERT INTO " + this.stats + " (minute_at, queue, writer, " + STATS_COLUMNS
+					+ ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (minute_at, queue, writer) DO UPDATE SET"
 					+ " completed = " + this.stats + ".completed + EXCLUDED.completed,"
 					+ " failed = " + this.stats + ".failed + EXCLUDED.failed,"
 					+ " retried = " + this.stats + ".retried + EXCLUDED.retried,"
 					+ " dead_lettered = " + this.stats + ".dead_lettered + EXCLUDED.dead_lettered,"
 					+ " discarded = " + this.stats + ".discarded + EXCLUDED.discarded";
-			case MARIADB, MYSQL -> "INSERT INTO " + this.stats + " (minute_at, queue, " + STATS_COLUMNS
-					+ ") VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE completed = completed + VALUES(completed),"
+			case MARIADB, MYSQL -> "INSERT INTO " + this.stats + " (minute_at, queue, writer, " + STATS_COLUMNS
+					+ ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE completed = completed + VALUES(completed),"
 					+ " failed = failed + VALUES(failed), retried = retried + VALUES(retried),"
 					+ " dead_lettered = dead_lettered + VALUES(dead_lettered), discarded = discarded + VALUES(discarded)";
 			case H2 -> "MERGE INTO " + this.stats + " s USING (VALUES (CAST(? AS TIMESTAMP WITH TIME ZONE),"
-					+ " CAST(? AS VARCHAR(255)), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
-					+ " CAST(? AS BIGINT), CAST(? AS BIGINT))) v (minute_at, queue, " + STATS_COLUMNS + ")"
-					+ " ON s.minute_at = v.minute_at AND s.queue = v.queue WHEN MATCHED THEN UPDATE SET"
+					+ " CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT), CAST(? AS BIGINT),"
+					+ " CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))) v (minute_at, queue, writer, "
+					+ STATS_COLUMNS + ") ON s.minute_at = v.minute_at AND s.queue = v.queue AND s.writer = v.writer"
+					+ " WHEN MATCHED THEN UPDATE SET"
 					+ " completed = s.completed + v.completed, failed = s.failed + v.failed,"
 					+ " retried = s.retried + v.retried, dead_lettered = s.dead_lettered + v.dead_lettered,"
-					+ " discarded = s.discarded + v.discarded WHEN NOT MATCHED THEN INSERT (minute_at, queue, "
-					+ STATS_COLUMNS + ") VALUES (v.minute_at, v.queue, v.completed, v.failed, v.retried,"
+					+ " discarded = s.discarded + v.discarded WHEN NOT MATCHED THEN INSERT (minute_at, queue, writer, "
+					+ STATS_COLUMNS + ") VALUES (v.minute_at, v.queue, v.writer, v.completed, v.failed, v.retried,"
 					+ " v.dead_lettered, v.discarded)";
 		};
 		// sorted, so concurrent writers lock rows in the same order
@@ -482,11 +490,12 @@ final class AdminDialect {
 			this.jdbc.update(sql, (ps) -> {
 				this.jobs.setInstant(ps, 1, bucket.start());
 				ps.setString(2, bucket.queue());
-				ps.setLong(3, bucket.completed());
-				ps.setLong(4, bucket.failed());
-				ps.setLong(5, bucket.retried());
-				ps.setLong(6, bucket.deadLettered());
-				ps.setLong(7, bucket.discarded());
+				ps.setString(3, this.writer);
+				ps.setLong(4, bucket.completed());
+				ps.setLong(5, bucket.failed());
+				ps.setLong(6, bucket.retried());
+				ps.setLong(7, bucket.deadLettered());
+				ps.setLong(8, bucket.discarded());
 			});
 		}
 	}
@@ -497,8 +506,9 @@ final class AdminDialect {
 		where.and("minute_at >= ?", since);
 		where.and("minute_at < ?", until);
 		where.and("queue = ?", queue);
-		return this.jdbc.query("SELECT minute_at, queue, " + STATS_COLUMNS + " FROM " + this.stats + where.sql()
-				+ " ORDER BY minute_at, queue", where::bind,
+		return this.jdbc.query("SELECT minute_at, queue, SUM(completed), SUM(failed), SUM(retried),"
+				+ " SUM(dead_lettered), SUM(discarded) FROM " + this.stats + where.sql()
+				+ " GROUP BY minute_at, queue ORDER BY minute_at, queue", where::bind,
 				(rs, rowNum) -> new StatsBucket(this.jobs.getInstant(rs, 1), rs.getString(2), rs.getLong(3),
 						rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)));
 	}

@@ -128,14 +128,17 @@ CREATE TABLE IF NOT EXISTS ojs_nodes (
 );
 
 -- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
--- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
+-- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours). Each
+-- job store writes rows of its own (writer), so nodes never wait on one another's counters;
+-- readers add them up.
 CREATE TABLE IF NOT EXISTS ojs_stats (
 	minute_at     TIMESTAMP(6) WITH TIME ZONE NOT NULL,
 	queue         VARCHAR(255) NOT NULL,
+	writer        VARCHAR(64) NOT NULL,
 	completed     BIGINT NOT NULL,
 	failed        BIGINT NOT NULL,
 	retried       BIGINT NOT NULL,
 	dead_lettered BIGINT NOT NULL,
 	discarded     BIGINT NOT NULL,
-	PRIMARY KEY (minute_at, queue)
+	PRIMARY KEY (minute_at, queue, writer)
 );

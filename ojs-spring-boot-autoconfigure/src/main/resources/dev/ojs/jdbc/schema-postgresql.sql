@@ -141,14 +141,17 @@ CREATE TABLE IF NOT EXISTS ojs_nodes (
 );
 
 -- Statistics (ojs-admin-api.md §10): outcome counters per queue and minute, added to with each
--- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours).
+-- batch of outcomes and pruned after the retention of completed jobs (at least 24 hours). Each
+-- job store writes rows of its own (writer), so nodes never wait on one another's counters;
+-- readers add them up.
 CREATE TABLE IF NOT EXISTS ojs_stats (
 	minute_at     timestamptz NOT NULL,
 	queue         varchar(255) NOT NULL,
+	writer        varchar(64) NOT NULL,
 	completed     bigint NOT NULL,
 	failed        bigint NOT NULL,
 	retried       bigint NOT NULL,
 	dead_lettered bigint NOT NULL,
 	discarded     bigint NOT NULL,
-	PRIMARY KEY (minute_at, queue)
+	PRIMARY KEY (minute_at, queue, writer)
 );

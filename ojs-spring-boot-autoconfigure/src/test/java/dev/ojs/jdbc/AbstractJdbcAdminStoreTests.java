@@ -313,6 +313,28 @@ abstract class AbstractJdbcAdminStoreTests extends DatabaseTests {
 		assertThat(this.admin.statsByQueue(minute, minute.plus(Duration.ofMinutes(2)))).isEmpty();
 	}
 
+	/**
+	 * §10: two nodes' stores count into rows of their own (no node waits on another's
+	 * counter row), and the statistics add them up.
+	 */
+	@Test
+	void nodesCountIntoRowsOfTheirOwnAndStatisticsAddThemUp() {
+		Instant minute = this.store.now().truncatedTo(ChronoUnit.MINUTES);
+		complete(this.store.insert(List.of(job("s.ok").queue("shared").build())).get(0));
+		JdbcJobStore otherNode = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
+		NewJob newJob = job("s.ok").queue("shared").build();
+		String id = otherNode.insert(List.of(newJob)).get(0);
+		Job claimed = otherNode.claim("node-2", "shared", Map.of("s.ok", Duration.ofSeconds(30)), 10).get(0);
+		assertThat(claimed.id()).isEqualTo(id);
+		assertThat(otherNode.complete(List.of(claimed), false)).containsExactly(id);
+
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + this.schema.settings().statsTableName()
+				+ " WHERE queue = 'shared'", Long.class)).isEqualTo(2);
+		Map<String, StatsBucket> byQueue = this.admin.statsByQueue(minute, minute.plus(Duration.ofMinutes(2)));
+		assertThat(byQueue.get("shared").completed()).isEqualTo(2);
+	}
+
 	/** Ids taken for a bulk action: oldest first, bounded. */
 	@Test
 	void bulkIdsAreOldestFirstAndBounded() {

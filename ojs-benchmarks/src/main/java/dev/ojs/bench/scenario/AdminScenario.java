@@ -139,8 +139,9 @@ final class AdminScenario implements Scenario {
 			jdbc.execute(sql);
 		}
 		String stats = table.substring(0, table.length() - "jobs".length()) + "stats";
-		jdbc.execute("INSERT INTO " + stats + " (minute_at, queue, completed, failed, retried, dead_lettered, discarded)"
-				+ " SELECT date_trunc('minute', now()) - m * interval '1 minute', 'q' || q, 600, 20, 15, 4, 1"
+		jdbc.execute("INSERT INTO " + stats + " (minute_at, queue, writer, completed, failed, retried, dead_lettered,"
+				+ " discarded) SELECT date_trunc('minute', now()) - m * interval '1 minute', 'q' || q, 'bench', 600, 20,"
+				+ " 15, 4, 1"
 				+ " FROM generate_series(0, 1439) m, generate_series(0, 9) q");
 		// what autovacuum would have done (the benchmark machine runs with autovacuum off)
 		jdbc.execute("VACUUM ANALYZE " + table);
