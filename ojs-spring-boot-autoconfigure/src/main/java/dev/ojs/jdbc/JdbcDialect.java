@@ -866,7 +866,7 @@ abstract class JdbcDialect {
 	 * before {@code now}, earliest expiry first, in the caller's transaction: the rows are
 	 * locked (skipping those a claim or another expirer holds) and become {@code discarded}
 	 * with {@code discarded_at = now}, no error entry and no dead letter.
-	 * @return the jobs as they were before (their state the one they expired in)
+	 * @return the jobs discarded, as they are now
 	 */
 	List<Job> expire(Instant now, int limit) {
 		List<Job> expired = this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE "
@@ -885,7 +885,15 @@ abstract class JdbcDialect {
 						}
 					});
 		}
-		return expired;
+		return expired.stream().map((row) -> expired(row, now)).toList();
+	}
+
+	/** The job as the expirer left {@code row} (read before its UPDATE). */
+	static Job expired(Job row, Instant now) {
+		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
+				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
+				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
+				null, row.expiresAt());
 	}
 
 	/** Jobs waiting to run that expired by {@code ?}; PostgreSQL's partial index holds only those. */

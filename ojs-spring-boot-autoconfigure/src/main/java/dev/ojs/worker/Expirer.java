@@ -1,7 +1,9 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
@@ -22,7 +24,7 @@ import dev.ojs.retry.JobError;
  * Expiry is not a failed attempt, so it adds no entry to the error history; listeners are
  * told {@link JobEventListener#discarded} with an error of type {@value #ERROR_TYPE}.
  */
-final class Expirer {
+public final class Expirer {
 
 	static final int BATCH = 100;
 
@@ -32,7 +34,13 @@ final class Expirer {
 	static final Duration INTERVAL = Duration.ofMillis(500);
 
 	/** The error type of the discarded event of an expired job. */
-	static final String ERROR_TYPE = "expired";
+	public static final String ERROR_TYPE = "expired";
+
+	/** Detail of the event's error: the job's {@code expires_at}. */
+	public static final String EXPIRES_AT = "expires_at";
+
+	/** Detail of the event's error: when the expiry was found. */
+	public static final String EXPIRED_AT = "expired_at";
 
 	private static final Log logger = LogFactory.getLog(Expirer.class);
 
@@ -67,17 +75,20 @@ final class Expirer {
 		do {
 			expired = this.store.expire(BATCH);
 			for (Job job : expired) {
-				logger.debug("OJS discarded job " + job.id() + ": expires_at " + job.expiresAt() + " passed while "
-						+ job.state().value());
+				logger.debug("OJS discarded job " + job.id() + ": expires_at " + job.expiresAt() + " passed");
 				this.events.discarded(job, error(job));
 			}
 		}
 		while (expired.size() == BATCH && this.running.getAsBoolean() && ++batches < MAX_BATCHES);
 	}
 
+	/** The error of the event: details {@code expires_at} and {@code expired_at} (when it was found). */
 	static JobError error(Job job) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put(EXPIRES_AT, String.valueOf(job.expiresAt()));
+		details.put(EXPIRED_AT, String.valueOf(job.discardedAt()));
 		return new JobError(ERROR_TYPE, "expires_at " + job.expiresAt() + " passed before the job ran",
-				ErrorCode.DISCARD, null);
+				ErrorCode.DISCARD, details);
 	}
 
 }

@@ -109,7 +109,7 @@ public interface WorkerStore {
 	 * {@code discarded} with {@code discarded_at}, never {@code completed_at}, no error entry
 	 * and no dead letter (ojs-core.md {@code expires_at}). Safe on every node at once: each
 	 * job is discarded once.
-	 * @return the jobs discarded by this call, as they were before
+	 * @return the jobs discarded by this call, as they are now
 	 */
 	List<Job> expire(int limit);
 

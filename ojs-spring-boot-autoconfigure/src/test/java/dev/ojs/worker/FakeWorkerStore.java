@@ -354,11 +354,14 @@ final class FakeWorkerStore implements WorkerStore {
 			.sorted(Comparator.comparing(Job::expiresAt).thenComparing(Job::id))
 			.limit(limit)
 			.toList();
+		List<Job> discarded = new ArrayList<>();
 		for (Job job : expired) {
-			this.jobs.put(job.id(), copy(job, JobState.DISCARDED, job.attempt(), job.scheduledAt(), job.errors(), false,
-					job.startedAt(), null, now, null, null));
+			Job copy = copy(job, JobState.DISCARDED, job.attempt(), job.scheduledAt(), job.errors(), false,
+					job.startedAt(), null, now, null, null);
+			this.jobs.put(job.id(), copy);
+			discarded.add(copy);
 		}
-		return expired;
+		return discarded;
 	}
 
 	/** Puts a job that is due now and expires at {@code expiresAt}. */
