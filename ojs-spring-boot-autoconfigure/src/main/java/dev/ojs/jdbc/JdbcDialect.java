@@ -869,8 +869,7 @@ abstract class JdbcDialect {
 	 * @return the jobs discarded, as they are now
 	 */
 	List<Job> expire(Instant now, int limit) {
-		List<Job> expired = this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE "
-				+ expiredPredicate() + " ORDER BY " + expiryOrder() + " LIMIT ? FOR UPDATE SKIP LOCKED", ps -> {
+		List<Job> expired = this.jdbc.query(expiredSelect(), ps -> {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::mapJob);
@@ -894,6 +893,12 @@ abstract class JdbcDialect {
 				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
 				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
 				null, row.expiresAt());
+	}
+
+	/** The expired jobs ({@code now}, {@code limit}), locked, skipping those another transaction holds. */
+	String expiredSelect() {
+		return "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + expiredPredicate() + " ORDER BY "
+				+ expiryOrder() + " LIMIT ? FOR UPDATE SKIP LOCKED";
 	}
 
 	/** Jobs waiting to run that expired by {@code ?}; PostgreSQL's partial index holds only those. */
