@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -31,6 +32,9 @@ abstract class Level2ConformanceTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	OjsEventStream eventStream;
 
 	OjsClient client;
 
@@ -137,6 +141,35 @@ abstract class Level2ConformanceTests {
 		JsonNode completed = info(id);
 		assertThat(completed.path("state").stringValue()).isEqualTo("completed");
 		assertThat(completed.has("discarded_at")).isFalse();
+	}
+
+	/**
+	 * ojs-events.md §3.2 {@code job.expired} (level 2 MUST): an expired job's events are
+	 * {@code job.enqueued}, {@code job.expired} (with {@code expired_at} and {@code ttl_ms}),
+	 * then {@code job.discarded}; no {@code job.failed}, as no attempt ran.
+	 */
+	@Test
+	void expiredJobEvents() {
+		int before = this.eventStream.subscriberCount();
+		List<JsonNode> events = this.client.events("?queues=ttl-events", new java.util.ArrayList<>());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.eventStream.subscriberCount() == before + 1);
+		JsonNode job = enqueue("ttl-events", Map.of("expires_at", "+PT1S"));
+		String id = job.path("id").stringValue();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events.stream()
+			.filter((event) -> event.path("subject").stringValue().equals(id))
+			.map((event) -> event.path("type").stringValue())).containsExactly("job.enqueued", "job.expired",
+					"job.discarded"));
+		JsonNode expired = events.stream()
+			.filter((event) -> event.path("type").stringValue().equals("job.expired"))
+			.findFirst()
+			.orElseThrow()
+			.path("data");
+		assertThat(expired.path("job_type").stringValue()).isEqualTo("level2.job");
+		assertThat(expired.path("queue").stringValue()).isEqualTo("ttl-events");
+		assertThat(expired.path("created_at").stringValue()).isEqualTo(job.path("created_at").stringValue());
+		assertThat(Instant.parse(expired.path("expired_at").stringValue()))
+			.isAfterOrEqualTo(Instant.parse(job.path("expires_at").stringValue()));
+		assertThat(expired.path("ttl_ms").longValue()).isBetween(900L, 1_100L);
 	}
 
 	/** expires_at before scheduled_at: 400 invalid_request naming the field, nothing stored. */
