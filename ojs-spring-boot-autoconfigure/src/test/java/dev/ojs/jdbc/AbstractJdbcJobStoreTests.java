@@ -342,6 +342,29 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.expire(10)).extracting(Job::id).containsExactly(ids.get(2), ids.get(1), ids.get(0));
 	}
 
+	/** The schema script adds expires_at to a table created before it (not on MySQL: see its script). */
+	@Test
+	void schemaScriptAddsExpiryToAnOlderTable() {
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String table = this.schema.tableName();
+		if (this.store.platform() == JdbcPlatform.POSTGRESQL) {
+			jdbc.execute("DROP INDEX " + table + "_expires_idx");
+		}
+		else {
+			// the generated column and its index, as a table created before expiry has neither
+			jdbc.execute("DROP INDEX " + table + "_expires_idx"
+					+ ((this.store.platform() == JdbcPlatform.H2) ? "" : " ON " + table));
+			jdbc.execute("ALTER TABLE " + table + " DROP COLUMN live_expires_at");
+		}
+		jdbc.execute("ALTER TABLE " + table + " DROP COLUMN expires_at");
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
+		Instant at = this.clock.instant().plusSeconds(1);
+		String id = insertOne(job("email.send").expiresAt(at));
+		assertThat(this.store.find(id).orElseThrow().expiresAt()).isEqualTo(at);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.store.expire(10)).extracting(Job::id).containsExactly(id);
+	}
+
 	@Test
 	void batchInsertKeepsEachRowsExpiry() {
 		// PostgreSQL binds a batch as one array per column, or once when the rows differ only in args
