@@ -56,13 +56,24 @@ final class H2Dialect extends JdbcDialect {
 		}
 	}
 
+	/** The generated column {@code live_expires_at} is {@code expires_at} while the job waits to run. */
+	@Override
+	String expiredPredicate() {
+		return "live_expires_at <= ?";
+	}
+
+	@Override
+	String expiryOrder() {
+		return "live_expires_at";
+	}
+
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		String sql = "SELECT " + SELECT_COLUMNS + " FROM FINAL TABLE (UPDATE " + this.table
 				+ " SET state = 'active', attempt = attempt + 1, locked_by = ?, started_at = ?, locked_until = "
 				+ lockedUntilExpression(visibilityByType, "type") + " WHERE id IN (SELECT id FROM " + this.table
-				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + typeFilter(types)
+				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ?) AND state IN (" + CLAIMABLE
 				+ ") AND scheduled_at <= ?)";
 		List<Job> jobs = this.jdbc.query(sql, (ps) -> {
@@ -70,6 +81,7 @@ final class H2Dialect extends JdbcDialect {
 			setInstant(ps, 2, now);
 			int index = bindLockedUntil(ps, 3, visibilityByType, now);
 			ps.setString(index++, queue);
+			setInstant(ps, index++, now);
 			setInstant(ps, index++, now);
 			for (String type : types) {
 				ps.setString(index++, type);

@@ -66,7 +66,7 @@ abstract class JdbcDialect {
 	/** Column order of {@link #mapJob(ResultSet, int)}. */
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
-			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until");
+			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -78,6 +78,16 @@ abstract class JdbcDialect {
 
 	/** States a job can be claimed from (once {@code scheduled_at <= now}). */
 	static final String CLAIMABLE = "'available', 'scheduled', 'retryable'";
+
+	/**
+	 * A claim's filter on expiry: a job past its {@code expires_at} is never handed out (the
+	 * {@code Expirer} discards it); bound to the claim's {@code now}. A filter on the rows the
+	 * claim reads anyway, so the claim's plan does not change.
+	 */
+	static final String NOT_EXPIRED = " AND (expires_at IS NULL OR expires_at > ?)";
+
+	/** States whose jobs expire once {@code expires_at} passes: those still waiting to run. */
+	static final String EXPIRABLE = "'scheduled', 'available', 'retryable', 'pending'";
 
 	/** Dead letters: discarded jobs marked as such. */
 	static final String DEAD_LETTER = "state = 'discarded' AND dead_letter = TRUE";
@@ -207,7 +217,7 @@ abstract class JdbcDialect {
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
 				ErrorHistoryJson.readLazily(id, rs.getString(11)), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
-				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21));
+				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22));
 	}
 
 	/** A job's own policy fields, validated at enqueue; most jobs share a handful, so parse each once. */
@@ -220,22 +230,23 @@ abstract class JdbcDialect {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
 				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
-				row.completedAt(), row.discardedAt(), nodeId, lockedUntil);
+				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt());
 	}
 
 	// ---- enqueue
 
 	/** One row to insert; it is enqueued when it is created ({@code enqueued_at = created_at}). */
 	record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
-			int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt) {
+			int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
+			@Nullable Instant expiresAt) {
 	}
 
 	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
-			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at)";
+			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at)";
 
 	String insertSql(int rows) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?)";
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?)";
 		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
@@ -258,6 +269,7 @@ abstract class JdbcDialect {
 		setInstant(ps, index++, row.scheduledAt());
 		setInstant(ps, index++, row.createdAt());
 		setInstant(ps, index++, row.createdAt()); // enqueued_at
+		setInstant(ps, index++, row.expiresAt());
 		return index;
 	}
 
@@ -847,6 +859,56 @@ abstract class JdbcDialect {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::mapJob);
+	}
+
+	/**
+	 * Discards up to {@code limit} jobs still waiting to run whose {@code expires_at} is at or
+	 * before {@code now}, earliest expiry first, in the caller's transaction: the rows are
+	 * locked (skipping those a claim or another expirer holds) and become {@code discarded}
+	 * with {@code discarded_at = now}, no error entry and no dead letter.
+	 * @return the jobs discarded, as they are now
+	 */
+	List<Job> expire(Instant now, int limit) {
+		List<Job> expired = this.jdbc.query(expiredSelect(), ps -> {
+					setInstant(ps, 1, now);
+					ps.setInt(2, limit);
+				}, this::mapJob);
+		if (!expired.isEmpty()) {
+			this.jdbc.update("UPDATE " + this.table + " SET state = 'discarded', discarded_at = ?, locked_by = NULL,"
+					+ " locked_until = NULL WHERE state IN (" + EXPIRABLE + ") AND id IN ("
+					+ String.join(", ", Collections.nCopies(expired.size(), idParam())) + ")", ps -> {
+						setInstant(ps, 1, now);
+						int index = 2;
+						for (Job job : expired) {
+							ps.setString(index++, job.id());
+						}
+					});
+		}
+		return expired.stream().map((row) -> expired(row, now)).toList();
+	}
+
+	/** The job as the expirer left {@code row} (read before its UPDATE). */
+	static Job expired(Job row, Instant now) {
+		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
+				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
+				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
+				null, row.expiresAt());
+	}
+
+	/** The expired jobs ({@code now}, {@code limit}), locked, skipping those another transaction holds. */
+	String expiredSelect() {
+		return "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + expiredPredicate() + " ORDER BY "
+				+ expiryOrder() + " LIMIT ? FOR UPDATE SKIP LOCKED";
+	}
+
+	/** Jobs waiting to run that expired by {@code ?}; PostgreSQL's partial index holds only those. */
+	String expiredPredicate() {
+		return "expires_at IS NOT NULL AND expires_at <= ? AND state IN (" + EXPIRABLE + ")";
+	}
+
+	/** The order of {@link #expire}: earliest expiry first. */
+	String expiryOrder() {
+		return "expires_at";
 	}
 
 	/**

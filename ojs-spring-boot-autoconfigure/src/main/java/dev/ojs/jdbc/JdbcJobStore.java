@@ -244,13 +244,18 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			throw new IllegalArgumentException(
 					"Job runAt must not be after " + Timestamps.MAX + ", got " + job.runAt() + " (job type " + job.type() + ")");
 		}
+		if (job.expiresAt() != null && job.expiresAt().isAfter(Timestamps.MAX)) {
+			throw new IllegalArgumentException("Job expiresAt must not be after " + Timestamps.MAX + ", got "
+					+ job.expiresAt() + " (job type " + job.type() + ")");
+		}
 		RetryPolicy policy = job.retryPolicy();
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
 		JobState state = job.pending() ? JobState.PENDING : runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
 		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
 				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
-				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now);
+				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now,
+				(job.expiresAt() != null) ? job.expiresAt().truncatedTo(ChronoUnit.MICROS) : null);
 	}
 
 	private static void checkLength(String what, @Nullable String value) {
@@ -527,6 +532,18 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 			Set<String> written = this.dialect.fail(failures, now);
 			this.admin.addStats(OutcomeCounts.failed(failures, written));
 			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
+		});
+	}
+
+	@Override
+	public List<Job> expire(int limit) {
+		Instant now = now();
+		return this.dialect.workerTx.execute((status) -> {
+			List<Job> expired = this.dialect.expire(now, limit);
+			if (!expired.isEmpty()) {
+				this.admin.addStats(OutcomeCounts.expired(expired, now));
+			}
+			return expired;
 		});
 	}
 

@@ -78,17 +78,29 @@ final class MariaDbDialect extends JdbcDialect {
 		return findLiveIdByUniqueKey(row.type(), row.uniqueKey(), " LOCK IN SHARE MODE");
 	}
 
+	/** The generated column {@code live_expires_at} is {@code expires_at} while the job waits to run. */
+	@Override
+	String expiredPredicate() {
+		return "live_expires_at <= ?";
+	}
+
+	@Override
+	String expiryOrder() {
+		return "live_expires_at";
+	}
+
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		String select = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE claim_queue = ?"
-				+ " AND scheduled_at <= ?" + typeFilter(types)
+				+ " AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 		return this.workerTx.execute((status) -> {
 			List<Job> rows = this.jdbc.query(select, (ps) -> {
 				ps.setString(1, queue);
 				setInstant(ps, 2, now);
-				int index = 3;
+				setInstant(ps, 3, now);
+				int index = 4;
 				for (String type : types) {
 					ps.setString(index++, type);
 				}

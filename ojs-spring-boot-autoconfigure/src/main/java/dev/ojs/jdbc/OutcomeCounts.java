@@ -36,6 +36,18 @@ final class OutcomeCounts {
 		return buckets;
 	}
 
+	/** Jobs discarded by expiry, per queue, in the minute of {@code now}: counted as discarded. */
+	static List<StatsBucket> expired(List<Job> jobs, Instant now) {
+		Instant minute = now.truncatedTo(ChronoUnit.MINUTES);
+		Map<String, long[]> byQueue = new TreeMap<>();
+		for (Job job : jobs) {
+			byQueue.computeIfAbsent(job.queue(), (queue) -> new long[1])[0]++;
+		}
+		List<StatsBucket> buckets = new ArrayList<>(byQueue.size());
+		byQueue.forEach((queue, n) -> buckets.add(new StatsBucket(minute, queue, 0, 0, 0, 0, n[0])));
+		return buckets;
+	}
+
 	/** Written failures per queue and minute of failure: failed, and retried, dead-lettered or discarded. */
 	static List<StatsBucket> failed(List<AttemptFailure> failures, Set<String> written) {
 		Map<List<Object>, long[]> counts = new TreeMap<>((a, b) -> {

@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -115,12 +116,12 @@ final class PostgresDialect extends JdbcDialect {
 		super(JdbcPlatform.POSTGRESQL, settings, dataSource);
 		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
 				+ " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0, r.max_attempts,"
-				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at"
+				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at"
 				+ " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[],"
-				+ " ?::text[], ?::timestamptz[], ?::timestamptz[]) AS r(id, type, queue, args, meta, priority, state,"
-				+ " max_attempts, retry_policy, scheduled_at, created_at)";
+				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[]) AS r(id, type, queue, args, meta,"
+				+ " priority, state, max_attempts, retry_policy, scheduled_at, created_at, expires_at)";
 		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?"
+				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?"
 				+ " FROM unnest(?::uuid[], ?::text[]) AS r(id, args)";
 	}
 
@@ -263,7 +264,8 @@ final class PostgresDialect extends JdbcDialect {
 					&& row.meta().equals(first.meta()) && row.priority() == first.priority()
 					&& row.state() == first.state() && row.maxAttempts() == first.maxAttempts()
 					&& row.policyJson().equals(first.policyJson()) && row.scheduledAt().equals(first.scheduledAt())
-					&& row.createdAt().equals(first.createdAt()))) {
+					&& row.createdAt().equals(first.createdAt())
+					&& Objects.equals(row.expiresAt(), first.expiresAt()))) {
 				return false;
 			}
 		}
@@ -284,6 +286,7 @@ final class PostgresDialect extends JdbcDialect {
 		setInstant(ps, index++, first.scheduledAt());
 		setInstant(ps, index++, first.createdAt());
 		setInstant(ps, index++, first.createdAt()); // enqueued_at
+		setInstant(ps, index++, first.expiresAt());
 		Object[] ids = new Object[rows.size()];
 		Object[] args = new Object[rows.size()];
 		for (int i = 0; i < ids.length; i++) {
@@ -309,6 +312,7 @@ final class PostgresDialect extends JdbcDialect {
 		Object[] policies = new Object[size];
 		Object[] scheduled = new Object[size];
 		Object[] created = new Object[size];
+		Object[] expires = new Object[size];
 		TimestampTexts texts = new TimestampTexts();
 		for (int i = 0; i < size; i++) {
 			InsertRow row = rows.get(i);
@@ -323,6 +327,7 @@ final class PostgresDialect extends JdbcDialect {
 			policies[i] = row.policyJson();
 			scheduled[i] = texts.of(row.scheduledAt());
 			created[i] = texts.of(row.createdAt());
+			expires[i] = (row.expiresAt() != null) ? timestamptz(row.expiresAt()) : null;
 		}
 		int index = 1;
 		for (Object[] column : List.of(ids, types, queues, args, metas)) {
@@ -334,6 +339,7 @@ final class PostgresDialect extends JdbcDialect {
 		ps.setArray(index++, con.createArrayOf("text", policies));
 		ps.setArray(index++, con.createArrayOf("text", scheduled));
 		ps.setArray(index++, con.createArrayOf("text", created));
+		ps.setArray(index++, con.createArrayOf("text", expires));
 		return index;
 	}
 
@@ -425,6 +431,7 @@ final class PostgresDialect extends JdbcDialect {
 		int index = 1;
 		ps.setString(index++, queue);
 		setInstant(ps, index++, now);
+		setInstant(ps, index++, now);
 		if (!anyType(visibilityByType)) {
 			ps.setArray(index++, con.createArrayOf("text", visibilityByType.keySet().toArray()));
 		}
@@ -445,7 +452,7 @@ final class PostgresDialect extends JdbcDialect {
 	 */
 	String claimSql(Map<String, Duration> visibilityByType, boolean resume) {
 		return "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
-				+ " AND queue = ? AND scheduled_at <= ?" + (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
+				+ " AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
 				+ (resume ? " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)" : "")
 				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"

@@ -41,15 +41,28 @@ import dev.ojs.retry.RetryPolicy;
  * @param discardedAt when it was discarded or dead-lettered, or {@code null}
  * @param lockedBy the worker node holding its reservation, or {@code null}
  * @param lockedUntil when that reservation expires, or {@code null}
+ * @param expiresAt when the job expires unless it has started: past it, a job still waiting
+ * to run is discarded (ojs-core.md {@code expires_at}); {@code null} for never
  */
 public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
 		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
 		boolean deadLetter, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
 		@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
-		@Nullable String lockedBy, @Nullable Instant lockedUntil) {
+		@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt) {
 
 	public Job {
 		errors = LazyErrorHistory.copyOf(errors);
+	}
+
+	/** A job that never expires. */
+	public Job(String id, String type, String queue, String argsJson, String metaJson, int priority, JobState state,
+			int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter,
+			@Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+			@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
+			@Nullable String lockedBy, @Nullable Instant lockedUntil) {
+		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
+				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
+				lockedUntil, null);
 	}
 
 	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */

@@ -23,10 +23,19 @@ import dev.ojs.retry.RetryPolicy;
  * @param maxAttempts the effective {@code max_attempts} as the producer resolved it (for
  * display: the handler that runs the job decides)
  * @param pending staged in state {@code pending} until activated (ojs-core §6)
+ * @param expiresAt when the job expires unless it has started (discarded then), or
+ * {@code null} for never
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
-		boolean pending) {
+		boolean pending, @Nullable Instant expiresAt) {
+
+	/** A job that never expires. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, null);
+	}
 
 	/** A job that is not {@code pending}. */
 	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,

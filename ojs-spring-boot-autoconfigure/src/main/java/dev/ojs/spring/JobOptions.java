@@ -40,6 +40,10 @@ public final class JobOptions {
 
 	private final boolean pending;
 
+	private final @Nullable Duration expiresIn;
+
+	private final @Nullable Instant expiresAt;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -53,6 +57,8 @@ public final class JobOptions {
 		this.meta = Collections.unmodifiableMap(new LinkedHashMap<>(builder.meta));
 		this.uniqueKey = builder.uniqueKey;
 		this.pending = builder.pending;
+		this.expiresIn = builder.expiresIn;
+		this.expiresAt = builder.expiresAt;
 	}
 
 	/**
@@ -71,6 +77,8 @@ public final class JobOptions {
 		this.meta = Collections.unmodifiableMap(merged);
 		this.uniqueKey = options.uniqueKey;
 		this.pending = options.pending;
+		this.expiresIn = options.expiresIn;
+		this.expiresAt = options.expiresAt;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -156,11 +164,23 @@ public final class JobOptions {
 		return this.pending;
 	}
 
+	/** How long from enqueue the job expires unless it has started, or {@code null}. */
+	public @Nullable Duration expiresIn() {
+		return this.expiresIn;
+	}
+
+	/** When the job expires unless it has started, or {@code null}. */
+	public @Nullable Instant expiresAt() {
+		return this.expiresAt;
+	}
+
 	@Override
 	public String toString() {
 		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
 				+ this.runAt + ", retry=" + ((this.retry != null) ? this.retry.toJson() : this.retryJson) + ", meta="
-				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", pending=" + this.pending + "]";
+				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", pending=" + this.pending
+				+ ((this.expiresAt != null) ? ", expiresAt=" + this.expiresAt : "")
+				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "") + "]";
 	}
 
 	/** Builder of {@link JobOptions}. */
@@ -183,6 +203,10 @@ public final class JobOptions {
 		private @Nullable String uniqueKey;
 
 		private boolean pending;
+
+		private @Nullable Duration expiresIn;
+
+		private @Nullable Instant expiresAt;
 
 		private Builder() {
 		}
@@ -267,6 +291,30 @@ public final class JobOptions {
 		 */
 		public Builder pending(boolean pending) {
 			this.pending = pending;
+			return this;
+		}
+
+		/**
+		 * Expire the job at this time unless it has started: a job still waiting then is
+		 * discarded, never run (ojs-core.md {@code expires_at}). Replaces
+		 * {@link #expiresIn(Duration)}.
+		 */
+		public Builder expiresAt(@Nullable Instant expiresAt) {
+			this.expiresAt = expiresAt;
+			this.expiresIn = null;
+			return this;
+		}
+
+		/**
+		 * Expire the job this long after it is enqueued unless it has started. Replaces
+		 * {@link #expiresAt(Instant)}.
+		 */
+		public Builder expiresIn(@Nullable Duration expiresIn) {
+			if (expiresIn != null && expiresIn.isNegative()) {
+				throw new IllegalArgumentException("expiresIn must not be negative: " + expiresIn);
+			}
+			this.expiresIn = expiresIn;
+			this.expiresAt = null;
 			return this;
 		}
 

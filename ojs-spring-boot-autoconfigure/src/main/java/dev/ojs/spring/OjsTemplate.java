@@ -303,6 +303,11 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		int maxAttempts = effectivePolicy(route, own).maxAttempts();
 		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
 		Instant runAt = runAt(options);
+		Instant expiresAt = (options.expiresAt() != null) ? options.expiresAt()
+				: (options.expiresIn() != null) ? this.clock.instant().plus(options.expiresIn()) : null;
+		if (expiresAt != null && runAt != null && expiresAt.isBefore(runAt)) {
+			throw new IllegalArgumentException("expiresAt " + expiresAt + " is before the job's run time " + runAt);
+		}
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
 		List<?> previous = null;
 		String argsJson = null;
@@ -314,7 +319,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 				previous = args;
 			}
 			jobs.add(new NewJob(type, queue, priority, argsJson, metaJson, own, runAt, options.uniqueKey(),
-					maxAttempts, options.pending()));
+					maxAttempts, options.pending(), expiresAt));
 		}
 		return jobs;
 	}

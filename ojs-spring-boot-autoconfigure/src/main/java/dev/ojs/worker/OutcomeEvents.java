@@ -8,6 +8,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
+import dev.ojs.retry.JobError;
 
 /**
  * Tells the {@link JobEventListener} about stored outcomes. Whatever the listener throws is
@@ -75,6 +76,17 @@ final class OutcomeEvents {
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
 			logger.warn("OJS job event listener failed on the failure of " + job.id(), ex);
+		}
+	}
+
+	/** A job discarded without an attempt (expired); its handler never ran. */
+	void discarded(Job job, JobError error) {
+		try {
+			this.listener.discarded(job, error, Duration.ZERO);
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.warn("OJS job event listener failed on discarded " + job.id(), ex);
 		}
 	}
 

@@ -75,6 +75,8 @@ public class Worker {
 
 	private @Nullable Pruner pruner;
 
+	private @Nullable Expirer expirer;
+
 	private volatile @Nullable PauseWatcher pauseWatcher;
 
 	private @Nullable CancelWatcher cancelWatcher;
@@ -155,6 +157,7 @@ public class Worker {
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
 		this.pruner = new Pruner(this.store, this.nodeId, this.settings.retention());
+		this.expirer = new Expirer(this.store, this.nodeId, this.events, this::isRunning);
 		Slots slots = this.slots;
 		this.nodeBeat = new NodeBeat(this.store, this.nodeId, List.copyOf(this.queues.keySet()),
 				this.queues.values().stream().mapToInt(Integer::intValue).sum(), slots::running, NODE_HEARTBEAT_INTERVAL);
@@ -162,8 +165,9 @@ public class Worker {
 		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.executions, this.settings.pollInterval());
 		if (!pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
-			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner and watcher, and the listener's
-			int engineConnections = pollers.size() + 7 + ((this.insertListener != null) ? 1 : 0);
+			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner, expirer and watcher, and the
+			// listener's
+			int engineConnections = pollers.size() + 8 + ((this.insertListener != null) ? 1 : 0);
 			this.store.workerStarting(engineConnections, this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
 		this.pauseWatcher.refreshNow();
@@ -173,6 +177,7 @@ public class Worker {
 		this.nodeBeat.start();
 		this.rescuer.start();
 		this.pruner.start();
+		this.expirer.start();
 		this.pauseWatcher.start();
 		this.cancelWatcher.start();
 		logger.info("OJS worker " + this.nodeId + " started: queues " + this.queues + ", types "
@@ -215,6 +220,7 @@ public class Worker {
 		this.nodeBeat.stop(MIN_STOP_TIMEOUT);
 		this.rescuer.stop(MIN_STOP_TIMEOUT);
 		this.pruner.stop(MIN_STOP_TIMEOUT);
+		this.expirer.stop(MIN_STOP_TIMEOUT);
 		this.pauseWatcher.stop(MIN_STOP_TIMEOUT);
 		this.cancelWatcher.stop(MIN_STOP_TIMEOUT);
 		// outcomes the completer could not write are the rescuer's now (§9.2): a later start

@@ -103,6 +103,16 @@ public interface WorkerStore {
 	 */
 	List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide);
 
+	/**
+	 * Discards up to {@code limit} jobs still waiting to run (scheduled, available, retryable
+	 * or pending) whose {@code expires_at} has passed, earliest first: each becomes
+	 * {@code discarded} with {@code discarded_at}, never {@code completed_at}, no error entry
+	 * and no dead letter (ojs-core.md {@code expires_at}). Safe on every node at once: each
+	 * job is discarded once.
+	 * @return the jobs discarded by this call, as they are now
+	 */
+	List<Job> expire(int limit);
+
 	/** The earliest {@code limit} distinct future due times of the queue's scheduled and retryable jobs. */
 	List<Instant> nextDueTimes(String queue, int limit);
 

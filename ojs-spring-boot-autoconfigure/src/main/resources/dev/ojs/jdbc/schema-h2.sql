@@ -7,6 +7,7 @@
 --   claim_queue     = queue while the job is claimable, else NULL (claim index, in claim order)
 --   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,
 --                     live_unique_key): a key is unique per type among live jobs)
+--   live_expires_at = expires_at while the job still waits to run, else NULL (the expirer's index)
 -- They use the simple "CASE state WHEN ..." form: H2 2.4 fails with "The database has been closed" on
 -- "CASE WHEN state IN (...)" generated columns once the session that created the table is closed.
 CREATE TABLE IF NOT EXISTS ojs_jobs (
@@ -32,13 +33,23 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	discarded_at    TIMESTAMP(6) WITH TIME ZONE,
 	locked_by       VARCHAR(255),
 	locked_until    TIMESTAMP(6) WITH TIME ZONE,
+	expires_at      TIMESTAMP(6) WITH TIME ZONE,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE state WHEN 'available' THEN queue WHEN 'scheduled' THEN queue WHEN 'retryable' THEN queue END),
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
 	live_unique_key VARCHAR(255) GENERATED ALWAYS AS
 		(CASE state WHEN 'scheduled' THEN unique_key WHEN 'available' THEN unique_key WHEN 'active' THEN unique_key
-			WHEN 'retryable' THEN unique_key END)
+			WHEN 'retryable' THEN unique_key END),
+	live_expires_at TIMESTAMP(6) WITH TIME ZONE GENERATED ALWAYS AS
+		(CASE state WHEN 'scheduled' THEN expires_at WHEN 'available' THEN expires_at WHEN 'retryable' THEN expires_at
+			WHEN 'pending' THEN expires_at END)
 );
+-- expires_at came after the first release: tables created before it get the columns here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at TIMESTAMP(6) WITH TIME ZONE;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at TIMESTAMP(6) WITH TIME ZONE GENERATED ALWAYS AS
+	(CASE state WHEN 'scheduled' THEN expires_at WHEN 'available' THEN expires_at WHEN 'retryable' THEN expires_at
+		WHEN 'pending' THEN expires_at END);
+CREATE INDEX IF NOT EXISTS ojs_jobs_expires_idx ON ojs_jobs (live_expires_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_claim_idx ON ojs_jobs (claim_queue, claim_rank, scheduled_at, id);
 CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (state, queue, scheduled_at);
 CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, live_unique_key);

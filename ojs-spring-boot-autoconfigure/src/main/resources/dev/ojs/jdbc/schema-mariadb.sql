@@ -9,6 +9,7 @@
 --                     claim_rank = -priority keeps that order ascending, which 10.6 needs)
 --   live_unique_key = unique_key while the job is live, else NULL (unique index on (type,
 --                     live_unique_key): a key is unique per type among live jobs)
+--   live_expires_at = expires_at while the job still waits to run, else NULL (the expirer's index)
 CREATE TABLE IF NOT EXISTS ojs_jobs (
 	id              CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
 	type            VARCHAR(255) NOT NULL,
@@ -32,16 +33,20 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	discarded_at    DATETIME(6)  NULL,
 	locked_by       VARCHAR(255) NULL,
 	locked_until    DATETIME(6)  NULL,
+	expires_at      DATETIME(6)  NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
 	live_unique_key VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('scheduled', 'available', 'active', 'retryable') THEN unique_key END) STORED,
+	live_expires_at DATETIME(6) GENERATED ALWAYS AS
+		(CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED,
 	PRIMARY KEY (id),
 	INDEX ojs_jobs_claim_idx (claim_queue, claim_rank, scheduled_at, id),
 	INDEX ojs_jobs_due_idx (state, queue, scheduled_at),
 	UNIQUE INDEX ojs_jobs_unique_idx (type, live_unique_key),
 	INDEX ojs_jobs_locked_idx (state, locked_until),
+	INDEX ojs_jobs_expires_idx (live_expires_at),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
 	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at),
 	-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id) (filters
@@ -50,6 +55,12 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	INDEX ojs_jobs_error_created_idx (last_error_type, created_at, id),
 	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- expires_at came after the first release: tables created before it get the columns and index here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at DATETIME(6) NULL;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at DATETIME(6) GENERATED ALWAYS AS
+	(CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED;
+CREATE INDEX IF NOT EXISTS ojs_jobs_expires_idx ON ojs_jobs (live_expires_at);
 
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,

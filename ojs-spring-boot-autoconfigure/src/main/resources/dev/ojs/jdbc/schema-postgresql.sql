@@ -25,8 +25,12 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	completed_at    timestamptz,
 	discarded_at    timestamptz,
 	locked_by       varchar(255),
-	locked_until    timestamptz
+	locked_until    timestamptz,
+	expires_at      timestamptz
 );
+
+-- expires_at came after the first release: tables created before it get the column here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at timestamptz;
 
 -- Claim: WHERE state IN (available, scheduled, retryable) AND queue = ? AND scheduled_at <= now
 -- ORDER BY priority DESC, scheduled_at, id
@@ -40,6 +44,10 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_due_idx ON ojs_jobs (queue, scheduled_at)
 -- At most one live job per type and unique key
 CREATE UNIQUE INDEX IF NOT EXISTS ojs_jobs_unique_idx ON ojs_jobs (type, unique_key)
 	WHERE unique_key IS NOT NULL AND state IN ('scheduled', 'available', 'active', 'retryable');
+
+-- Expirer: jobs still waiting to run whose expires_at passed; jobs without one have no entry
+CREATE INDEX IF NOT EXISTS ojs_jobs_expires_idx ON ojs_jobs (expires_at)
+	WHERE expires_at IS NOT NULL AND state IN ('scheduled', 'available', 'retryable', 'pending');
 
 -- Rescuer: expired reservations
 CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (locked_until)

@@ -277,6 +277,109 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.nextDueTimes("default", 10)).isEmpty();
 	}
 
+	/**
+	 * ojs-conformance.md L2-TTL-001/002, decision 17: a job past its expires_at is never
+	 * claimed, and the expirer discards it (discarded_at, no completed_at, no error entry, no
+	 * dead letter) in every waiting state; jobs without expiry, or not yet expired, are untouched.
+	 */
+	@Test
+	void expiredJobIsNeverClaimedAndIsDiscarded() {
+		Instant now = this.clock.instant();
+		String expiring = insertOne(job("email.send").expiresAt(now.plusSeconds(10)));
+		String never = insertOne(job("email.send"));
+		String later = insertOne(job("email.send").expiresAt(now.plusSeconds(60)));
+		String scheduled = insertOne(job("email.send").runAt(now.plusSeconds(5)).expiresAt(now.plusSeconds(10)));
+		String pending = this.store.insert(List.of(new NewJob("email.send", "default", 0, "[]", "{}", null, null, null,
+				3, true, now.plusSeconds(10)))).get(0);
+		assertThat(this.store.find(expiring).orElseThrow().expiresAt()).isEqualTo(now.plusSeconds(10));
+		assertThat(this.store.find(never).orElseThrow().expiresAt()).isNull();
+		this.clock.advance(Duration.ofSeconds(10));
+
+		// before any sweep, the claim passes over the expired jobs
+		assertThat(claim(10)).extracting(Job::id).containsExactlyInAnyOrder(never, later);
+
+		List<Job> expired = this.store.expire(100);
+		assertThat(expired).extracting(Job::id).containsExactlyInAnyOrder(expiring, scheduled, pending);
+		for (String id : List.of(expiring, scheduled, pending)) {
+			Job stored = this.store.find(id).orElseThrow();
+			assertThat(stored.state()).isEqualTo(JobState.DISCARDED);
+			assertThat(stored.discardedAt()).isEqualTo(this.clock.instant());
+			assertThat(stored.completedAt()).isNull();
+			assertThat(stored.startedAt()).isNull();
+			assertThat(stored.deadLetter()).isFalse();
+			assertThat(stored.errors()).isEmpty();
+		}
+		assertThat(expired).allSatisfy((job) -> {
+			assertThat(job.state()).isEqualTo(JobState.DISCARDED);
+			assertThat(job.discardedAt()).isEqualTo(this.clock.instant());
+		});
+		assertThat(this.store.find(never).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		assertThat(this.store.expire(100)).isEmpty();
+	}
+
+	/** L2-TTL-001: expires_at bounds the start; a job that started runs to its outcome. */
+	@Test
+	void activeJobIsNotExpiredMidRun() {
+		String id = insertOne(job("email.send").expiresAt(this.clock.instant().plusSeconds(5)));
+		Job claimed = claim(1).get(0);
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(this.store.expire(100)).isEmpty();
+		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		assertThat(this.store.complete(List.of(claimed), false)).containsExactly(id);
+		Job completed = this.store.find(id).orElseThrow();
+		assertThat(completed.state()).isEqualTo(JobState.COMPLETED);
+		assertThat(completed.discardedAt()).isNull();
+	}
+
+	@Test
+	void expiryRunsInBatchesEarliestFirst() {
+		Instant now = this.clock.instant();
+		List<String> ids = this.store.insert(IntStream.range(0, 5)
+			.mapToObj((i) -> job("email.send").expiresAt(now.plusSeconds(5 - i)).build())
+			.toList());
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(this.store.expire(2)).extracting(Job::id).containsExactly(ids.get(4), ids.get(3));
+		assertThat(this.store.expire(10)).extracting(Job::id).containsExactly(ids.get(2), ids.get(1), ids.get(0));
+	}
+
+	/** The schema script adds expires_at to a table created before it (not on MySQL: see its script). */
+	@Test
+	void schemaScriptAddsExpiryToAnOlderTable() {
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String table = this.schema.tableName();
+		if (this.store.platform() == JdbcPlatform.POSTGRESQL) {
+			jdbc.execute("DROP INDEX " + table + "_expires_idx");
+		}
+		else {
+			// the generated column and its index, as a table created before expiry has neither
+			jdbc.execute("DROP INDEX " + table + "_expires_idx"
+					+ ((this.store.platform() == JdbcPlatform.H2) ? "" : " ON " + table));
+			jdbc.execute("ALTER TABLE " + table + " DROP COLUMN live_expires_at");
+		}
+		jdbc.execute("ALTER TABLE " + table + " DROP COLUMN expires_at");
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
+		Instant at = this.clock.instant().plusSeconds(1);
+		String id = insertOne(job("email.send").expiresAt(at));
+		assertThat(this.store.find(id).orElseThrow().expiresAt()).isEqualTo(at);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.store.expire(10)).extracting(Job::id).containsExactly(id);
+	}
+
+	@Test
+	void batchInsertKeepsEachRowsExpiry() {
+		// PostgreSQL binds a batch as one array per column, or once when the rows differ only in args
+		Instant at = this.clock.instant().plusSeconds(30).plusNanos(123_456_000);
+		List<String> mixed = this.store.insert(List.of(job("email.send").expiresAt(at).build(),
+				job("email.send").build(), job("email.send").expiresAt(at.plusSeconds(1)).build()));
+		assertThat(mixed.stream().map((id) -> this.store.find(id).orElseThrow().expiresAt()))
+			.containsExactly(at, null, at.plusSeconds(1));
+		List<String> uniform = this.store.insert(List.of(job("email.send").args("[1]").expiresAt(at).build(),
+				job("email.send").args("[2]").expiresAt(at).build()));
+		assertThat(uniform.stream().map((id) -> this.store.find(id).orElseThrow().expiresAt())).containsOnly(at);
+		String unique = insertOne(job("email.send").uniqueKey("k").expiresAt(at));
+		assertThat(this.store.find(unique).orElseThrow().expiresAt()).isEqualTo(at);
+	}
+
 	@Test
 	void claimOrderIsPriorityThenFifo() {
 		List<String> ids = this.store.insert(List.of(job("email.send").priority(0).build(),

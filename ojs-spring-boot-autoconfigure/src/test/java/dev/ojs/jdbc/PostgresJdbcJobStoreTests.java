@@ -305,6 +305,33 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		}
 	}
 
+	/**
+	 * Expiry costs jobs without it nothing: the expirer reads the partial index of waiting jobs
+	 * with an expires_at, and the claim keeps its plan, the expiry a filter on the rows it reads.
+	 */
+	@Test
+	void expiryReadsItsPartialIndexAndLeavesTheClaimPlan() {
+		this.store.insert(IntStream.range(0, 2000).mapToObj((n) -> job("email.send").build()).toList());
+		this.store.insert(IntStream.range(0, 5)
+			.mapToObj((n) -> job("email.send").expiresAt(this.clock.instant().plusSeconds(1)).build())
+			.toList());
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		jdbc.execute("ANALYZE " + this.schema.tableName());
+		PostgresDialect dialect = new PostgresDialect(this.schema.settings(), this.schema.dataSource());
+		String expire = String.join("\n", jdbc.query((con) -> {
+			java.sql.PreparedStatement ps = con.prepareStatement("EXPLAIN (COSTS OFF) " + dialect.expiredSelect());
+			dialect.setInstant(ps, 1, this.clock.instant().plusSeconds(2));
+			ps.setInt(2, 100);
+			return ps;
+		}, (rs, rowNum) -> rs.getString(1)));
+		assertThat(expire).as(expire).containsPattern("Index (Only )?Scan using " + this.schema.tableName() + "_expires_idx");
+		String claim = explainClaim(dialect, null);
+		assertThat(claim).as(claim).contains("Index Scan using " + this.schema.tableName() + "_claim_idx")
+			.containsPattern("Filter: .*expires_at");
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(this.store.expire(100)).hasSize(5);
+	}
+
 	private String explainClaim(PostgresDialect dialect, ClaimCursors.Cursor resumeAfter) {
 		Map<String, Duration> types = EMAIL;
 		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null);

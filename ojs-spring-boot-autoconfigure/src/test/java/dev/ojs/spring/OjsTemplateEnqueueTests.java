@@ -1,5 +1,7 @@
 package dev.ojs.spring;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -65,6 +67,28 @@ class OjsTemplateEnqueueTests {
 			assertThat(job.argsJson()).isEqualTo("[]");
 			assertThat(job.queue()).isEqualTo("q");
 		});
+	}
+
+	@Test
+	void expiresAtAndExpiresInSetTheJobsExpiryL2Ttl001() {
+		Instant at = Instant.parse("2030-01-01T00:00:00Z");
+		this.template.enqueue("t", JobOptions.builder().expiresAt(at).build());
+		Instant before = Instant.now();
+		this.template.enqueue("t", JobOptions.builder().expiresIn(Duration.ofMinutes(10)).build());
+		this.template.enqueue("t");
+		assertThat(this.inserted.get(0).expiresAt()).isEqualTo(at);
+		assertThat(this.inserted.get(1).expiresAt()).isBetween(before.plus(Duration.ofMinutes(10)),
+				Instant.now().plus(Duration.ofMinutes(10)));
+		assertThat(this.inserted.get(2).expiresAt()).isNull();
+	}
+
+	@Test
+	void expiryBeforeTheRunTimeIsRejected() {
+		Instant runAt = Instant.parse("2030-01-01T00:00:00Z");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueue("t",
+				JobOptions.builder().runAt(runAt).expiresAt(runAt.minusSeconds(1)).build()))
+			.withMessageContaining("expiresAt");
+		assertThat(this.inserted).isEmpty();
 	}
 
 	@Test

@@ -27,6 +27,8 @@ public final class Jobs {
 
 	private String uniqueKey;
 
+	private Instant expiresAt;
+
 	private Jobs(String type) {
 		this.type = type;
 	}
@@ -83,10 +85,15 @@ public final class Jobs {
 		return this;
 	}
 
+	public Jobs expiresAt(Instant expiresAt) {
+		this.expiresAt = expiresAt;
+		return this;
+	}
+
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
-				this.uniqueKey, maxAttempts);
+				this.uniqueKey, maxAttempts, false, this.expiresAt);
 	}
 
 }

@@ -143,7 +143,7 @@ final class FakeWorkerStore implements WorkerStore {
 			.stream()
 			.filter((job) -> job.queue().equals(queue) && visibilityByType.containsKey(job.type())
 					&& Set.of(JobState.AVAILABLE, JobState.SCHEDULED, JobState.RETRYABLE).contains(job.state())
-					&& !job.scheduledAt().isAfter(now))
+					&& !job.scheduledAt().isAfter(now) && !expired(job, now))
 			.sorted(Comparator.comparingInt(Job::priority).reversed().thenComparing(Job::scheduledAt).thenComparing(Job::id))
 			.limit(limit)
 			.toList();
@@ -333,7 +333,46 @@ final class FakeWorkerStore implements WorkerStore {
 			Instant lockedUntil) {
 		return new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(), state, attempt,
 				job.maxAttempts(), job.retryPolicy(), errors, deadLetter, job.uniqueKey(), scheduledAt, job.createdAt(),
-				job.enqueuedAt(), startedAt, completedAt, discardedAt, lockedBy, lockedUntil);
+				job.enqueuedAt(), startedAt, completedAt, discardedAt, lockedBy, lockedUntil, job.expiresAt());
+	}
+
+	private static boolean expired(Job job, Instant now) {
+		return job.expiresAt() != null && !job.expiresAt().isAfter(now);
+	}
+
+	/** Every {@link #expire} call's limit, in order. */
+	final List<Integer> expireLimits = new CopyOnWriteArrayList<>();
+
+	@Override
+	public synchronized List<Job> expire(int limit) {
+		this.expireLimits.add(limit);
+		Instant now = now();
+		List<Job> expired = this.jobs.values()
+			.stream()
+			.filter((job) -> Set.of(JobState.SCHEDULED, JobState.AVAILABLE, JobState.RETRYABLE, JobState.PENDING)
+				.contains(job.state()) && expired(job, now))
+			.sorted(Comparator.comparing(Job::expiresAt).thenComparing(Job::id))
+			.limit(limit)
+			.toList();
+		List<Job> discarded = new ArrayList<>();
+		for (Job job : expired) {
+			Job copy = copy(job, JobState.DISCARDED, job.attempt(), job.scheduledAt(), job.errors(), false,
+					job.startedAt(), null, now, null, null);
+			this.jobs.put(job.id(), copy);
+			discarded.add(copy);
+		}
+		return discarded;
+	}
+
+	/** Puts a job that is due now and expires at {@code expiresAt}. */
+	synchronized Job addExpiring(String type, String queue, Instant expiresAt) {
+		Job job = add(type, queue);
+		Job expiring = new Job(job.id(), job.type(), job.queue(), job.argsJson(), job.metaJson(), job.priority(),
+				job.state(), job.attempt(), job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(),
+				job.uniqueKey(), job.scheduledAt(), job.createdAt(), job.enqueuedAt(), null, null, null, null, null,
+				expiresAt);
+		this.jobs.put(job.id(), expiring);
+		return expiring;
 	}
 
 }

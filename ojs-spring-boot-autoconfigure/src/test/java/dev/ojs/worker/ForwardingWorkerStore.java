@@ -75,6 +75,11 @@ class ForwardingWorkerStore implements WorkerStore {
 	}
 
 	@Override
+	public List<Job> expire(int limit) {
+		return this.delegate.expire(limit);
+	}
+
+	@Override
 	public List<Instant> nextDueTimes(String queue, int limit) {
 		return this.delegate.nextDueTimes(queue, limit);
 	}

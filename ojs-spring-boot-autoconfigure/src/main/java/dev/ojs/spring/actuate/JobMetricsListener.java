@@ -109,8 +109,12 @@ public class JobMetricsListener implements JobEventListener {
 
 	@Override
 	public void discarded(Job job, JobError error, Duration handlerDuration) {
-		this.failed.withTags(tags(job)).increment();
 		this.discarded.withTags(tags(job)).increment();
+		if (job.attempt() == 0) {
+			// expired before it ran: no attempt failed
+			return;
+		}
+		this.failed.withTags(tags(job)).increment();
 		recordDuration(job, "discarded", handlerDuration);
 	}
 

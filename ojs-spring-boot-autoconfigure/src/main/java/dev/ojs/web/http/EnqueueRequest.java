@@ -133,7 +133,19 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 				builder.meta(JobJson.SCHEDULED_AT_AS_SENT, scheduled.stringValue());
 			}
 		}
-		unsupported(options, "expires_at", path, "Job expiry (expires_at) is not supported.");
+		JsonNode expires = options.get("expires_at");
+		Instant expiresAt = instant(expires, path + "options.expires_at", now);
+		if (expiresAt != null) {
+			if (runAt != null && expiresAt.isBefore(runAt)) {
+				throw invalid(path + "options.expires_at", "The 'expires_at' must not be before 'scheduled_at'.",
+						"timestamp at or after scheduled_at", expires);
+			}
+			builder.expiresAt(expiresAt);
+			if (!expires.stringValue().startsWith("+")) {
+				// decision 16: an absolute time is echoed exactly as sent
+				builder.meta(JobJson.EXPIRES_AT_AS_SENT, expires.stringValue());
+			}
+		}
 		unsupported(options, "rate_limit", path, "Rate limits are not supported.");
 		JsonNode pending = options.get("pending");
 		if (pending != null && !pending.isNull()) {

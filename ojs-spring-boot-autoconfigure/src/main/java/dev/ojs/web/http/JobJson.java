@@ -40,6 +40,9 @@ final class JobJson {
 	 */
 	static final String SCHEDULED_AT_AS_SENT = "ojs.scheduled_at";
 
+	/** The meta key under which an absolute {@code expires_at} is kept as sent (decision 16). */
+	static final String EXPIRES_AT_AS_SENT = "ojs.expires_at";
+
 	private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
 		.withZone(ZoneOffset.UTC);
 
@@ -64,6 +67,7 @@ final class JobJson {
 		JsonNode meta = this.jsonMapper.readTree(job.metaJson());
 		JsonNode unknown = meta.isObject() ? ((ObjectNode) meta).remove(UNKNOWN_FIELDS) : null;
 		JsonNode scheduledAsSent = meta.isObject() ? ((ObjectNode) meta).remove(SCHEDULED_AT_AS_SENT) : null;
+		JsonNode expiresAsSent = meta.isObject() ? ((ObjectNode) meta).remove(EXPIRES_AT_AS_SENT) : null;
 		json.put("meta", meta);
 		json.put("priority", job.priority());
 		json.put("attempt", job.attempt());
@@ -80,6 +84,12 @@ final class JobJson {
 			else {
 				put(json, "scheduled_at", job.scheduledAt());
 			}
+		}
+		if (expiresAsSent != null && expiresAsSent.isString()) {
+			json.put("expires_at", expiresAsSent.stringValue());
+		}
+		else {
+			put(json, "expires_at", job.expiresAt());
 		}
 		put(json, "started_at", job.startedAt());
 		put(json, "completed_at", job.completedAt());

@@ -11,8 +11,15 @@ import java.util.Map;
  */
 public final class Manifest {
 
-	/** The conformance level declared. */
-	public static final int CONFORMANCE_LEVEL = 1;
+	/**
+	 * The conformance level declared while the cron endpoints are served: every requirement
+	 * of levels 0 to 2 passes. Without recurring jobs (no cron, L2-CRON) it is
+	 * {@value #LEVEL_WITHOUT_CRON}.
+	 */
+	public static final int CONFORMANCE_LEVEL = 2;
+
+	/** The conformance level declared without the cron endpoints. */
+	public static final int LEVEL_WITHOUT_CRON = 1;
 
 
 	/** What unique jobs support (ojs-unique-jobs.md §8.3). */
@@ -22,20 +29,22 @@ public final class Manifest {
 
 	/** What the binding accepts beyond the spec. */
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
-			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-named-priorities");
+			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-relative-expires-at", "x-named-priorities");
 
 	/**
 	 * Requirements of the declared levels the binding does not meet, by requirement id of
 	 * ojs-conformance.md (or field of openapi.yaml), so that a client can tell exactly.
 	 */
 	private static final List<String> LIMITATIONS = List.of(
-			"ojs-events.md job.scheduled, job.expired, job.progress, queue, worker and cron events: not on /ojs/v1/events",
+			"ojs-events.md job.scheduled, job.progress, queue, worker and cron events: not on /ojs/v1/events",
 			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
 			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored");
 
 	private final String version;
 
 	private final Map<String, Boolean> capabilities;
+
+	private final int level;
 
 	/**
 	 * @param version the implementation's version
@@ -44,6 +53,7 @@ public final class Manifest {
 	public Manifest(String version, boolean cron) {
 		this.version = version;
 		this.capabilities = capabilities(cron);
+		this.level = cron ? CONFORMANCE_LEVEL : LEVEL_WITHOUT_CRON;
 	}
 
 	private static Map<String, Boolean> capabilities(boolean cron) {
@@ -52,7 +62,7 @@ public final class Manifest {
 		capabilities.put("cron_jobs", cron);
 		capabilities.put("dead_letter", true);
 		capabilities.put("delayed_jobs", true);
-		capabilities.put("job_ttl", false);
+		capabilities.put("job_ttl", true);
 		capabilities.put("priority_queues", true);
 		capabilities.put("rate_limiting", false);
 		capabilities.put("schema_validation", false);
@@ -79,7 +89,7 @@ public final class Manifest {
 		json.put("specversion", OjsHttp.VERSION);
 		json.put("ojs_version", OjsHttp.VERSION);
 		json.put("implementation", implementation);
-		json.put("conformance_level", CONFORMANCE_LEVEL);
+		json.put("conformance_level", this.level);
 		json.put("protocols", List.of("http"));
 		json.put("backend", backend);
 		json.put("capabilities", this.capabilities);

@@ -1,6 +1,7 @@
 package dev.ojs.web.http;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ import dev.ojs.spring.JobStartedEvent;
 import dev.ojs.spring.OjsJobEvent;
 import dev.ojs.spring.OjsJobFailureEvent;
 import dev.ojs.spring.OjsJobListener;
+import dev.ojs.worker.Expirer;
 
 /**
  * The job lifecycle events of ojs-events.md §3.1 ({@code job.enqueued}, {@code job.started},
@@ -148,8 +150,26 @@ public class OjsEventStream implements OjsJobListener, DisposableBean {
 
 	@Override
 	public void onDiscarded(JobDiscardedEvent event) {
-		failed(event, JobState.DISCARDED, false);
+		if (event.getAttempt() == 0 && Expirer.ERROR_TYPE.equals(event.getError().type())) {
+			// no attempt failed: the job expired before it ran
+			expired(event);
+		}
+		else {
+			failed(event, JobState.DISCARDED, false);
+		}
 		discarded(event);
+	}
+
+	/** ojs-events.md {@code job.expired}: the job's {@code expires_at} passed before it ran. */
+	private void expired(JobDiscardedEvent event) {
+		Map<String, Object> data = data(event, JobState.DISCARDED);
+		data.put("created_at", JobJson.timestamp(event.getJob().createdAt()));
+		Instant expiresAt = Instant.parse(String.valueOf(event.getError().details().get(Expirer.EXPIRES_AT)));
+		Instant expiredAt = Instant.parse(String.valueOf(event.getError().details().get(Expirer.EXPIRED_AT)));
+		data.put("expired_at", JobJson.timestamp(expiredAt));
+		data.put("expires_at", JobJson.timestamp(expiresAt));
+		data.put("ttl_ms", Duration.between(event.getJob().createdAt(), expiresAt).toMillis());
+		publish("job.expired", "workers", event.getJobId(), data);
 	}
 
 	@Override

@@ -64,6 +64,16 @@ class JobMetricsListenerTests {
 		assertThat(duration("a", "q", "discarded").count()).isEqualTo(1);
 	}
 
+	/** An expired job (ojs-conformance.md L2-TTL-002) ran no attempt: discarded, not failed, not timed. */
+	@Test
+	void expiredJobCountsAsDiscardedOnly() {
+		Job expired = StoredJobs.job("a").queue("q").state(JobState.DISCARDED).attempt(0).build();
+		this.listener.discarded(expired, JobError.of("expired", "expires_at passed"), Duration.ZERO);
+		assertThat(count(JobMetricsListener.DISCARDED, "a", "q")).isEqualTo(1);
+		assertThat(count(JobMetricsListener.FAILED, "a", "q")).isZero();
+		assertThat(this.registry.find(JobMetricsListener.DURATION).timer()).isNull();
+	}
+
 	@Test
 	void deadLetteredCountsAFailedAttempt() {
 		this.listener.deadLettered(job("a", "q"), ERROR, Duration.ofMillis(1));

@@ -112,11 +112,19 @@ class HttpBindingFuzzTests {
 			case 5 -> options.put("queue", pick(List.of("Upper", " space", "-lead", "a/b", "", "x".repeat(129), 5)));
 			case 6 -> options.put("priority", pick(List.of(101, -101, "urgent", 1.5, Long.MAX_VALUE, List.of())));
 			case 7 -> options.put("retry", badRetry());
-			case 8 -> options.put("scheduled_at", pick(List.of("tomorrow", "+P", "+PT-1S", "2026-13-01T00:00:00Z", 12)));
+			case 8 -> {
+				options.put(pick(List.of("scheduled_at", "expires_at")),
+						pick(List.of("tomorrow", "+P", "+PT-1S", "2026-13-01T00:00:00Z", 12)));
+				if (this.random.nextBoolean()) {
+					// an expiry before the scheduled time
+					options.put("scheduled_at", "+PT1H");
+					options.put("expires_at", "+PT1M");
+				}
+			}
 			case 9 -> options.put(pick(List.of("timeout_ms", "visibility_timeout_ms")), pick(List.of(-1, "1s", 1.5)));
 			case 10 -> options.put("tags", pick(List.of("tag", List.of(1), Map.of())));
 			case 11 -> body.put("options", pick(List.of("options", List.of(), 7)));
-			case 12 -> options.put(pick(List.of("unique", "expires_at", "rate_limit")),
+			case 12 -> options.put(pick(List.of("unique", "rate_limit")),
 					pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", Map.of("max_per_second", 1), true, Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"), "unique")));
 			case 13 -> options.put("pending", pick(List.of("yes", 1, Map.of(), List.of(true))));
 			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-000000000000", "2.0", 3)));
