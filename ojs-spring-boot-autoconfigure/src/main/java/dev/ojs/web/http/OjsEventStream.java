@@ -17,6 +17,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -45,9 +46,10 @@ import dev.ojs.worker.Expirer;
  * {@link JobEnqueuedEvent}s and {@link JobCancelledEvent}s of {@code OjsTemplate}, in the event envelope of §2, for the subscribers of
  * {@code GET /ojs/v1/events} (spec README decision 11). Events are handed to one delivery
  * thread, so the engine's threads never wait for a subscriber; a subscriber that cannot be
- * written to is dropped.
+ * written to is dropped. Its streams end when the application stops, ahead of the web
+ * server's graceful shutdown, which would otherwise wait for them.
  */
-public class OjsEventStream implements OjsJobListener, DisposableBean {
+public class OjsEventStream implements OjsJobListener, SmartLifecycle, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(OjsEventStream.class);
 
@@ -57,6 +59,8 @@ public class OjsEventStream implements OjsJobListener, DisposableBean {
 	private final String service;
 
 	private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+
+	private volatile boolean running;
 
 	private final ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
 			new ArrayBlockingQueue<>(BACKLOG), (runnable) -> {
@@ -81,6 +85,9 @@ public class OjsEventStream implements OjsJobListener, DisposableBean {
 		emitter.onCompletion(() -> this.subscribers.remove(subscriber));
 		emitter.onTimeout(() -> this.subscribers.remove(subscriber));
 		emitter.onError((ex) -> this.subscribers.remove(subscriber));
+		if (!this.running) {
+			closeAll();
+		}
 		return emitter;
 	}
 
@@ -254,10 +261,31 @@ public class OjsEventStream implements OjsJobListener, DisposableBean {
 	}
 
 	@Override
-	public void destroy() {
-		this.delivery.shutdownNow();
+	public void start() {
+		this.running = true;
+	}
+
+	/** Ends every stream: the web server's graceful shutdown (a later phase) waits for none. */
+	@Override
+	public void stop() {
+		this.running = false;
+		closeAll();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	private void closeAll() {
 		this.subscribers.forEach((subscriber) -> subscriber.emitter().complete());
 		this.subscribers.clear();
+	}
+
+	@Override
+	public void destroy() {
+		this.delivery.shutdownNow();
+		closeAll();
 	}
 
 	private record Subscriber(SseEmitter emitter, Set<String> types, Set<String> queues, Set<String> jobTypes) {
