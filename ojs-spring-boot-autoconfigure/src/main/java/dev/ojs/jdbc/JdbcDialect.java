@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -36,6 +37,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementSetter;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -48,6 +50,7 @@ import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.Timestamps;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.worker.WorkerStore;
 
@@ -117,6 +120,9 @@ abstract class JdbcDialect {
 	/** Worker-side transactions: always new, READ COMMITTED. */
 	final TransactionTemplate workerTx;
 
+	/** A claim's transaction: its own, or the caller's (a rate-limited claim's, holding its queue's bucket). */
+	final TransactionTemplate claimTx;
+
 	/**
 	 * Guarded batch writes: a transaction of their own, or a savepoint in the caller's (the
 	 * rescuer's, which holds the rows locked); the connection's isolation (they only lock and write).
@@ -137,6 +143,8 @@ abstract class JdbcDialect {
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.workerTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.claimTx = new TransactionTemplate(this.workerTx.getTransactionManager());
+		this.claimTx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.batchTx = new TransactionTemplate(this.workerTx.getTransactionManager());
 		this.batchTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 	}
@@ -979,7 +987,7 @@ abstract class JdbcDialect {
 
 	// ---- queue states (ojs-queue-config.md §5.1)
 
-	private static final String QUEUE_COLUMNS = "name, paused, paused_at";
+	private static final String QUEUE_COLUMNS = "name, paused, paused_at, rate_limit, rate_period_ms";
 
 	/**
 	 * Pauses or resumes a queue, creating its row when it has none; {@code paused_at} is
@@ -990,7 +998,7 @@ abstract class JdbcDialect {
 			return;
 		}
 		try {
-			this.jdbc.update("INSERT INTO " + this.queuesTable + " (" + QUEUE_COLUMNS + ") VALUES (?, ?, ?)", (ps) -> {
+			this.jdbc.update("INSERT INTO " + this.queuesTable + " (name, paused, paused_at) VALUES (?, ?, ?)", (ps) -> {
 				ps.setString(1, queue);
 				ps.setBoolean(2, paused);
 				setInstant(ps, 3, paused ? now : null);
@@ -1034,7 +1042,87 @@ abstract class JdbcDialect {
 	}
 
 	private QueueState mapQueue(ResultSet rs, int rowNum) throws SQLException {
-		return new QueueState(rs.getString(1), rs.getBoolean(2), getInstant(rs, 3));
+		return new QueueState(rs.getString(1), rs.getBoolean(2), getInstant(rs, 3), rateLimit(rs, 4));
+	}
+
+	// ---- queue rate limits (ojs-queue-config.md §6.2, §8.3)
+
+	/** A queue's rate limit and its bucket's theoretical arrival time (epoch ns), as stored. */
+	record RateBucket(RateLimit limit, @Nullable Long tat) {
+	}
+
+	/** Sets or (with {@code null}) removes a queue's rate limit, creating its row when it has none. */
+	void setRateLimit(String queue, @Nullable RateLimit limit) {
+		String update = "UPDATE " + this.queuesTable + " SET rate_limit = ?, rate_period_ms = ? WHERE name = ?";
+		PreparedStatementSetter values = (ps) -> {
+			setNullableLong(ps, 1, (limit != null) ? (long) limit.limit() : null);
+			setNullableLong(ps, 2, (limit != null) ? limit.period().toMillis() : null);
+			ps.setString(3, queue);
+		};
+		if (this.jdbc.update(update, values) > 0) {
+			return;
+		}
+		try {
+			this.jdbc.update("INSERT INTO " + this.queuesTable + " (rate_limit, rate_period_ms, name, paused)"
+					+ " VALUES (?, ?, ?, FALSE)", values);
+		}
+		catch (DuplicateKeyException ex) {
+			// inserted concurrently: now there is a row to update
+			this.jdbc.update(update, values);
+		}
+	}
+
+	/** The rate limits of every queue that has one. */
+	Map<String, RateLimit> rateLimits() {
+		Map<String, RateLimit> limits = new HashMap<>();
+		this.jdbc.query("SELECT name, rate_limit, rate_period_ms FROM " + this.queuesTable
+				+ " WHERE rate_limit IS NOT NULL", (ResultSet rs) -> {
+					RateLimit limit = rateLimit(rs, 2);
+					if (limit != null) {
+						limits.put(rs.getString(1), limit);
+					}
+				});
+		return limits;
+	}
+
+	/**
+	 * Locks the queue's row until the caller's transaction ends and reads its bucket, so the
+	 * claims of one rate-limited queue draw from it one at a time on every node.
+	 */
+	@Nullable RateBucket lockRateBucket(String queue) {
+		List<RateBucket> buckets = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat FROM "
+				+ this.queuesTable + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
+					RateLimit limit = rateLimit(rs, 1);
+					long tat = rs.getLong(3);
+					return (limit != null) ? new RateBucket(limit, rs.wasNull() ? null : tat) : null;
+				}, queue);
+		return buckets.isEmpty() ? null : buckets.get(0);
+	}
+
+	/** Stores the bucket's theoretical arrival time after a claim drew from it. */
+	void setRateTat(String queue, long tat) {
+		this.jdbc.update("UPDATE " + this.queuesTable + " SET rate_tat = ? WHERE name = ?", (ps) -> {
+			ps.setLong(1, tat);
+			ps.setString(2, queue);
+		});
+	}
+
+	private static @Nullable RateLimit rateLimit(ResultSet rs, int column) throws SQLException {
+		int limit = rs.getInt(column);
+		if (rs.wasNull()) {
+			return null;
+		}
+		long periodMillis = rs.getLong(column + 1);
+		return rs.wasNull() ? null : new RateLimit(limit, Duration.ofMillis(periodMillis));
+	}
+
+	private static void setNullableLong(PreparedStatement ps, int index, @Nullable Long value) throws SQLException {
+		if (value != null) {
+			ps.setLong(index, value);
+		}
+		else {
+			ps.setNull(index, Types.BIGINT);
+		}
 	}
 
 	// ---- helpers

@@ -42,6 +42,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -56,6 +57,7 @@ import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.worker.NodeInfo;
 import dev.ojs.worker.RetentionSettings;
@@ -97,6 +99,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	private final JdbcDialect dialect;
 
+	/** Claims of rate-limited queues draw from their buckets. */
+	private final QueueRateLimits rateLimits;
+
 	/** The nodes and statistics tables, written by the worker. */
 	private final AdminDialect admin;
 
@@ -126,6 +131,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.dialect = JdbcDialect.create(platform, settings, dataSource);
 		this.admin = new AdminDialect(this.dialect, settings);
+		this.rateLimits = new QueueRateLimits(this.dialect);
 		DataSourceTransactionManager transactions = new DataSourceTransactionManager(dataSource);
 		this.plainInsertTx = new TransactionTemplate(transactions);
 		this.uniqueInsertTx = new TransactionTemplate(transactions);
@@ -449,7 +455,41 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
 		}
-		return this.dialect.claim(nodeId, queue, new LinkedHashMap<>(visibilityByType), limit, now());
+		Instant now = now();
+		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
+		return this.rateLimits.claim(queue, limit, now,
+				(count) -> this.dialect.claim(nodeId, queue, visibility, count, now));
+	}
+
+	@Override
+	public @Nullable Instant throttledUntil(String queue) {
+		return this.rateLimits.throttledUntil(queue);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The queue's row is created when it has none. Claims on this node follow at once, on
+	 * other nodes within a second.
+	 */
+	@Override
+	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
+		if (queue == null || queue.isBlank()) {
+			throw new IllegalArgumentException("Queue name must not be blank");
+		}
+		checkLength("queue", queue);
+		this.dialect.setRateLimit(queue, limit);
+		this.rateLimits.changed();
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			// in the caller's transaction: claims may have read the limits again before it commits
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCompletion(int status) {
+					JdbcJobStore.this.rateLimits.changed();
+				}
+			});
+		}
+		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
 	}
 
 	/**

@@ -95,7 +95,7 @@ final class MariaDbDialect extends JdbcDialect {
 		String select = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE claim_queue = ?"
 				+ " AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
-		return this.workerTx.execute((status) -> {
+		return this.claimTx.execute((status) -> {
 			List<Job> rows = this.jdbc.query(select, (ps) -> {
 				ps.setString(1, queue);
 				setInstant(ps, 2, now);

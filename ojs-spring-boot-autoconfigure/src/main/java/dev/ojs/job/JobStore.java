@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What applications and operators do with stored jobs: enqueue, look up, cancel, count,
  * manage dead letters, and pause and resume queues. The worker's claim/complete/fail/
@@ -101,6 +103,18 @@ public interface JobStore {
 	 */
 	default QueueState resumeQueue(String queue) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot pause queues");
+	}
+
+	/**
+	 * Sets a queue's rate limit (ojs-queue-config.md §6.2, §8.3), or removes it with
+	 * {@code null}: at most {@link RateLimit#limit()} of its jobs start per
+	 * {@link RateLimit#period()}, on all nodes and workers together.
+	 * @return the queue's state after the call
+	 * @throws IllegalArgumentException when the name is blank or too long
+	 * @throws UnsupportedOperationException when the store cannot limit queues
+	 */
+	default QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot rate-limit queues");
 	}
 
 	/** The queues that were ever paused or resumed, with their state, in name order. */

@@ -11,8 +11,14 @@ import org.jspecify.annotations.Nullable;
  * @param name the queue name
  * @param paused whether it is paused
  * @param pausedAt when it was paused, or {@code null} when it is not
+ * @param rateLimit its rate limit (§6.2), or {@code null} when it has none
  */
-public record QueueState(String name, boolean paused, @Nullable Instant pausedAt) {
+public record QueueState(String name, boolean paused, @Nullable Instant pausedAt, @Nullable RateLimit rateLimit) {
+
+	/** The state of a queue without a rate limit. */
+	public QueueState(String name, boolean paused, @Nullable Instant pausedAt) {
+		this(name, paused, pausedAt, null);
+	}
 
 	/** The state of a queue that was never paused. */
 	public static QueueState active(String name) {

@@ -9,10 +9,12 @@ import java.util.TreeMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
 
 /**
  * Pauses, resumes and lists queues (ojs-queue-config.md §5.1, ojs-admin-api.md §6.1, §6.3,
@@ -75,6 +77,35 @@ public class OjsQueues {
 		logger.info("OJS queue '" + queue + "' resumed");
 		this.changed.run();
 		return state;
+	}
+
+	/**
+	 * Sets a queue's rate limit (ojs-queue-config.md §6.2, §8.3), also of a queue that has
+	 * never held a job: at most {@code limit.limit()} of its jobs start per
+	 * {@code limit.period()}, on all nodes and workers (in process and over HTTP) together.
+	 * This node follows at once, other nodes within a second.
+	 * @param queue the queue name, at most 255 characters
+	 * @param limit the limit, or {@code null} to remove it
+	 * @return its state now
+	 * @throws IllegalArgumentException when the name is blank or longer than 255 characters
+	 * @throws UnsupportedOperationException when the job store cannot limit queues
+	 */
+	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
+		QueueState state = this.store.setRateLimit(queue, limit);
+		logger.info("OJS queue '" + queue + "' rate limit " + ((limit != null)
+				? "set to " + limit.limit() + " per " + limit.period() : "removed"));
+		return state;
+	}
+
+	/** The queue's rate limit, or {@code null} when it has none. */
+	public @Nullable RateLimit rateLimit(String queue) {
+		return this.store.queueStates()
+			.stream()
+			.filter((state) -> state.name().equals(queue))
+			.map(QueueState::rateLimit)
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElse(null);
 	}
 
 	/** Whether the queue is paused. */

@@ -29,7 +29,9 @@ import dev.ojs.job.Job;
  * logs them and backs off, 100 ms doubling to 5 s.
  * <p>
  * While its queue is paused (ojs-queue-config.md §5.1, told by the {@link PauseWatcher}) it
- * claims nothing, and resuming wakes it.
+ * claims nothing, and resuming wakes it. The store draws a rate-limited queue's claims from its
+ * bucket (§8.3); when one comes back short for want of tokens, the poller looks again when the
+ * next token is back.
  */
 final class QueuePoller {
 
@@ -208,6 +210,11 @@ final class QueuePoller {
 				if (!claimed.full()) {
 					look = false;
 					refreshDueTimes();
+					Instant throttled = this.store.throttledUntil(this.queue);
+					if (throttled != null) {
+						// a rate-limited queue: look again when its next token is back
+						this.wakeup.offerDue(throttled.plusMillis(1));
+					}
 				}
 			}
 			catch (Throwable ex) {

@@ -44,6 +44,15 @@ public interface WorkerStore {
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit);
 
 	/**
+	 * When the next job of a rate-limited queue may start (ojs-queue-config.md §8.3), if its
+	 * last claim found the queue's limit reached; {@code null} when it did not, or when the
+	 * store cannot limit queues.
+	 */
+	default @Nullable Instant throttledUntil(String queue) {
+		return null;
+	}
+
+	/**
 	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
 	 * @return the ids written; the others were no longer this attempt's
 	 */

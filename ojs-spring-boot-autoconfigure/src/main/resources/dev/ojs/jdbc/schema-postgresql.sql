@@ -127,11 +127,20 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 
 -- Queue states (ojs-queue-config.md §5.1). A queue has a row once it was paused or resumed;
 -- workers claim nothing from a paused queue, and enqueues into it still succeed.
+-- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
+-- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 CREATE TABLE IF NOT EXISTS ojs_queues (
-	name      varchar(255) NOT NULL PRIMARY KEY,
-	paused    boolean      NOT NULL DEFAULT false,
-	paused_at timestamptz
+	name           varchar(255) NOT NULL PRIMARY KEY,
+	paused         boolean      NOT NULL DEFAULT false,
+	paused_at      timestamptz,
+	rate_limit     integer,
+	rate_period_ms bigint,
+	rate_tat       bigint
 );
+-- the rate-limit columns came after the first release: tables created before them get them here.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit integer;
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms bigint;
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat bigint;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

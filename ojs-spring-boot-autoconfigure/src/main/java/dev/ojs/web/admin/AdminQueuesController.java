@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -24,9 +25,12 @@ import dev.ojs.admin.QueueSummary;
 import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsWorker;
+import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.RateLimits;
 
 /**
  * Queues (ojs-admin-api.md §6): list with counts, latency of the oldest ready job and
@@ -76,10 +80,40 @@ public class AdminQueuesController {
 		}
 		Instant now = this.admin.now();
 		Map<String, Object> view = AdminViews.queue(queue, recent(now).get(name), THROUGHPUT_MINUTES, now);
+		view.put("configuration", configuration(concurrency, this.queues.rateLimit(name)));
+		return view;
+	}
+
+	/**
+	 * §6.6: sets or removes ({@code "rate_limit": null}) the queue's rate limit, on every node;
+	 * {@code concurrency} is each node's {@code ojs.worker.queues} setting and not changed here.
+	 */
+	@PutMapping("/{name}/config")
+	public Map<String, Object> configure(@PathVariable String name,
+			@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		if (body == null || !body.containsKey("rate_limit")) {
+			throw ApiException.invalidRequest("The body must set 'rate_limit' (an object, or null to remove it)",
+					Map.of("field", "rate_limit"));
+		}
+		for (String field : body.keySet()) {
+			if (!field.equals("rate_limit")) {
+				throw new ApiException(422, ApiError.UNSUPPORTED, "Only 'rate_limit' can be configured here; '"
+						+ field + "' cannot", false, Map.of("field", field));
+			}
+		}
+		Object value = body.get("rate_limit");
+		RateLimit limit = (value != null) ? RateLimits.read(value, "rate_limit") : null;
+		QueueState state = this.queues.setRateLimit(name, limit);
+		Map<String, Object> view = state(state);
+		view.put("configuration", configuration(concurrency(name), state.rateLimit()));
+		return view;
+	}
+
+	private static Map<String, Object> configuration(@Nullable Integer concurrency, @Nullable RateLimit rateLimit) {
 		Map<String, Object> configuration = new LinkedHashMap<>();
 		configuration.put("concurrency", concurrency);
-		view.put("configuration", configuration);
-		return view;
+		configuration.put("rate_limit", (rateLimit != null) ? RateLimits.view(rateLimit) : null);
+		return configuration;
 	}
 
 	@PostMapping("/{name}/pause")

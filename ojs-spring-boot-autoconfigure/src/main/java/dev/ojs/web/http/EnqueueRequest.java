@@ -17,10 +17,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.ojs.job.RateLimit;
 import dev.ojs.job.Timestamps;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.RateLimits;
 
 /**
  * One job of a PUSH request (ojs-http-binding.md §9.1, openapi.yaml {@code EnqueueRequest}),
@@ -33,8 +35,10 @@ import dev.ojs.web.ApiException;
  * @param args the arguments, one JSON value each
  * @param options queue, priority, schedule, retry policy, metadata and unique key
  * @param unique the unique policy, or {@code null}
+ * @param rateLimit the rate limit the job sets for its queue (decision 22), or {@code null}
  */
-record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nullable UniquePolicy unique) {
+record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nullable UniquePolicy unique,
+		@Nullable RateLimit rateLimit) {
 
 	/** Decision 6: dot-separated lowercase segments of letters, digits, {@code _} and {@code -}. */
 	static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_\\-]*(\\.[a-z][a-z0-9_\\-]*)*");
@@ -146,7 +150,13 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 				builder.meta(JobJson.EXPIRES_AT_AS_SENT, expires.stringValue());
 			}
 		}
-		unsupported(options, "rate_limit", path, "Rate limits are not supported.");
+		JsonNode rateLimitNode = options.get("rate_limit");
+		RateLimit rateLimit = null;
+		if (rateLimitNode != null && !rateLimitNode.isNull()) {
+			// decision 22: a job's rate limit configures its queue
+			rateLimit = RateLimits.read(rateLimitNode.isObject() ? jsonMapper.convertValue(rateLimitNode, Map.class)
+					: rateLimitNode, path + "options.rate_limit");
+		}
 		JsonNode pending = options.get("pending");
 		if (pending != null && !pending.isNull()) {
 			if (!pending.isBoolean()) {
@@ -170,7 +180,7 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			builder.uniqueKey(unique.key(type, (queue != null) ? queue : queueOfType.apply(type), argList, meta,
 					jsonMapper, path + "options.unique"));
 		}
-		return new EnqueueRequest(type, argList, builder.build(), unique);
+		return new EnqueueRequest(type, argList, builder.build(), unique, rateLimit);
 	}
 
 	private static String type(@Nullable JsonNode node, String field) {

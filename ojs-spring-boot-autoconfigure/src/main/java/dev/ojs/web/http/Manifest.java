@@ -64,7 +64,7 @@ public final class Manifest {
 		capabilities.put("delayed_jobs", true);
 		capabilities.put("job_ttl", true);
 		capabilities.put("priority_queues", true);
-		capabilities.put("rate_limiting", false);
+		capabilities.put("rate_limiting", true);
 		capabilities.put("schema_validation", false);
 		capabilities.put("unique_jobs", true);
 		capabilities.put("workflows", false);

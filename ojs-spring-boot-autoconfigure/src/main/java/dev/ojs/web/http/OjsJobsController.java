@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -22,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.RateLimit;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsTemplate;
@@ -49,10 +52,23 @@ public class OjsJobsController {
 
 	private final HandlerDirectory handlers;
 
+	private final TransactionOperations transactions;
+
 	/**
 	 * @param handlers where a job enqueued without a queue goes (for its unique key)
 	 */
 	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers) {
+		this(template, store, jsonMapper, handlers, TransactionOperations.withoutTransaction());
+	}
+
+	/**
+	 * @param handlers where a job enqueued without a queue goes (for its unique key)
+	 * @param transactions a transaction on the store's database, in which a request's rate
+	 * limits are set together with its jobs
+	 */
+	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers,
+			TransactionOperations transactions) {
+		this.transactions = transactions;
 		this.template = template;
 		this.handlers = handlers;
 		this.store = store;
@@ -72,7 +88,7 @@ public class OjsJobsController {
 		Instant now = Instant.now();
 		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
 				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
-		Job job = insert(request);
+		Job job = withRateLimits(List.of(request), () -> insert(request));
 		UniquePolicy unique = request.unique();
 		// a job created before this request is the live holder of the unique key
 		if (unique != null && job.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
@@ -94,6 +110,27 @@ public class OjsJobsController {
 					Map.of("existing_job_id", job.id(), "unique_key", String.valueOf(job.uniqueKey())));
 		}
 		return created(job, now);
+	}
+
+	/**
+	 * Decision 22: jobs that carry a rate limit set their queue's, in one transaction with the
+	 * enqueue: no job of the request is claimed before its limit holds, and a refused request
+	 * changes no limit.
+	 */
+	private <T> T withRateLimits(List<EnqueueRequest> requests, Supplier<T> enqueue) {
+		if (requests.stream().allMatch((request) -> request.rateLimit() == null)) {
+			return enqueue.get();
+		}
+		return this.transactions.execute((status) -> {
+			for (EnqueueRequest request : requests) {
+				RateLimit limit = request.rateLimit();
+				if (limit != null) {
+					String queue = request.options().queue();
+					this.store.setRateLimit((queue != null) ? queue : this.handlers.route(request.type()).queue(), limit);
+				}
+			}
+			return enqueue.get();
+		});
 	}
 
 	private Job insert(EnqueueRequest request) {
@@ -126,6 +163,7 @@ public class OjsJobsController {
 					"array", jobs);
 		}
 		List<OjsTemplate.Enqueue> enqueues = new ArrayList<>(jobs.size());
+		List<EnqueueRequest> requests = new ArrayList<>(jobs.size());
 		for (int i = 0; i < jobs.size(); i++) {
 			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now,
 					(type) -> this.handlers.route(type).queue(), this.jsonMapper);
@@ -134,10 +172,11 @@ public class OjsJobsController {
 						Map.of("field", "jobs[" + i + "].options.unique"));
 			}
 			enqueues.add(new OjsTemplate.Enqueue(one.type(), one.args(), one.options()));
+			requests.add(one);
 		}
 		List<String> ids;
 		try {
-			ids = this.template.enqueueBatch(enqueues);
+			ids = withRateLimits(requests, () -> this.template.enqueueBatch(enqueues));
 		}
 		catch (RetryPolicyValidationException ex) {
 			throw RetryJson.invalid(ex, "jobs[].options.retry");

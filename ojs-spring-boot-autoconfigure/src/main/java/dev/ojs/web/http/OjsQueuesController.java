@@ -1,20 +1,26 @@
 package dev.ojs.web.http;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.RateLimits;
 
 /**
  * Queues over the binding (ojs-http-binding.md §11, spec README decision 20): list, exact
@@ -29,8 +35,16 @@ public class OjsQueuesController {
 
 	private final JobStore store;
 
-	public OjsQueuesController(JobStore store) {
+	private final @Nullable AdminStore admin;
+
+	/**
+	 * @param store the job store
+	 * @param admin the per-minute statistics behind the stats' throughput, or {@code null}
+	 * when the store keeps none
+	 */
+	public OjsQueuesController(JobStore store, @Nullable AdminStore admin) {
 		this.store = store;
+		this.admin = admin;
 	}
 
 	/** §11.1: every queue that holds jobs or was ever paused, by name. */
@@ -49,7 +63,7 @@ public class OjsQueuesController {
 		return Map.of("queues", list, "pagination", pagination);
 	}
 
-	/** §11.2: exact counts of the queue's jobs per state. */
+	/** §11.2: exact counts of the queue's jobs per state, and its throughput over the last hour. */
 	@GetMapping(PATH + "/{name}/stats")
 	Map<String, Object> stats(@PathVariable String name) {
 		validName(name);
@@ -63,6 +77,15 @@ public class OjsQueuesController {
 			total += count;
 		}
 		stats.put("total", total);
+		if (this.admin != null) {
+			// L4-STATS-001: throughput, from the per-minute statistics of the last hour
+			Instant now = this.admin.now();
+			StatsBucket hour = this.admin.statsByQueue(now.minus(Duration.ofHours(1)), now).get(name);
+			long completed = (hour != null) ? hour.completed() : 0;
+			stats.put("completed_last_hour", completed);
+			stats.put("failed_last_hour", (hour != null) ? hour.failed() : 0);
+			stats.put("throughput_per_second", Math.round(completed * 100.0 / 3600) / 100.0);
+		}
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("queue", name);
 		body.put("status", (state != null && state.paused()) ? "paused" : "active");
@@ -100,6 +123,9 @@ public class OjsQueuesController {
 		queue.put("paused", paused);
 		if (paused) {
 			queue.put("paused_at", JobJson.timestamp(state.pausedAt()));
+		}
+		if (state != null && state.rateLimit() != null) {
+			queue.put("rate_limit", RateLimits.view(state.rateLimit()));
 		}
 		return queue;
 	}

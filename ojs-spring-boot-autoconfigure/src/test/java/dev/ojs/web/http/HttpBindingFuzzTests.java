@@ -124,8 +124,19 @@ class HttpBindingFuzzTests {
 			case 9 -> options.put(pick(List.of("timeout_ms", "visibility_timeout_ms")), pick(List.of(-1, "1s", 1.5)));
 			case 10 -> options.put("tags", pick(List.of("tag", List.of(1), Map.of())));
 			case 11 -> body.put("options", pick(List.of("options", List.of(), 7)));
-			case 12 -> options.put(pick(List.of("unique", "rate_limit")),
-					pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", Map.of("max_per_second", 1), true, Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"), "unique")));
+			case 12 -> {
+				if (this.random.nextBoolean()) {
+					options.put("unique", pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", true,
+							Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"),
+							"unique")));
+				}
+				else {
+					options.put("rate_limit", pick(List.of(Map.of("max_per_second", 0), Map.of("max_per_second", "5"),
+							Map.of("limit", 5), Map.of("period", "PT1H"), Map.of("limit", -1, "period", "PT1S"),
+							Map.of("limit", 5, "period", "soon"), Map.of("limit", 5, "period", "PT0S"), "fast", true,
+							List.of(5), Map.of("max_per_second", 5, "period", "PT1S"))));
+				}
+			}
 			case 13 -> options.put("pending", pick(List.of("yes", 1, Map.of(), List.of(true))));
 			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-000000000000", "2.0", 3)));
 		}

@@ -1,5 +1,6 @@
 package dev.ojs.web.http;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,13 +17,18 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.JobStore;
+import dev.ojs.job.RateLimit;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The parts of Level 4 (advanced) of ojs-conformance.md the binding implements: priorities,
  * named ones too (spec README decision 19), batch enqueue (decision 18), queue pause,
- * resume and exact counts (decision 20), unique jobs (reject, ignore, replace; decision 21).
- * Rate limits are refused with {@code 422 unsupported}, so Level 4 is not declared. Subclasses choose the database.
+ * resume, exact counts and throughput (decision 20, L4-STATS-001), unique jobs (reject, ignore,
+ * replace; decision 21) and per-queue rate limits (decision 22, L4-RATE-001). Subclasses choose
+ * the database.
  */
 @SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN })
@@ -33,6 +39,9 @@ abstract class Level4ConformanceTests {
 
 	@Autowired
 	JdbcTemplate jdbc;
+
+	@Autowired
+	JobStore store;
 
 	@Value("${ojs.jdbc.table-prefix}")
 	String tablePrefix;
@@ -161,7 +170,7 @@ abstract class Level4ConformanceTests {
 		assertThat(unique(List.of(Map.of("user", 7, "n", 2)), byUser).status()).isEqualTo(409);
 	}
 
-	/** ojs-unique-jobs.md §2.2: invalid policies are 400; what the store cannot do is 422; rate limits are refused. */
+	/** ojs-unique-jobs.md §2.2: invalid policies are 400; what the store cannot do is 422. */
 	@Test
 	void invalidAndUnsupportedUniquePolicies() {
 		long before = storedJobs();
@@ -175,11 +184,132 @@ abstract class Level4ConformanceTests {
 			assertThat(refused.body().path("error").path("details").path("field").stringValue())
 				.startsWith("options.unique");
 		});
-		OjsClient.Response rateLimited = this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args",
-				List.of(), "options", Map.of("rate_limit", Map.of("max_per_second", 5))));
-		assertThat(rateLimited.status()).isEqualTo(422);
-		assertThat(rateLimited.errorCode()).isEqualTo("unsupported");
 		assertThat(storedJobs()).isEqualTo(before);
+	}
+
+	private OjsClient.Response limited(String queue, Object rateLimit) {
+		return this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args", List.of(), "options",
+				Map.of("queue", queue, "rate_limit", rateLimit)));
+	}
+
+	private JsonNode queueNamed(String name) {
+		for (JsonNode queue : this.client.get("/ojs/v1/queues").body().path("queues")) {
+			if (queue.path("name").stringValue().equals(name)) {
+				return queue;
+			}
+		}
+		throw new AssertionError("no queue " + name);
+	}
+
+	/**
+	 * L4-RATE-001, ojs-queue-config.md §6.2 and §8.3, decision 22: a job's {@code rate_limit}
+	 * configures its queue; a throttled fetch answers {@code 200} with no jobs, never {@code 429};
+	 * the queue list shows the limit; malformed limits are {@code 400} naming the field, nothing stored.
+	 */
+	@Test
+	void rateLimits() {
+		OjsClient.Response first = limited("limited", Map.of("limit", 3, "period", "PT1H"));
+		assertThat(first.status()).as(first.text()).isEqualTo(201);
+		for (int i = 0; i < 4; i++) {
+			assertThat(enqueue("limited", 0)).isNotNull();
+		}
+		assertThat(queueNamed("limited").path("rate_limit").path("limit").intValue()).isEqualTo(3);
+		assertThat(queueNamed("limited").path("rate_limit").path("period").stringValue()).isEqualTo("PT1H");
+		assertThat(fetchIds("limited", 10)).hasSize(3);
+		OjsClient.Response throttled = this.client.post("/ojs/v1/workers/fetch",
+				Map.of("queues", List.of("limited"), "count", 10));
+		assertThat(throttled.status()).isEqualTo(200);
+		assertThat(throttled.body().path("jobs")).isEmpty();
+
+		assertThat(limited("fast", Map.of("max_per_second", 1000)).status()).isEqualTo(201);
+		assertThat(queueNamed("fast").path("rate_limit").path("max_per_second").intValue()).isEqualTo(1000);
+		assertThat(fetchIds("fast", 10)).hasSize(1);
+
+		long before = storedJobs();
+		List<Object> malformed = List.of(Map.of("max_per_second", 0), Map.of("limit", 5), Map.of("limit", 5,
+				"period", "1h"), Map.of("limit", 5, "period", "P2D"), Map.of("limit", 1.5, "period", "PT1S"),
+				Map.of("max_per_second", 5, "limit", 5, "period", "PT1S"), "fast", List.of(5));
+		for (Object rateLimit : malformed) {
+			OjsClient.Response refused = limited("other", rateLimit);
+			assertThat(refused.status()).as(rateLimit + " " + refused.text()).isEqualTo(400);
+			assertThat(refused.body().path("error").path("details").path("field").stringValue())
+				.startsWith("options.rate_limit");
+		}
+		assertThat(storedJobs()).isEqualTo(before);
+	}
+
+	/** Decision 22: a request refused after its rate limit was read sets no limit (one transaction with the insert). */
+	@Test
+	void aRefusedRequestSetsNoRateLimit() {
+		OjsClient.Response refused = this.client.post("/ojs/v1/jobs", Map.of("type", "level4.job", "args", List.of(),
+				"options", Map.of("queue", "rolled-back", "rate_limit", Map.of("max_per_second", 5), "retry",
+						Map.of("max_attempts", -1))));
+		assertThat(refused.status()).as(refused.text()).isEqualTo(422);
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + this.tablePrefix
+				+ "queues WHERE name = 'rolled-back' AND rate_limit IS NOT NULL", Long.class)).isZero();
+		OjsClient.Response batch = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs", List.of(
+				Map.of("type", "batch.ok", "args", List.of(), "options", Map.of("queue", "rolled-back", "rate_limit",
+						Map.of("max_per_second", 5))),
+				Map.of("type", "batch.ok", "args", List.of(), "options", Map.of("retry", Map.of("max_attempts", -1))))));
+		assertThat(batch.status()).as(batch.text()).isEqualTo(422);
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + this.tablePrefix
+				+ "queues WHERE name = 'rolled-back' AND rate_limit IS NOT NULL", Long.class)).isZero();
+	}
+
+	/**
+	 * One engine (L4-RATE-001, ojs-queue-config.md §8.3): the {@code @OjsJob} handler's worker
+	 * and an HTTP worker fetching the same queue draw from one bucket, so together they start
+	 * no more than the limit.
+	 */
+	@Test
+	void inProcessAndHttpWorkersShareTheQueuesBucket() {
+		String queue = HttpBindingTestApplication.JAVA_QUEUE;
+		List<String> ids = new ArrayList<>();
+		try {
+			// set before the jobs exist: a claim already under way when a limit is set is not held back
+			this.store.setRateLimit(queue, new RateLimit(4, Duration.ofHours(1)));
+			for (int i = 0; i < 6; i++) {
+				OjsClient.Response created = this.client.post("/ojs/v1/jobs", Map.of("type",
+						HttpBindingTestApplication.JAVA_TYPE, "args", List.of("rate-" + i), "options", Map.of("queue", queue)));
+				assertThat(created.status()).as(created.text()).isEqualTo(201);
+				ids.add(created.body().path("job").path("id").stringValue());
+			}
+			List<String> fetched = new ArrayList<>();
+			await().atMost(Duration.ofSeconds(20)).until(() -> {
+				fetched.addAll(fetchIds(queue, 1));
+				return started(ids) == 4;
+			});
+			// neither worker gets a fifth token while the hour lasts
+			await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> {
+				fetched.addAll(fetchIds(queue, 1));
+				return started(ids) == 4;
+			});
+			assertThat(ids).containsAll(fetched);
+		}
+		finally {
+			this.jdbc.update("UPDATE " + this.tablePrefix + "queues SET rate_limit = NULL WHERE name = ?", queue);
+		}
+	}
+
+	/** How many of these jobs left {@code available}: claimed by either worker. */
+	private long started(List<String> ids) {
+		return ids.stream()
+			.filter((id) -> !this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue()
+				.equals("available"))
+			.count();
+	}
+
+	/** L4-STATS-001: queue statistics include throughput (jobs completed per time period). */
+	@Test
+	void queueStatsIncludeThroughput() {
+		String id = enqueue("throughput", 0);
+		assertThat(fetchIds("throughput", 1)).containsExactly(id);
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", id)).status()).isEqualTo(200);
+		JsonNode stats = this.client.get("/ojs/v1/queues/throughput/stats").body().path("stats");
+		assertThat(stats.path("completed").longValue()).isEqualTo(1);
+		assertThat(stats.path("completed_last_hour").longValue()).isEqualTo(1);
+		assertThat(stats.path("failed_last_hour").longValue()).isZero();
+		assertThat(stats.path("throughput_per_second").isNumber()).isTrue();
 	}
 
 	private long storedJobs() {

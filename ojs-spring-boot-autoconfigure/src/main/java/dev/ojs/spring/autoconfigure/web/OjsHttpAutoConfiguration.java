@@ -14,9 +14,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.servlet.DispatcherServlet;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
@@ -71,7 +76,11 @@ public final class OjsHttpAutoConfiguration {
 	@Bean
 	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
 			HandlerDirectory handlers) {
-		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers);
+		// a request's rate limits are set in the transaction of its jobs' insert
+		TransactionOperations transactions = (store instanceof JdbcJobStore jdbc)
+				? new TransactionTemplate(new DataSourceTransactionManager(jdbc.dataSource()))
+				: TransactionOperations.withoutTransaction();
+		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers, transactions);
 	}
 
 	@Bean
@@ -94,8 +103,11 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsQueuesController ojsHttpQueuesController(JobStore store) {
-		return new OjsQueuesController(store);
+	OjsQueuesController ojsHttpQueuesController(JobStore store, ObjectProvider<AdminStore> adminStore) {
+		// the queue stats' throughput reads the per-minute statistics, also with the dashboard off
+		AdminStore admin = adminStore
+			.getIfAvailable(() -> (store instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
+		return new OjsQueuesController(store, admin);
 	}
 
 	@Bean
