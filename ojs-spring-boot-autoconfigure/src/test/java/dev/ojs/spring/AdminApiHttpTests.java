@@ -3,6 +3,7 @@ package dev.ojs.spring;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.RateLimit;
 import dev.ojs.worker.NodeInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,6 +56,9 @@ abstract class AdminApiHttpTests {
 
 	@Autowired
 	private JdbcTemplate jdbc;
+
+	@Autowired
+	private OjsQueues queues;
 
 	/** Each test starts from an empty job table, once the worker is idle. */
 	@BeforeEach
@@ -215,6 +220,31 @@ abstract class AdminApiHttpTests {
 		this.client.get().uri(API + "/queues/none").exchange().expectStatus().isNotFound();
 	}
 
+	/** §6.6, ojs-queue-config.md §8.3: a queue's rate limit is set, shown and removed; bad ones are 400 naming the field. */
+	@Test
+	void configuresAQueuesRateLimit() {
+		Map<?, ?> set = put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("limit", 50, "period", "PT1M")), 200);
+		assertThat(((Map<?, ?>) set.get("configuration")).get("rate_limit"))
+			.isEqualTo(Map.of("limit", 50, "period", "PT1M"));
+		assertThat(this.queues.rateLimit("mail")).isEqualTo(new RateLimit(50, Duration.ofMinutes(1)));
+		this.template.enqueue("it.ok", JobOptions.builder().queue("mail").build());
+		Map<?, ?> queue = get(API + "/queues/mail");
+		assertThat(((Map<?, ?>) queue.get("configuration")).get("rate_limit"))
+			.isEqualTo(Map.of("limit", 50, "period", "PT1M"));
+		Map<String, Object> remove = new HashMap<>();
+		remove.put("rate_limit", null);
+		put(API + "/queues/mail/config", remove, 200);
+		assertThat(this.queues.rateLimit("mail")).isNull();
+		assertThat(put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("limit", 0, "period", "PT1M")), 400))
+			.extracting("error").extracting("details").extracting("field").isEqualTo("rate_limit.limit");
+		assertThat(put(API + "/queues/mail/config", Map.of("concurrency", 3), 400)).isNotNull();
+		assertThat(put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("max_per_second", 2), "concurrency", 3),
+				422)).extracting("error").extracting("code").isEqualTo("unsupported");
+		assertThat(this.queues.rateLimit("mail")).isNull();
+		// no worker serves "mail": the next test waits for an idle table
+		this.jdbc.update("DELETE FROM " + table() + " WHERE queue = 'mail'");
+	}
+
 	/** §9: this node appears running from its heartbeat; a node silent for three heartbeats is stale. */
 	@Test
 	void listsNodesFromHeartbeats() {
@@ -312,6 +342,19 @@ abstract class AdminApiHttpTests {
 			request.contentType(MediaType.APPLICATION_JSON).body(body);
 		}
 		return request.exchange().expectStatus().isOk().expectBody(Map.class).returnResult().getResponseBody();
+	}
+
+	private Map<?, ?> put(String uri, Map<String, Object> body, int status) {
+		return this.client.put()
+			.uri(uri)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(body)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(Map.class)
+			.returnResult()
+			.getResponseBody();
 	}
 
 	private JobState state(String id) {

@@ -102,8 +102,11 @@ public final class OjsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker) {
-		return new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
+	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker, OjsProperties properties) {
+		OjsQueues queues = new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
+		// the configured rate limits hold before any worker claims
+		properties.rateLimits().forEach(queues::setRateLimit);
+		return queues;
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -12,6 +12,7 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 import dev.ojs.job.NewJob;
+import dev.ojs.job.RateLimit;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
@@ -56,6 +57,14 @@ public class OjsProperties implements Validator {
 
 	private final Retention retention = new Retention();
 
+	/**
+	 * Rate limits of queues (ojs-queue-config.md section 8.3), by queue name: at most 'limit'
+	 * jobs of the queue start per 'period', on all nodes and workers together. Set in the
+	 * database at start-up; a limit changed at run time (Admin API, 'OjsQueues') holds until a
+	 * node configured here starts again. Queues not named here keep the limit stored for them.
+	 */
+	private final Map<String, QueueRateLimit> rateLimits = new LinkedHashMap<>();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -98,6 +107,17 @@ public class OjsProperties implements Validator {
 
 	public Retention getRetention() {
 		return this.retention;
+	}
+
+	public Map<String, QueueRateLimit> getRateLimits() {
+		return this.rateLimits;
+	}
+
+	/** The configured rate limits, validated. */
+	public Map<String, RateLimit> rateLimits() {
+		Map<String, RateLimit> limits = new LinkedHashMap<>();
+		this.rateLimits.forEach((queue, limit) -> limits.put(queue, limit.toRateLimit()));
+		return limits;
 	}
 
 	/**
@@ -164,6 +184,17 @@ public class OjsProperties implements Validator {
 		notNegative(errors, "retention.completed", "ojs.retention.completed", this.retention.completed);
 		notNegative(errors, "retention.discarded", "ojs.retention.discarded", this.retention.discarded);
 		positive(errors, "retention.pruneInterval", "ojs.retention.prune-interval", this.retention.pruneInterval);
+		this.rateLimits.forEach((queue, limit) -> {
+			if (queue.isBlank()) {
+				reject(errors, "rateLimits", "ojs.rate-limits", queue, "queue names must not be blank");
+			}
+			try {
+				limit.toRateLimit();
+			}
+			catch (IllegalArgumentException ex) {
+				reject(errors, "rateLimits", "ojs.rate-limits." + queue, limit, ex.getMessage());
+			}
+		});
 		try {
 			defaultRetryPolicy();
 		}
@@ -566,6 +597,52 @@ public class OjsProperties implements Validator {
 
 		public void setPruneInterval(Duration pruneInterval) {
 			this.pruneInterval = pruneInterval;
+		}
+
+	}
+
+
+	/**
+	 * A queue's rate limit.
+	 */
+	public static class QueueRateLimit {
+
+		/**
+		 * Most jobs of the queue that start per period, at least 1.
+		 */
+		private @Nullable Integer limit;
+
+		/**
+		 * Period of the limit, from 1ms to 1d.
+		 */
+		private Duration period = Duration.ofSeconds(1);
+
+		public @Nullable Integer getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(@Nullable Integer limit) {
+			this.limit = limit;
+		}
+
+		public Duration getPeriod() {
+			return this.period;
+		}
+
+		public void setPeriod(Duration period) {
+			this.period = period;
+		}
+
+		RateLimit toRateLimit() {
+			if (this.limit == null) {
+				throw new IllegalArgumentException("a rate limit needs 'limit'");
+			}
+			return new RateLimit(this.limit, this.period);
+		}
+
+		@Override
+		public String toString() {
+			return "limit=" + this.limit + ", period=" + this.period;
 		}
 
 	}

@@ -1,5 +1,6 @@
 package dev.ojs.spring.autoconfigure;
 
+import java.time.Duration;
 import java.util.Arrays;
 
 import javax.sql.DataSource;
@@ -20,8 +21,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.worker.Worker;
@@ -230,6 +233,37 @@ class OjsAutoConfigurationTests {
 			assertThat(hasJobTable(context.getBean("ojsDataSource", DataSource.class))).isTrue();
 			assertThat(hasJobTable(context.getBean("dataSource", DataSource.class))).isFalse();
 		});
+	}
+
+	/** ojs-queue-config.md §8.3: configured rate limits are stored at start-up, for every node and worker. */
+	@Test
+	void configuredRateLimitsAreStoredAtStartUp() {
+		this.contextRunner
+			.withPropertyValues("ojs.rate-limits.email.limit=100", "ojs.rate-limits.email.period=1m",
+					"ojs.rate-limits.sms.limit=5")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				OjsQueues queues = context.getBean(OjsQueues.class);
+				assertThat(queues.rateLimit("email")).isEqualTo(new RateLimit(100, Duration.ofMinutes(1)));
+				assertThat(queues.rateLimit("sms")).isEqualTo(RateLimit.perSecond(5));
+				assertThat(queues.rateLimit("default")).isNull();
+			});
+	}
+
+	@Test
+	void invalidRateLimitFailsStartUpNamingTheProperty() {
+		this.contextRunner.withPropertyValues("ojs.rate-limits.email.limit=0").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("ojs.rate-limits.email")
+				.hasStackTraceContaining("limit must be at least 1");
+		});
+		this.contextRunner.withPropertyValues("ojs.rate-limits.email.period=1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("ojs.rate-limits.email")
+				.hasStackTraceContaining("needs 'limit'");
+		});
+		this.contextRunner.withPropertyValues("ojs.rate-limits.email.limit=5", "ojs.rate-limits.email.period=2d")
+			.run((context) -> assertThat(context.getStartupFailure()).hasStackTraceContaining("period must be from"));
 	}
 
 	@Test
