@@ -429,6 +429,11 @@ final class PostgresDialect extends JdbcDialect {
 			Map<String, Duration> visibilityByType, int limit, Instant now,
 			ClaimCursors.@Nullable Cursor resumeAfter) throws SQLException {
 		int index = 1;
+		if (resumeAfter == null) {
+			// the queue's priorities
+			ps.setString(index++, queue);
+			ps.setString(index++, queue);
+		}
 		ps.setString(index++, queue);
 		setInstant(ps, index++, now);
 		setInstant(ps, index++, now);
@@ -440,6 +445,10 @@ final class PostgresDialect extends JdbcDialect {
 			setInstant(ps, index++, resumeAfter.scheduledAt());
 			ps.setString(index++, resumeAfter.id());
 		}
+		else {
+			// per priority, then in all
+			ps.setInt(index++, limit);
+		}
 		ps.setInt(index++, limit);
 		ps.setString(index++, nodeId);
 		setInstant(ps, index++, now);
@@ -447,15 +456,31 @@ final class PostgresDialect extends JdbcDialect {
 	}
 
 	/**
-	 * The claim; with {@code resume}, only the rest of one priority after a claim-order key
+	 * The claim. From the front of the queue, a loose index scan of {@code claim_idx}: the
+	 * queue's distinct priorities, highest first (one index descent each), then per priority its
+	 * due entries, a range that {@code scheduled_at <= now} ends, so jobs scheduled ahead and
+	 * retries waiting out their backoff are never read (a single range over the queue would walk
+	 * all of them, as {@code priority} comes before {@code scheduled_at}). With {@code resume},
+	 * only the rest of one priority after a claim-order key
 	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range).
 	 */
 	String claimSql(Map<String, Duration> visibilityByType, boolean resume) {
-		return "WITH due AS (SELECT id FROM " + this.table + " WHERE state IN (" + CLAIMABLE + ")"
-				+ " AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
-				+ (resume ? " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)" : "")
-				+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
-				+ " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
+		String due = " state IN (" + CLAIMABLE + ") AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED
+				+ (anyType(visibilityByType) ? "" : " AND type = ANY(?)");
+		String select = resume
+				? "WITH due AS (SELECT id FROM " + this.table + " WHERE" + due
+						+ " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)"
+						+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
+				: "WITH RECURSIVE prio AS ((SELECT priority FROM " + this.table + " WHERE state IN (" + CLAIMABLE
+						+ ") AND queue = ? ORDER BY priority DESC LIMIT 1) UNION ALL SELECT (SELECT p.priority FROM "
+						+ this.table + " p WHERE p.state IN (" + CLAIMABLE + ") AND p.queue = ?"
+						+ " AND p.priority < prio.priority ORDER BY p.priority DESC LIMIT 1) FROM prio"
+						+ " WHERE prio.priority IS NOT NULL),"
+						+ " due AS (SELECT d.id FROM prio, LATERAL (SELECT id, priority, scheduled_at FROM " + this.table
+						+ " WHERE" + due + " AND priority = prio.priority ORDER BY scheduled_at, id LIMIT ?"
+						+ " FOR UPDATE SKIP LOCKED) d WHERE prio.priority IS NOT NULL"
+						+ " ORDER BY d.priority DESC, d.scheduled_at, d.id LIMIT ?)";
+		return select + " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
 				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")
 				+ " FROM due WHERE j.id = due.id RETURNING " + J_COLUMNS;
 	}

@@ -12,8 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.bench.BenchDatabase;
 
 /**
- * What the worker's claim costs PostgreSQL: its due-row selection (the claim's
- * {@code WITH due AS (…)} part, {@code PostgresDialect.claimSql}) run under
+ * What the worker's claim costs PostgreSQL: its due-row selection (the front claim's
+ * {@code prio} and {@code due} parts, {@code PostgresDialect.claimSql}) run under
  * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
  * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
  * off) and again after {@code ANALYZE}.
@@ -29,9 +29,17 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 	private static final int RUNS = 5;
 
 	static ClaimCost measure(String jdbcUrl, String table, String type, int limit) {
-		String query = "SELECT id FROM " + table + " WHERE state IN ('available', 'scheduled', 'retryable')"
-				+ " AND queue = 'default' AND scheduled_at <= now() AND type = ANY(ARRAY['" + type + "'])"
-				+ " ORDER BY priority DESC, scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+		// the front claim's due selection: the queue's priorities by a loose index scan, then each one's due range
+		String claimable = "state IN ('available', 'scheduled', 'retryable')";
+		String query = "WITH RECURSIVE prio AS ((SELECT priority FROM " + table + " WHERE " + claimable
+				+ " AND queue = 'default' ORDER BY priority DESC LIMIT 1) UNION ALL SELECT (SELECT p.priority FROM "
+				+ table + " p WHERE p." + claimable + " AND p.queue = 'default' AND p.priority < prio.priority"
+				+ " ORDER BY p.priority DESC LIMIT 1) FROM prio WHERE prio.priority IS NOT NULL)"
+				+ " SELECT d.id FROM prio, LATERAL (SELECT id, priority, scheduled_at FROM " + table + " WHERE "
+				+ claimable + " AND queue = 'default' AND scheduled_at <= now() AND (expires_at IS NULL OR expires_at > now())"
+				+ " AND type = ANY(ARRAY['" + type + "']) AND priority = prio.priority ORDER BY scheduled_at, id LIMIT "
+				+ limit + " FOR UPDATE SKIP LOCKED) d WHERE prio.priority IS NOT NULL"
+				+ " ORDER BY d.priority DESC, d.scheduled_at, d.id LIMIT " + limit;
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			double[] cold = run(jdbc, query);
