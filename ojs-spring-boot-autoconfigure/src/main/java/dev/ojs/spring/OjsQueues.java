@@ -97,6 +97,17 @@ public class OjsQueues {
 		return state;
 	}
 
+	/** The rate limits of the queues that have one, by queue name. */
+	public Map<String, RateLimit> rateLimits() {
+		Map<String, RateLimit> limits = new TreeMap<>();
+		for (QueueState state : this.store.queueStates()) {
+			if (state.rateLimit() != null) {
+				limits.put(state.name(), state.rateLimit());
+			}
+		}
+		return limits;
+	}
+
 	/** The queue's rate limit, or {@code null} when it has none. */
 	public @Nullable RateLimit rateLimit(String queue) {
 		return this.store.queueStates()

@@ -61,10 +61,12 @@ public class AdminQueuesController {
 	public Map<String, Object> list() {
 		Instant now = this.admin.now();
 		Map<String, StatsBucket> recent = recent(now);
-		List<Map<String, Object>> items = this.admin.queues()
-			.stream()
-			.map((queue) -> AdminViews.queue(queue, recent.get(queue.name()), THROUGHPUT_MINUTES, now))
-			.toList();
+		Map<String, RateLimit> rateLimits = this.queues.rateLimits();
+		List<Map<String, Object>> items = this.admin.queues().stream().map((queue) -> {
+			Map<String, Object> view = AdminViews.queue(queue, recent.get(queue.name()), THROUGHPUT_MINUTES, now);
+			view.put("rate_limit", rateLimit(rateLimits.get(queue.name())));
+			return view;
+		}).toList();
 		return AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
 	}
 
@@ -112,8 +114,18 @@ public class AdminQueuesController {
 	private static Map<String, Object> configuration(@Nullable Integer concurrency, @Nullable RateLimit rateLimit) {
 		Map<String, Object> configuration = new LinkedHashMap<>();
 		configuration.put("concurrency", concurrency);
-		configuration.put("rate_limit", (rateLimit != null) ? RateLimits.view(rateLimit) : null);
+		configuration.put("rate_limit", rateLimit(rateLimit));
 		return configuration;
+	}
+
+	/** The rate limit as the binding shows it, plus {@code period_ms} for the dashboard. */
+	private static @Nullable Map<String, Object> rateLimit(@Nullable RateLimit rateLimit) {
+		if (rateLimit == null) {
+			return null;
+		}
+		Map<String, Object> view = RateLimits.view(rateLimit);
+		view.put("period_ms", rateLimit.period().toMillis());
+		return view;
 	}
 
 	@PostMapping("/{name}/pause")

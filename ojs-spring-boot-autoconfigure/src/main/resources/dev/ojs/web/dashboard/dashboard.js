@@ -415,7 +415,7 @@ function queueTable(queues, actions) {
       const seg = (n, cls) => (n ? html`<span class="${cls}" style="width:${((100 * n) / total).toFixed(2)}%"></span>` : '');
       const tp = q.throughput || {};
       return html`<tr data-queue="${q.name}"><td><a href="#/jobs${query({ queue: q.name })}"><b>${q.name}</b></a></td>
-        <td>${q.paused ? html`${badge('paused', 'paused')}<span class="sub">${q.paused_at ? 'since ' + ago(q.paused_at) : ''}</span>` : badge('running', 'active')}</td>
+        <td>${q.paused ? html`${badge('paused', 'paused')}<span class="sub">${q.paused_at ? 'since ' + ago(q.paused_at) : ''}</span>` : badge('running', 'active')}${q.rate_limit ? html`<span class="sub rate-limit" title="rate limit on all nodes">≤ ${num(q.rate_limit.limit)} per ${duration(q.rate_limit.period_ms).trim()}</span>` : ''}</td>
         <td class="num">${num(c.available)}</td><td class="num">${num(c.active)}</td><td class="num">${num(c.scheduled)}</td><td class="num">${num(c.retryable)}</td><td class="num">${c.dead_letter ? html`<b class="badge danger plain">${num(c.dead_letter)}</b>` : '0'}</td>
         <td><div class="stackbar">${seg(c.available, 's-available')}${seg(c.active, 's-active')}${seg(c.scheduled, 's-scheduled')}${seg(c.retryable, 's-retryable')}${seg(c.dead_letter, 's-dead')}</div></td>
         <td class="num nowrap">${rate(tp.processed_per_minute)}<span class="sub ${tp.failed_per_minute ? 'fail-rate' : ''}">${rate(tp.failed_per_minute)} failed</span></td>

@@ -6,6 +6,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -176,15 +177,22 @@ abstract class AbstractDashboardBrowserTests {
 	@Test
 	@Order(4)
 	void pausesAndResumesAQueue() {
-		this.browser.go("queues");
-		this.browser.click("[data-act='queue'][data-op='pause'][data-name='emails']");
-		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='resume'][data-name='emails']").isEmpty());
-		assertThat(paused("emails")).isTrue();
-		assertThat(this.browser.text("tr[data-queue='emails']")).contains("paused");
-		shot("queues-paused", "light");
-		this.browser.click("[data-act='queue'][data-op='resume'][data-name='emails']");
-		this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='pause'][data-name='emails']").isEmpty());
-		assertThat(paused("emails")).isFalse();
+		// a rate-limited queue shows its limit beside its state
+		this.queues.setRateLimit("emails", new RateLimit(100, Duration.ofMinutes(1)));
+		try {
+			this.browser.go("queues");
+			this.browser.click("[data-act='queue'][data-op='pause'][data-name='emails']");
+			this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='resume'][data-name='emails']").isEmpty());
+			assertThat(paused("emails")).isTrue();
+			assertThat(this.browser.text("tr[data-queue='emails']")).contains("paused").contains("≤ 100 per 1 min");
+			shot("queues-paused", "light");
+			this.browser.click("[data-act='queue'][data-op='resume'][data-name='emails']");
+			this.browser.waitUntil((d) -> !this.browser.all("[data-act='queue'][data-op='pause'][data-name='emails']").isEmpty());
+			assertThat(paused("emails")).isFalse();
+		}
+		finally {
+			this.queues.setRateLimit("emails", null);
+		}
 	}
 
 	@Test
