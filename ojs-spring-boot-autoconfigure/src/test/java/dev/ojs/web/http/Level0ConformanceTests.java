@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -494,7 +495,8 @@ abstract class Level0ConformanceTests {
 		List<String> ids = this.template.enqueueAll(HttpBindingTestApplication.JAVA_TYPE,
 				Collections.nCopies(total, List.of("mixed")), JobOptions.none());
 		Set<String> expected = new HashSet<>(ids);
-		List<String> httpRan = Collections.synchronizedList(new ArrayList<>());
+		// copied by doneAll while the workers add to it
+		List<String> httpRan = new CopyOnWriteArrayList<>();
 		ExecutorService workers = Executors.newFixedThreadPool(3);
 		try {
 			List<Future<?>> futures = new ArrayList<>();
