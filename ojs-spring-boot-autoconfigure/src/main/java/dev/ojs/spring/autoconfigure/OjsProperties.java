@@ -276,7 +276,9 @@ public class OjsProperties implements Validator {
 		private Map<String, Integer> queues = new LinkedHashMap<>();
 
 		/**
-		 * Default maximum number of jobs of one queue running at once on this node.
+		 * Default maximum number of jobs of one queue running at once on this node, each on a
+		 * handler thread of its own (created when needed). A claim takes at most this many
+		 * jobs, so no job waits reserved for a thread.
 		 */
 		private int concurrency = WorkerSettings.DEFAULT_QUEUE_CONCURRENCY;
 

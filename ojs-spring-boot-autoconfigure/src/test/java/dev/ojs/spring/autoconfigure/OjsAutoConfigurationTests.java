@@ -28,6 +28,7 @@ import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.worker.Worker;
+import dev.ojs.worker.WorkerSettings;
 import dev.ojs.worker.WorkerStore;
 import dev.ojs.worker.WorkerStatus;
 
@@ -100,7 +101,8 @@ class OjsAutoConfigurationTests {
 	void workerClaimsFromDefaultWithoutConfiguredQueues() {
 		this.contextRunner.withBean(QueuedJobs.class)
 			.run((context) -> assertThat(context.getBean(Worker.class).status().queues())
-				.containsExactlyInAnyOrderEntriesOf(java.util.Map.of("default", 10, "reports", 10)));
+				.containsExactlyInAnyOrderEntriesOf(java.util.Map.of("default", WorkerSettings.DEFAULT_QUEUE_CONCURRENCY,
+						"reports", WorkerSettings.DEFAULT_QUEUE_CONCURRENCY)));
 	}
 
 	@Test

@@ -38,7 +38,7 @@ class OjsPropertiesTests {
 			assertThat(properties.getErrorHistoryLimit()).isEqualTo(20);
 			assertThat(properties.getWorker().isEnabled()).isTrue();
 			assertThat(properties.getWorker().isAutoStartup()).isTrue();
-			assertThat(properties.getWorker().getConcurrency()).isEqualTo(10);
+			assertThat(properties.getWorker().getConcurrency()).isEqualTo(32);
 			assertThat(properties.getWorker().getPollInterval()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getWorker().getShutdownGracePeriod()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(DatabaseInitializationMode.EMBEDDED);
@@ -50,7 +50,7 @@ class OjsPropertiesTests {
 			assertThat(properties.getRetention().getPruneInterval()).isEqualTo(Duration.ofMinutes(1));
 			assertThat(properties.defaultRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
 			WorkerSettings settings = properties.workerSettings();
-			assertThat(settings.queues()).containsExactly(Map.entry("default", 10));
+			assertThat(settings.queues()).containsExactly(Map.entry("default", 32));
 			assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofMinutes(30));
 			assertThat(settings.retention().deadLetterMaxCount()).isEqualTo(10_000);
 		});
