@@ -54,11 +54,12 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 
 	/** Every scenario, in the order {@code all} runs them. */
 	public static final List<String> ALL = List.of("enqueue-single", "enqueue-batch", "drain", "steady", "idle",
-			"retry", "backlog", "cron");
+			"retry", "backlog", "cron", "long-jobs");
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|http|chaos[,...]
+			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|chaos[,...]
+			                            (long-jobs: 1 s jobs at the default concurrency, whatever --concurrency says)
 			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
 			  --smoke                   tiny sizes, for CI

@@ -12,6 +12,9 @@ public class BenchJobs {
 	/** A handler that does nothing. */
 	public static final String NOOP = "bench.noop";
 
+	/** A handler that sleeps for its job's second argument, in milliseconds. */
+	public static final String SLEEP = "bench.sleep";
+
 	/** A handler that fails every job's first attempt, then succeeds. */
 	public static final String FAIL_ONCE = "bench.fail_once";
 
@@ -24,6 +27,12 @@ public class BenchJobs {
 	@OjsJob(type = NOOP)
 	public void noop(long enqueuedAtMicros) {
 		this.probe.started(enqueuedAtMicros);
+	}
+
+	@OjsJob(type = SLEEP)
+	public void sleep(long enqueuedAtMicros, long millis) throws InterruptedException {
+		this.probe.started(enqueuedAtMicros);
+		Thread.sleep(millis);
 	}
 
 	@OjsJob(type = FAIL_ONCE)

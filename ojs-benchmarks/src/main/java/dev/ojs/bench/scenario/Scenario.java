@@ -25,6 +25,7 @@ public interface Scenario {
 			case "retry" -> new DrainScenario(true);
 			case "steady" -> new SteadyStateScenario();
 			case "idle" -> new IdleLatencyScenario();
+			case "long-jobs" -> new LongJobsScenario();
 			case "backlog" -> new BacklogScenario();
 			case "cron" -> new CronScenario();
 			case "admin" -> new AdminScenario();
