@@ -1055,8 +1055,8 @@ abstract class JdbcDialect {
 	void setRateLimit(String queue, @Nullable RateLimit limit) {
 		String update = "UPDATE " + this.queuesTable + " SET rate_limit = ?, rate_period_ms = ? WHERE name = ?";
 		PreparedStatementSetter values = (ps) -> {
-			setNullableLong(ps, 1, (limit != null) ? (long) limit.limit() : null);
-			setNullableLong(ps, 2, (limit != null) ? limit.period().toMillis() : null);
+			ps.setObject(1, (limit != null) ? limit.limit() : null, Types.INTEGER);
+			ps.setObject(2, (limit != null) ? limit.period().toMillis() : null, Types.BIGINT);
 			ps.setString(3, queue);
 		};
 		if (this.jdbc.update(update, values) > 0) {
@@ -1070,19 +1070,6 @@ abstract class JdbcDialect {
 			// inserted concurrently: now there is a row to update
 			this.jdbc.update(update, values);
 		}
-	}
-
-	/** The rate limits of every queue that has one. */
-	Map<String, RateLimit> rateLimits() {
-		Map<String, RateLimit> limits = new HashMap<>();
-		this.jdbc.query("SELECT name, rate_limit, rate_period_ms FROM " + this.queuesTable
-				+ " WHERE rate_limit IS NOT NULL", (ResultSet rs) -> {
-					RateLimit limit = rateLimit(rs, 2);
-					if (limit != null) {
-						limits.put(rs.getString(1), limit);
-					}
-				});
-		return limits;
 	}
 
 	/**
@@ -1114,15 +1101,6 @@ abstract class JdbcDialect {
 		}
 		long periodMillis = rs.getLong(column + 1);
 		return rs.wasNull() ? null : new RateLimit(limit, Duration.ofMillis(periodMillis));
-	}
-
-	private static void setNullableLong(PreparedStatement ps, int index, @Nullable Long value) throws SQLException {
-		if (value != null) {
-			ps.setLong(index, value);
-		}
-		else {
-			ps.setNull(index, Types.BIGINT);
-		}
 	}
 
 	// ---- helpers

@@ -400,12 +400,16 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	private QueueState setPaused(String queue, boolean paused) {
+		checkQueueName(queue);
+		this.dialect.setPaused(queue, paused, now());
+		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
+	}
+
+	private static void checkQueueName(String queue) {
 		if (queue == null || queue.isBlank()) {
 			throw new IllegalArgumentException("Queue name must not be blank");
 		}
 		checkLength("queue", queue);
-		this.dialect.setPaused(queue, paused, now());
-		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
 	}
 
 	@Override
@@ -474,20 +478,19 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
-		if (queue == null || queue.isBlank()) {
-			throw new IllegalArgumentException("Queue name must not be blank");
-		}
-		checkLength("queue", queue);
+		checkQueueName(queue);
 		this.dialect.setRateLimit(queue, limit);
-		this.rateLimits.changed();
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			// in the caller's transaction: claims may have read the limits again before it commits
+			// in the caller's transaction: other connections see the limit once it commits
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
 				public void afterCompletion(int status) {
 					JdbcJobStore.this.rateLimits.changed();
 				}
 			});
+		}
+		else {
+			this.rateLimits.changed();
 		}
 		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
 	}

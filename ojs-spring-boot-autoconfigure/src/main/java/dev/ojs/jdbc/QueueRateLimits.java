@@ -1,6 +1,7 @@
 package dev.ojs.jdbc;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 
 /**
@@ -73,9 +75,9 @@ final class QueueRateLimits {
 				tat = bucket.limit().taken(tat, nanos, claimed.size());
 				this.dialect.setRateTat(queue, tat);
 			}
-			if (available < limit) {
-				long next = bucket.limit().nextTokenAt(tat, nanos);
-				this.throttledUntil.put(queue, Instant.ofEpochSecond(0, next));
+			if (available < limit && claimed.size() == available) {
+				// short for want of tokens, not of due jobs
+				this.throttledUntil.put(queue, Instant.ofEpochSecond(0, bucket.limit().nextTokenAt(tat, nanos)));
 			}
 			else {
 				this.throttledUntil.remove(queue);
@@ -85,7 +87,7 @@ final class QueueRateLimits {
 		return (jobs != null) ? jobs : List.of();
 	}
 
-	/** When the queue's next token comes back, if its last claim found fewer than it asked for. */
+	/** When the queue's next token comes back, if its last claim ran its bucket dry before its wish. */
 	@Nullable Instant throttledUntil(String queue) {
 		return this.throttledUntil.get(queue);
 	}
@@ -98,7 +100,13 @@ final class QueueRateLimits {
 	/** Reads the limits; when that fails, claims keep the limits last read and a warning says why. */
 	private void refresh() {
 		try {
-			this.limits = Map.copyOf(this.dialect.rateLimits());
+			Map<String, RateLimit> limits = new HashMap<>();
+			for (QueueState state : this.dialect.queues()) {
+				if (state.rateLimit() != null) {
+					limits.put(state.name(), state.rateLimit());
+				}
+			}
+			this.limits = limits;
 			this.throttledUntil.keySet().retainAll(this.limits.keySet());
 			this.warned = false;
 		}

@@ -50,21 +50,23 @@ public record RateLimit(int limit, Duration period) {
 	 * @param now now, in epoch nanoseconds
 	 */
 	public int available(@Nullable Long tat, long now) {
-		long from = (tat != null) ? Math.max(tat, now) : now;
-		long tokens = (now + this.period.toNanos() - from) / intervalNanos();
+		long tokens = (now + this.period.toNanos() - from(tat, now)) / intervalNanos();
 		return (int) Math.max(0, Math.min(this.limit, tokens));
 	}
 
 	/** The theoretical arrival time after {@code taken} jobs started now. */
 	public long taken(@Nullable Long tat, long now, int taken) {
-		long from = (tat != null) ? Math.max(tat, now) : now;
-		return from + taken * intervalNanos();
+		return from(tat, now) + taken * intervalNanos();
 	}
 
 	/** When the next token comes back, in epoch nanoseconds (now or earlier when one is there). */
 	public long nextTokenAt(@Nullable Long tat, long now) {
-		long from = (tat != null) ? Math.max(tat, now) : now;
-		return from + intervalNanos() - this.period.toNanos();
+		return from(tat, now) + intervalNanos() - this.period.toNanos();
+	}
+
+	/** Where the bucket stands: its arrival time, or now when it is full. */
+	private static long from(@Nullable Long tat, long now) {
+		return (tat != null) ? Math.max(tat, now) : now;
 	}
 
 	/** An instant in epoch nanoseconds, as {@code tat} is stored. */

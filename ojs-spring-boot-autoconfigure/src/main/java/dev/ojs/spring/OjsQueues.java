@@ -110,13 +110,7 @@ public class OjsQueues {
 
 	/** The queue's rate limit, or {@code null} when it has none. */
 	public @Nullable RateLimit rateLimit(String queue) {
-		return this.store.queueStates()
-			.stream()
-			.filter((state) -> state.name().equals(queue))
-			.map(QueueState::rateLimit)
-			.filter(Objects::nonNull)
-			.findFirst()
-			.orElse(null);
+		return rateLimits().get(queue);
 	}
 
 	/** Whether the queue is paused. */

@@ -84,6 +84,20 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 		assertThat(store.claim("a", QUEUE, VISIBILITY, 2)).isEmpty();
 	}
 
+	/** A claim that comes back short because the queue ran dry is not throttled: the poller waits for work, not for a token. */
+	@Test
+	void aQueueThatRunsDryIsNotThrottled() {
+		JdbcJobStore store = store(this.clock);
+		insert(store, 3);
+		store.setRateLimit(QUEUE, new RateLimit(10, Duration.ofSeconds(1)));
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 25)).hasSize(3);
+		assertThat(store.throttledUntil(QUEUE)).isNull();
+		insert(store, 10);
+		// 7 tokens left for 10 jobs: throttled until the next token
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 25)).hasSize(7);
+		assertThat(store.throttledUntil(QUEUE)).isEqualTo(this.clock.instant().plusMillis(100));
+	}
+
 	@Test
 	void nodesDrawFromOneBucketPerQueue() throws Exception {
 		List<JdbcJobStore> nodes = List.of(store(this.clock), store(this.clock), store(this.clock), store(this.clock));

@@ -1,6 +1,7 @@
 package dev.ojs.bench.scenario;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class LongJobsScenario implements Scenario {
 			.mapToLong((micros) -> Math.max(0, micros - sleepMillis * 1000))
 			.toArray();
 		environment.stop(node);
-		long heldLong = java.util.Arrays.stream(heldBeyondRun).filter((micros) -> micros >= 100_000).count();
+		long heldLong = Arrays.stream(heldBeyondRun).filter((micros) -> micros >= 100_000).count();
 		LatencySummary held = LatencySummary.ofMicros(heldBeyondRun);
 		double ideal = (double) jobs / concurrency * sleepMillis / 1000.0;
 		ScenarioResult result = new ScenarioResult(name(), jobs, seconds, held).with("concurrency", concurrency)

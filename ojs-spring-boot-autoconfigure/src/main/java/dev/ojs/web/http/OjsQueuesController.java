@@ -80,11 +80,15 @@ public class OjsQueuesController {
 		if (this.admin != null) {
 			// L4-STATS-001: throughput, from the per-minute statistics of the last hour
 			Instant now = this.admin.now();
-			StatsBucket hour = this.admin.statsByQueue(now.minus(Duration.ofHours(1)), now).get(name);
-			long completed = (hour != null) ? hour.completed() : 0;
+			long completed = 0;
+			long failed = 0;
+			for (StatsBucket bucket : this.admin.stats(now.minus(Duration.ofHours(1)), now, 60, name)) {
+				completed += bucket.completed();
+				failed += bucket.failed();
+			}
 			stats.put("completed_last_hour", completed);
-			stats.put("failed_last_hour", (hour != null) ? hour.failed() : 0);
-			stats.put("throughput_per_second", Math.round(completed * 100.0 / 3600) / 100.0);
+			stats.put("failed_last_hour", failed);
+			stats.put("throughput_per_second", completed / 3600.0);
 		}
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("queue", name);
