@@ -83,9 +83,8 @@ final class AdminDialect {
 		Where where = where(query, true);
 		String direction = query.ascending() ? "ASC" : "DESC";
 		where.params.add(limit);
-		return this.jdbc.query("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + where.sql()
-				+ " ORDER BY created_at " + direction + ", id " + direction + " LIMIT ?", where::bind,
-				this.jobs::mapJob);
+		return this.jobs.readJobs("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + where.sql()
+				+ " ORDER BY created_at " + direction + ", id " + direction + " LIMIT ?", where::bind);
 	}
 
 	/** How many jobs match, counting at most {@code cap}. */
@@ -336,15 +335,13 @@ final class AdminDialect {
 
 	/** Deletes those of the ids that are terminal; returns how many. */
 	int delete(List<String> ids) {
-		return this.jdbc.update("DELETE FROM " + this.table + " WHERE state IN (" + TERMINAL + ") AND id IN ("
-				+ this.jobs.idMarkers(ids.size()) + ")", (ps) -> bindIds(ps, 1, ids));
+		return this.jobs.deleteJobs(ids, "state IN (" + TERMINAL + ")", List.of());
 	}
 
 	/** Deletes up to {@code limit} jobs of the queue in these states created before {@code olderThan}. */
 	int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
 		Where where = purgeWhere(queue, states, olderThan);
-		where.params.add(limit);
-		return this.jdbc.update(this.jobs.deleteLimited(where.conditions(), "created_at, id"), where::bind);
+		return this.jobs.deleteJobs(where.conditions(), where.params, "created_at, id", limit);
 	}
 
 	long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
@@ -581,15 +578,7 @@ final class AdminDialect {
 		}
 
 		void bind(PreparedStatement ps) throws SQLException {
-			int index = 1;
-			for (Object param : this.params) {
-				if (param instanceof Instant instant) {
-					AdminDialect.this.jobs.setInstant(ps, index++, instant);
-				}
-				else {
-					ps.setObject(index++, param);
-				}
-			}
+			AdminDialect.this.jobs.bindValues(ps, 1, this.params);
 		}
 
 	}

@@ -2,12 +2,16 @@ package dev.ojs.jdbc;
 
 import java.io.StringWriter;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,25 +59,38 @@ final class ErrorHistoryJson {
 		try (JsonGenerator generator = MAPPER.createGenerator(json)) {
 			generator.writeStartArray();
 			for (ErrorEntry error : errors) {
-				generator.writeStartObject();
-				generator.writeNumberProperty("attempt", error.attempt());
-				generator.writeStringProperty("type", errorType(error.type()));
-				generator.writeStringProperty("message", bounded(error.message(), MAX_MESSAGE_LENGTH));
-				generator.writeStringProperty("code", error.code().name());
-				generator.writeStringProperty("timestamp", error.timestamp().toString());
-				generator.writeName("details");
-				if (error.details().isEmpty()) {
-					generator.writeStartObject();
-					generator.writeEndObject();
-				}
-				else {
-					MAPPER.writeTree(generator, details(error.details()));
-				}
-				generator.writeEndObject();
+				write(generator, error);
 			}
 			generator.writeEndArray();
 		}
 		return json.toString();
+	}
+
+	/** One entry as a JSON object, as a row of the errors table holds it. */
+	static String writeEntry(ErrorEntry error) {
+		StringWriter json = new StringWriter(256);
+		try (JsonGenerator generator = MAPPER.createGenerator(json)) {
+			write(generator, error);
+		}
+		return json.toString();
+	}
+
+	private static void write(JsonGenerator generator, ErrorEntry error) {
+		generator.writeStartObject();
+		generator.writeNumberProperty("attempt", error.attempt());
+		generator.writeStringProperty("type", errorType(error.type()));
+		generator.writeStringProperty("message", bounded(error.message(), MAX_MESSAGE_LENGTH));
+		generator.writeStringProperty("code", error.code().name());
+		generator.writeStringProperty("timestamp", error.timestamp().toString());
+		generator.writeName("details");
+		if (error.details().isEmpty()) {
+			generator.writeStartObject();
+			generator.writeEndObject();
+		}
+		else {
+			MAPPER.writeTree(generator, details(error.details()));
+		}
+		generator.writeEndObject();
 	}
 
 	/** An error type as stored: at most {@value #MAX_TYPE_LENGTH} characters, no NUL. */
@@ -124,28 +141,35 @@ final class ErrorHistoryJson {
 	}
 
 	/**
-	 * The stored history of job {@code jobId}, decoded when first read (a claim reads every
-	 * reserved job's history, but only a failing attempt needs it). A history that is not
+	 * The history of job {@code jobId}, read when first used: the entries of its
+	 * {@code errors} column ({@code column}, written before the errors table existed), then
+	 * those {@code rows} supplies from the errors table, oldest first. A history that is not
 	 * valid JSON in this format (only a manual edit can store one) reads as empty, with a
 	 * warning, so that it cannot stop the job from running or failing.
 	 */
-	static List<ErrorEntry> readLazily(String jobId, String json) {
-		if (json == null || json.length() <= 2) {
-			return List.of();
-		}
-		return LazyErrorHistory.of(json, (stored) -> {
-			try {
-				return read(stored);
+	static List<ErrorEntry> readLazily(String jobId, @Nullable String column, Supplier<List<String>> rows) {
+		return LazyErrorHistory.of(() -> {
+			List<String> entries = rows.get();
+			List<ErrorEntry> errors = new ArrayList<>(readOrWarn(jobId, column));
+			if (!entries.isEmpty()) {
+				errors.addAll(readOrWarn(jobId, "[" + String.join(",", entries) + "]"));
 			}
-			catch (RuntimeException ex) {
-				logger.warn("Ignoring the unreadable error history of job " + jobId + ": " + ex.getMessage());
-				return List.of();
-			}
+			return errors;
 		});
 	}
 
+	private static List<ErrorEntry> readOrWarn(String jobId, @Nullable String json) {
+		try {
+			return read(json);
+		}
+		catch (JacksonException | IllegalArgumentException | DateTimeParseException ex) {
+			logger.warn("Ignoring the unreadable error history of job " + jobId + ": " + ex.getMessage());
+			return List.of();
+		}
+	}
+
 	@SuppressWarnings("unchecked")
-	static List<ErrorEntry> read(String json) {
+	static List<ErrorEntry> read(@Nullable String json) {
 		if (json == null || json.length() <= 2) {
 			return List.of();
 		}

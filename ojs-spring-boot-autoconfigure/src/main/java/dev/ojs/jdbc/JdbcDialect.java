@@ -27,6 +27,7 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -38,6 +39,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -115,6 +117,9 @@ abstract class JdbcDialect {
 	/** The queue state table. */
 	final String queuesTable;
 
+	/** The append-only error history table. */
+	final String errorsTable;
+
 	final JdbcTemplate jdbc;
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
@@ -139,6 +144,7 @@ abstract class JdbcDialect {
 		this.table = settings.tableName();
 		this.handlersTable = settings.handlersTableName();
 		this.queuesTable = settings.queuesTableName();
+		this.errorsTable = settings.errorsTableName();
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.workerTx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.workerTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -161,6 +167,7 @@ abstract class JdbcDialect {
 	static void dropTable(DataSource dataSource, JdbcStoreSettings settings) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.tableName());
+		jdbc.execute("DROP TABLE IF EXISTS " + settings.errorsTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.handlersTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.schedulesTableName());
 		jdbc.execute("DROP TABLE IF EXISTS " + settings.leasesTableName());
@@ -211,21 +218,97 @@ abstract class JdbcDialect {
 	 */
 	abstract String liveUniqueKeyPredicate();
 
-	/** DELETE at most {@code ?} rows matching {@code where} (whose parameters come first), in {@code order}. */
-	String deleteLimited(String where, String order) {
-		return "DELETE FROM " + this.table + " WHERE id IN (SELECT id FROM " + this.table + " WHERE " + where
-				+ " ORDER BY " + order + " LIMIT ?)";
+	/**
+	 * Deletes up to {@code limit} jobs matching {@code where} (its {@code values} bound in
+	 * order), first in {@code order}, with their error history; returns how many jobs.
+	 */
+	int deleteJobs(String where, List<?> values, String order, int limit) {
+		Integer deleted = this.batchTx.execute((status) -> {
+			List<String> ids = this.jdbc.query("SELECT id FROM " + this.table + " WHERE " + where + " ORDER BY " + order
+					+ " LIMIT ?", (ps) -> ps.setInt(bindValues(ps, 1, values), limit), (rs, rowNum) -> rs.getString(1));
+			return deleteJobs(ids, where, values);
+		});
+		return (deleted != null) ? deleted : 0;
+	}
+
+	/**
+	 * Deletes those of the jobs {@code ids} that match {@code where} (its {@code values}
+	 * bound in order), with their error history; returns how many jobs.
+	 */
+	int deleteJobs(Collection<String> ids, String where, List<?> values) {
+		Integer deleted = this.batchTx.execute((status) -> {
+			int count = 0;
+			for (List<String> chunk : chunks(new ArrayList<>(ids), CHUNK)) {
+				count += this.jdbc.update("DELETE FROM " + this.table + " WHERE id IN (" + idMarkers(chunk.size())
+						+ ") AND " + where, (ps) -> bindValues(ps, bindValues(ps, 1, chunk), values));
+				deleteErrorsOfDeleted(chunk);
+			}
+			return count;
+		});
+		return (deleted != null) ? deleted : 0;
+	}
+
+	/** Deletes the error history of those of the jobs {@code ids} that no longer exist. */
+	void deleteErrorsOfDeleted(List<String> ids) {
+		this.jdbc.update("DELETE FROM " + this.errorsTable + " WHERE job_id IN (" + idMarkers(ids.size())
+				+ ") AND NOT EXISTS (SELECT 1 FROM " + this.table + " j WHERE j.id = " + this.errorsTable + ".job_id)",
+				(ps) -> bindValues(ps, 1, ids));
+	}
+
+	/** Binds {@code values} from {@code index} (instants as the platform stores them); returns the next index. */
+	int bindValues(PreparedStatement ps, int index, List<?> values) throws SQLException {
+		for (Object value : values) {
+			if (value instanceof Instant instant) {
+				setInstant(ps, index++, instant);
+			}
+			else {
+				ps.setObject(index++, value);
+			}
+		}
+		return index;
 	}
 
 	// ---- rows
 
+	/** A job whose error history is read from the errors table when first used (a claim's). */
 	Job mapJob(ResultSet rs, int rowNum) throws SQLException {
+		String id = rs.getString(1);
+		return mapJob(rs, () -> errorRows(id));
+	}
+
+	/**
+	 * The jobs {@code sql} reads, each with its error history as of this read: the rows of all
+	 * of them are read by one more query.
+	 */
+	List<Job> readJobs(String sql, PreparedStatementSetter params) {
+		Map<String, List<String>> rows = new HashMap<>();
+		List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
+			String id = rs.getString(1);
+			return mapJob(rs, () -> rows.getOrDefault(id, List.of()));
+		});
+		for (List<String> chunk : chunks(jobs.stream().map(Job::id).toList(), CHUNK)) {
+			this.jdbc.query("SELECT job_id, error FROM " + this.errorsTable + " WHERE job_id IN ("
+					+ idMarkers(chunk.size()) + ") ORDER BY seq", (ps) -> bindValues(ps, 1, chunk),
+					(RowCallbackHandler) (rs) -> rows.computeIfAbsent(rs.getString(1), (id) -> new ArrayList<>())
+						.add(rs.getString(2)));
+		}
+		jobs.forEach((job) -> job.errors().size());
+		return jobs;
+	}
+
+	private Job mapJob(ResultSet rs, Supplier<List<String>> errorRows) throws SQLException {
 		String id = rs.getString(1);
 		return new Job(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
-				ErrorHistoryJson.readLazily(id, rs.getString(11)), rs.getBoolean(12), rs.getString(13),
+				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
 				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22));
+	}
+
+	/** The rows of a job's error history, oldest first: one JSON object each. */
+	List<String> errorRows(String id) {
+		return this.jdbc.query("SELECT error FROM " + this.errorsTable + " WHERE job_id = " + idParam() + " ORDER BY seq",
+				(rs, rowNum) -> rs.getString(1), id);
 	}
 
 	/** A job's own policy fields, validated at enqueue; most jobs share a handful, so parse each once. */
@@ -351,8 +434,8 @@ abstract class JdbcDialect {
 
 	/** The job with this id, if any. */
 	Optional<Job> findById(String id) {
-		return this.jdbc
-			.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE id = " + idParam(), this::mapJob, id)
+		return readJobs("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE id = " + idParam(),
+				(ps) -> ps.setString(1, id))
 			.stream()
 			.findFirst();
 	}
@@ -394,8 +477,8 @@ abstract class JdbcDialect {
 		DeadLetterWhere where = new DeadLetterWhere(filter);
 		where.params.add(limit);
 		where.params.add(offset);
-		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
-				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind, this::mapJob);
+		return readJobs("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ? OFFSET ?", where::bind);
 	}
 
 	/** Dead letters after ({@code discardedAt}, {@code id}) in the newest-first order: a keyset page. */
@@ -406,8 +489,8 @@ abstract class JdbcDialect {
 		where.params.add(discardedAt);
 		where.params.add(id);
 		where.params.add(limit);
-		return this.jdbc.query("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
-				+ " ORDER BY discarded_at DESC, id DESC LIMIT ?", where::bind, this::mapJob);
+		return readJobs("SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE " + where.sql
+				+ " ORDER BY discarded_at DESC, id DESC LIMIT ?", where::bind);
 	}
 
 	long countDeadLetters(DeadLetterFilter filter) {
@@ -479,8 +562,7 @@ abstract class JdbcDialect {
 
 	/** Deletes the job if it is a dead letter; {@code true} if it was. */
 	boolean deleteDeadLetter(String id) {
-		return this.jdbc.update("DELETE FROM " + this.table + " WHERE id = " + idParam() + " AND " + DEAD_LETTER,
-				id) == 1;
+		return deleteJobs(List.of(id), DEAD_LETTER, List.of()) == 1;
 	}
 
 	/** Reads the job table (no row): throws when it is missing or the database unreachable. */
@@ -513,15 +595,7 @@ abstract class JdbcDialect {
 		}
 
 		void bind(PreparedStatement ps) throws SQLException {
-			int index = 1;
-			for (Object param : this.params) {
-				if (param instanceof Instant instant) {
-					setInstant(ps, index++, instant);
-				}
-				else {
-					ps.setObject(index++, param);
-				}
-			}
+			bindValues(ps, 1, this.params);
 		}
 
 	}
@@ -648,16 +722,22 @@ abstract class JdbcDialect {
 		return index;
 	}
 
-	/** Marks claimed jobs completed (or deletes them); returns the ids actually written. */
+	/** Marks claimed jobs completed (or deletes them, with their error history); returns the ids actually written. */
 	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
-		String sql = delete ? "DELETE FROM " + this.table + guard()
-				: "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
+		if (delete) {
+			return this.batchTx.execute((status) -> {
+				Set<String> deleted = guardedBatch(jobs, Function.identity(), "DELETE FROM " + this.table + guard(), null,
+						(ps, job) -> bindGuard(ps, 1, job));
+				for (List<String> chunk : chunks(new ArrayList<>(deleted), CHUNK)) {
+					deleteErrorsOfDeleted(chunk);
+				}
+				return deleted;
+			});
+		}
+		String sql = "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
 		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> {
-			int index = 1;
-			if (!delete) {
-				setInstant(ps, index++, now);
-			}
-			bindGuard(ps, index, job);
+			setInstant(ps, 1, now);
+			bindGuard(ps, 2, job);
 		});
 	}
 
@@ -667,21 +747,48 @@ abstract class JdbcDialect {
 	 * heartbeat that just extended it wins.
 	 */
 	Set<String> fail(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
-		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, errors = " + jsonParam()
-				+ ", last_error_type = ?, dead_letter = ?, discarded_at = ?, locked_until = NULL" + guard()
-				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
-		return guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
-			ps.setString(1, failure.state().value());
-			setInstant(ps, 2, failure.scheduledAt());
-			ps.setString(3, ErrorHistoryJson.write(failure.errors()));
-			ps.setString(4, lastErrorType(failure));
-			ps.setBoolean(5, failure.deadLetter());
-			setInstant(ps, 6, failure.discardedAt());
-			int index = bindGuard(ps, 7, failure.job());
-			if (expiredBefore != null) {
-				setInstant(ps, index, expiredBefore);
-			}
+		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, last_error_type = ?, dead_letter = ?,"
+				+ " discarded_at = ?, locked_until = NULL" + guard() + ((expiredBefore != null) ? " AND locked_until < ?" : "");
+		return this.batchTx.execute((status) -> {
+			Set<String> written = guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
+				ps.setString(1, failure.state().value());
+				setInstant(ps, 2, failure.scheduledAt());
+				ps.setString(3, lastErrorType(failure));
+				ps.setBoolean(4, failure.deadLetter());
+				setInstant(ps, 5, failure.discardedAt());
+				int index = bindGuard(ps, 6, failure.job());
+				if (expiredBefore != null) {
+					setInstant(ps, index, expiredBefore);
+				}
+			});
+			appendErrors(failures.stream().filter((failure) -> written.contains(failure.job().id())).toList());
+			return written;
 		});
+	}
+
+	/**
+	 * Appends each failure's error to its job's history, and drops the entries of attempts
+	 * before those the history keeps (spec §10.1 limit).
+	 */
+	private void appendErrors(List<AttemptFailure> failures) {
+		List<AttemptFailure> appended = failures.stream().filter((failure) -> failure.error() != null).toList();
+		if (!appended.isEmpty()) {
+			this.jdbc.batchUpdate("INSERT INTO " + this.errorsTable + " (job_id, attempt, error) VALUES (" + idParam()
+					+ ", ?, ?)", appended, CHUNK, (ps, failure) -> {
+						ErrorEntry error = Objects.requireNonNull(failure.error());
+						ps.setString(1, failure.job().id());
+						ps.setInt(2, error.attempt());
+						ps.setString(3, ErrorHistoryJson.writeEntry(error));
+					});
+		}
+		List<AttemptFailure> trimmed = failures.stream().filter((failure) -> failure.oldestAttemptKept() > 1).toList();
+		if (!trimmed.isEmpty()) {
+			this.jdbc.batchUpdate("DELETE FROM " + this.errorsTable + " WHERE job_id = " + idParam() + " AND attempt < ?",
+					trimmed, CHUNK, (ps, failure) -> {
+						ps.setString(1, failure.job().id());
+						ps.setInt(2, failure.oldestAttemptKept());
+					});
+		}
 	}
 
 	/**
@@ -691,9 +798,9 @@ abstract class JdbcDialect {
 	 * every later version of its row.
 	 */
 	static @Nullable String lastErrorType(AttemptFailure failure) {
-		List<ErrorEntry> errors = failure.errors();
-		return (failure.state() != JobState.DISCARDED || errors.isEmpty()) ? null
-				: ErrorHistoryJson.errorType(errors.get(errors.size() - 1).type());
+		ErrorEntry error = failure.error();
+		return (failure.state() != JobState.DISCARDED || error == null) ? null
+				: ErrorHistoryJson.errorType(error.type());
 	}
 
 	/** Returns claimed jobs that never started to {@code available}, without the attempt. */
@@ -956,10 +1063,7 @@ abstract class JdbcDialect {
 	}
 
 	private int deleteOlderThan(String where, String order, Instant cutoff, int limit) {
-		return this.jdbc.update(deleteLimited(where, order), ps -> {
-			setInstant(ps, 1, cutoff);
-			ps.setInt(2, limit);
-		});
+		return deleteJobs(where, List.of(cutoff), order, limit);
 	}
 
 	/** Where a dead letter stands in age order: its {@code discarded_at}, then its id. */
@@ -976,13 +1080,8 @@ abstract class JdbcDialect {
 
 	/** Deletes up to {@code limit} of the dead letters ordered strictly before {@code position}, oldest first. */
 	int deleteDeadLettersBefore(DeadLetterPosition position, int limit) {
-		return this.jdbc.update(deleteLimited(DEAD_LETTER + " AND (discarded_at < ?"
-				+ " OR (discarded_at = ? AND id < " + idParam() + "))", "discarded_at, id"), ps -> {
-					setInstant(ps, 1, position.discardedAt());
-					setInstant(ps, 2, position.discardedAt());
-					ps.setString(3, position.id());
-					ps.setInt(4, limit);
-				});
+		return deleteJobs(DEAD_LETTER + " AND (discarded_at < ? OR (discarded_at = ? AND id < " + idParam() + "))",
+				List.of(position.discardedAt(), position.discardedAt(), position.id()), "discarded_at, id", limit);
 	}
 
 	// ---- queue states (ojs-queue-config.md §5.1)

@@ -49,6 +49,11 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "jobs";
 	}
 
+	/** The append-only table of error history entries, {@code <prefix>job_errors}. */
+	public String errorsTableName() {
+		return this.tablePrefix + "job_errors";
+	}
+
 	/** The table of worker nodes (from their heartbeats), {@code <prefix>nodes}. */
 	public String nodesTableName() {
 		return this.tablePrefix + "nodes";

@@ -60,11 +60,6 @@ final class MariaDbDialect extends JdbcDialect {
 				+ " node_id = VALUES(node_id), published_at = VALUES(published_at)";
 	}
 
-	@Override
-	String deleteLimited(String where, String order) {
-		return "DELETE FROM " + this.table + " WHERE " + where + " ORDER BY " + order + " LIMIT ?";
-	}
-
 	/**
 	 * {@code ON DUPLICATE KEY UPDATE id = id} turns a clash on {@code (type, live_unique_key)}
 	 * into a no-op (ids are fresh UUIDv7s, so the primary key never clashes); the live holder

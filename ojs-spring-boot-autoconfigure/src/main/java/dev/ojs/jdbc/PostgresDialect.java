@@ -487,8 +487,8 @@ final class PostgresDialect extends JdbcDialect {
 
 	@Override
 	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
-		String sql = delete ? "DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD
-				+ " RETURNING j.id"
+		String sql = delete ? "WITH d AS (DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)"
+				+ GUARD + " RETURNING j.id), e AS (" + deleteErrorsOf("d") + ") SELECT id FROM d"
 				: "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL FROM "
 						+ ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		return returningIds(con -> {
@@ -502,22 +502,38 @@ final class PostgresDialect extends JdbcDialect {
 		});
 	}
 
+	/**
+	 * One statement: the guarded update of each job, the append of its error to its history,
+	 * and, past the history's limit, the removal of the entries of attempts it no longer keeps.
+	 */
 	@Override
 	Set<String> fail(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
-		String sql = "UPDATE " + this.table + " j SET state = c.state, scheduled_at = c.scheduled_at,"
-				+ " errors = c.errors, last_error_type = c.error_type, dead_letter = c.dead_letter,"
+		String sql = "WITH f AS (UPDATE " + this.table + " j SET state = c.state, scheduled_at = c.scheduled_at,"
+				+ " last_error_type = c.error_type, dead_letter = c.dead_letter,"
 				+ " discarded_at = c.discarded_at, locked_until = NULL"
-				+ " FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::timestamptz[], ?::jsonb[], ?::text[],"
-				+ " ?::boolean[], ?::timestamptz[])"
-				+ " AS c(id, attempt, owner, state, scheduled_at, errors, error_type, dead_letter, discarded_at)"
-				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "") + " RETURNING j.id";
+				+ " FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::text[], ?::text[],"
+				+ " ?::int[], ?::boolean[], ?::timestamptz[])"
+				+ " AS c(id, attempt, owner, state, scheduled_at, error_attempt, error, error_type, keep_from,"
+				+ " dead_letter, discarded_at)"
+				+ GUARD + ((expiredBefore != null) ? " AND j.locked_until < ?" : "")
+				+ " RETURNING j.id, c.error_attempt, c.error, c.keep_from),"
+				+ " e AS (INSERT INTO " + this.errorsTable + " (job_id, attempt, error)"
+				+ " SELECT id, error_attempt, error FROM f WHERE error IS NOT NULL),"
+				+ " t AS (DELETE FROM " + this.errorsTable + " x USING f WHERE f.keep_from > 1 AND x.job_id = f.id"
+				+ " AND x.attempt < f.keep_from)"
+				+ " SELECT id FROM f";
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
 			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
-			ps.setArray(index++, texts(con, failures, (failure) -> ErrorHistoryJson.write(failure.errors())));
+			ps.setArray(index++, con.createArrayOf("int4", failures.stream()
+				.map((failure) -> (failure.error() != null) ? failure.error().attempt() : null)
+				.toArray()));
+			ps.setArray(index++, texts(con, failures,
+					(failure) -> (failure.error() != null) ? ErrorHistoryJson.writeEntry(failure.error()) : null));
 			ps.setArray(index++, texts(con, failures, JdbcDialect::lastErrorType));
+			ps.setArray(index++, con.createArrayOf("int4", failures.stream().map(AttemptFailure::oldestAttemptKept).toArray()));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
 			if (expiredBefore != null) {
@@ -525,6 +541,21 @@ final class PostgresDialect extends JdbcDialect {
 			}
 			return ps;
 		});
+	}
+
+	/** One statement: the jobs, and the error history of those deleted ({@code DELETE ... RETURNING} in a CTE). */
+	@Override
+	int deleteJobs(String where, List<?> values, String order, int limit) {
+		Integer deleted = this.jdbc.query("WITH d AS (DELETE FROM " + this.table + " WHERE id IN (SELECT id FROM "
+				+ this.table + " WHERE " + where + " ORDER BY " + order + " LIMIT ?) RETURNING id), e AS ("
+				+ deleteErrorsOf("d") + ") SELECT count(*) FROM d",
+				(ps) -> ps.setInt(bindValues(ps, 1, values), limit), (rs) -> rs.next() ? rs.getInt(1) : 0);
+		return (deleted != null) ? deleted : 0;
+	}
+
+	/** Deletes the error history of the jobs in CTE {@code deleted}'s {@code id} column. */
+	private String deleteErrorsOf(String deleted) {
+		return "DELETE FROM " + this.errorsTable + " x USING " + deleted + " WHERE x.job_id = " + deleted + ".id";
 	}
 
 	@Override

@@ -37,8 +37,21 @@ public record AttemptFailure(Job job, JobState state, @Nullable Instant nextRetr
 		if (deadLetter && state != JobState.DISCARDED) {
 			throw new IllegalArgumentException("Only a discarded job is a dead letter");
 		}
-		errors = List.copyOf(errors);
+		errors = LazyErrorHistory.copyOf(errors);
 		Objects.requireNonNull(failedAt, "failedAt must not be null");
+	}
+
+	/**
+	 * The error of this attempt, to append to the stored history: the newest entry of
+	 * {@link #errors()}, read without the rest ({@code null} when the history is empty).
+	 */
+	public @Nullable ErrorEntry error() {
+		return LazyErrorHistory.newest(this.errors);
+	}
+
+	/** Entries of attempts before this one leave the stored history (spec §10.1 limit). */
+	public int oldestAttemptKept() {
+		return LazyErrorHistory.oldestAttemptKept(this.errors);
 	}
 
 	/** The stored {@code scheduled_at}: the retry time, or unchanged for a discarded job. */

@@ -1,34 +1,39 @@
 package dev.ojs.job;
 
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * An error history as stored, decoded on first use: an unmodifiable list like
- * {@link List#copyOf}.
+ * An error history read when first used: an unmodifiable list like {@link List#copyOf}.
  * <p>
- * A claim reads the history of every job it reserves, but only an attempt that fails needs
- * it (to append its error, spec §10.1). Decoding it at claim time cost a retried job that
- * then succeeds a JSON parse and a timestamp parse per entry for nothing, so the store hands
- * out the stored text and this list decodes it when something reads it: once, normally (two
- * threads reading it for the first time at once may both decode it, with the same result).
+ * A claim hands out every reserved job's history, but only a handler that asks for it, or an
+ * operator's view, reads it: the store supplies it on first use (decoding stored text, or
+ * reading its errors table), once normally (two threads reading it for the first time at once
+ * may both load it, with the same result). A failed attempt {@linkplain #appended appends} its
+ * error without reading the history before it, so recording a failure never loads it.
  */
 public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements RandomAccess {
 
-	private final String stored;
+	private final Supplier<List<ErrorEntry>> loader;
 
-	private final Function<String, List<ErrorEntry>> decoder;
+	private final @Nullable ErrorEntry newest;
 
-	private volatile @Nullable List<ErrorEntry> decoded;
+	/** For an appended history: how many entries it keeps; else 0. */
+	private final int limit;
 
-	private LazyErrorHistory(String stored, Function<String, List<ErrorEntry>> decoder) {
-		this.stored = stored;
-		this.decoder = decoder;
+	private volatile @Nullable List<ErrorEntry> loaded;
+
+	private LazyErrorHistory(Supplier<List<ErrorEntry>> loader, @Nullable ErrorEntry newest, int limit) {
+		this.loader = loader;
+		this.newest = newest;
+		this.limit = limit;
 	}
 
 	/**
@@ -38,13 +43,73 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 	 * @return the history
 	 */
 	public static List<ErrorEntry> of(String stored, Function<String, List<ErrorEntry>> decoder) {
-		return new LazyErrorHistory(Objects.requireNonNull(stored, "stored must not be null"),
-				Objects.requireNonNull(decoder, "decoder must not be null"));
+		Objects.requireNonNull(stored, "stored must not be null");
+		Objects.requireNonNull(decoder, "decoder must not be null");
+		return of(() -> decoder.apply(stored));
+	}
+
+	/**
+	 * The history {@code loader} supplies on first use.
+	 * @param loader reads the history, oldest first
+	 * @return the history
+	 */
+	public static List<ErrorEntry> of(Supplier<List<ErrorEntry>> loader) {
+		return new LazyErrorHistory(Objects.requireNonNull(loader, "loader must not be null"), null, 0);
+	}
+
+	/**
+	 * {@code previous} followed by {@code error}, keeping the newest {@code limit} entries
+	 * (spec §10.1); {@code previous} is read only when this list is.
+	 * @param previous the history so far, oldest first
+	 * @param error the new entry
+	 * @param limit how many entries to keep, at least 1
+	 * @return the new history
+	 */
+	public static List<ErrorEntry> appended(List<ErrorEntry> previous, ErrorEntry error, int limit) {
+		Objects.requireNonNull(previous, "previous must not be null");
+		Objects.requireNonNull(error, "error must not be null");
+		if (limit < 1) {
+			throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+		}
+		return new LazyErrorHistory(() -> {
+			int keep = Math.min(previous.size(), limit - 1);
+			List<ErrorEntry> errors = new ArrayList<>(keep + 1);
+			errors.addAll(previous.subList(previous.size() - keep, previous.size()));
+			errors.add(error);
+			return errors;
+		}, error, limit);
+	}
+
+	/**
+	 * The newest entry of a non-empty history, without reading the rest when it was
+	 * {@linkplain #appended appended}.
+	 * @param errors a history
+	 * @return its newest entry, or {@code null} when it is empty
+	 */
+	public static @Nullable ErrorEntry newest(List<ErrorEntry> errors) {
+		if (errors instanceof LazyErrorHistory lazy && lazy.newest != null) {
+			return lazy.newest;
+		}
+		return errors.isEmpty() ? null : errors.get(errors.size() - 1);
+	}
+
+	/**
+	 * The oldest attempt whose entries a history keeps, without reading it when it was
+	 * {@linkplain #appended appended} (then the attempt {@code limit - 1} before the newest
+	 * entry's); a store that appends only the newest entry drops those of earlier attempts.
+	 * @param errors a history
+	 * @return the attempt of its oldest entry, 0 when it is empty
+	 */
+	public static int oldestAttemptKept(List<ErrorEntry> errors) {
+		if (errors instanceof LazyErrorHistory lazy && lazy.newest != null) {
+			return lazy.newest.attempt() - (lazy.limit - 1);
+		}
+		return errors.isEmpty() ? 0 : errors.get(0).attempt();
 	}
 
 	/**
 	 * An unmodifiable copy of {@code errors} like {@link List#copyOf}, except that a
-	 * {@code LazyErrorHistory} (already unmodifiable) is kept as is, undecoded.
+	 * {@code LazyErrorHistory} (already unmodifiable) is kept as is, unread.
 	 * @param errors a history, or {@code null} for none
 	 * @return the history to keep
 	 */
@@ -55,28 +120,28 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 		return (errors != null) ? List.copyOf(errors) : List.of();
 	}
 
-	/** Whether the history has been decoded yet (for tests and diagnostics). */
+	/** Whether the history has been read yet (for tests and diagnostics). */
 	public boolean isDecoded() {
-		return this.decoded != null;
+		return this.loaded != null;
 	}
 
-	private List<ErrorEntry> decoded() {
-		List<ErrorEntry> errors = this.decoded;
+	private List<ErrorEntry> loaded() {
+		List<ErrorEntry> errors = this.loaded;
 		if (errors == null) {
-			errors = List.copyOf(this.decoder.apply(this.stored));
-			this.decoded = errors;
+			errors = List.copyOf(this.loader.get());
+			this.loaded = errors;
 		}
 		return errors;
 	}
 
 	@Override
 	public ErrorEntry get(int index) {
-		return decoded().get(index);
+		return loaded().get(index);
 	}
 
 	@Override
 	public int size() {
-		return decoded().size();
+		return loaded().size();
 	}
 
 }

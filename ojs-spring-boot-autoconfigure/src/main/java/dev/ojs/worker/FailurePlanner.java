@@ -2,7 +2,6 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -15,6 +14,7 @@ import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.LazyErrorHistory;
 import dev.ojs.job.Timestamps;
 import dev.ojs.retry.JobError;
 import dev.ojs.retry.OnExhaustion;
@@ -127,14 +127,14 @@ final class FailurePlanner {
 		}
 	}
 
-	/** Spec §10.1: the history plus this error, keeping the newest {@code errorHistoryLimit}. */
+	/**
+	 * Spec §10.1: the history plus this error, keeping the newest {@code errorHistoryLimit};
+	 * the history before it is read only if something reads the new one.
+	 */
 	private List<ErrorEntry> history(Job job, JobError error, Instant now) {
-		List<ErrorEntry> previous = job.errors();
-		int keep = Math.min(previous.size(), this.errorHistoryLimit - 1);
-		List<ErrorEntry> errors = new ArrayList<>(keep + 1);
-		errors.addAll(previous.subList(previous.size() - keep, previous.size()));
-		errors.add(new ErrorEntry(job.attempt(), error.type(), error.message(), error.code(), now, error.details()));
-		return errors;
+		return LazyErrorHistory.appended(job.errors(),
+				new ErrorEntry(job.attempt(), error.type(), error.message(), error.code(), now, error.details()),
+				this.errorHistoryLimit);
 	}
 
 }

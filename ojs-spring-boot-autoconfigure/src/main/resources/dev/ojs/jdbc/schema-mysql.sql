@@ -63,6 +63,20 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --       (CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED,
 --     ADD INDEX ojs_jobs_expires_idx (live_expires_at);
 
+-- Error history (spec §10.1), append-only: one row per recorded failure, written in the failure's
+-- transaction, read oldest first by seq. A job's row never holds it, so the later versions of a
+-- retried job's row do not copy it. The rows of a job go when the job is deleted; the worker keeps
+-- a job's newest ojs.error-history-limit entries. Jobs stored before this table have their earlier
+-- entries in <prefix>jobs.errors, which is read first.
+CREATE TABLE IF NOT EXISTS ojs_job_errors (
+	seq     BIGINT   NOT NULL AUTO_INCREMENT,
+	job_id  CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+	attempt INT      NOT NULL,
+	error   LONGTEXT NOT NULL,
+	PRIMARY KEY (seq),
+	INDEX ojs_job_errors_job_idx (job_id, seq)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.

@@ -73,6 +73,19 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_error_created_idx ON ojs_jobs (last_error_ty
 CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (last_error_type, type, queue, discarded_at)
 	WHERE state = 'discarded' AND dead_letter = true;
 
+-- Error history (spec §10.1), append-only: one row per recorded failure, written in the failure's
+-- transaction, read oldest first by seq. A job's row never holds it, so the later versions of a
+-- retried job's row do not copy it. The rows of a job go when the job is deleted; the worker keeps
+-- a job's newest ojs.error-history-limit entries. Jobs stored before this table have their earlier
+-- entries in <prefix>jobs.errors, which is read first.
+CREATE TABLE IF NOT EXISTS ojs_job_errors (
+	job_id  uuid    NOT NULL,
+	seq     bigint  GENERATED ALWAYS AS IDENTITY,
+	attempt integer NOT NULL,
+	error   text    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ojs_job_errors_job_idx ON ojs_job_errors (job_id, seq);
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.

@@ -1017,6 +1017,103 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	/**
+	 * Spec §10.1, RET-14: each failure appends one row to the errors table. The job's row keeps
+	 * no history, so the versions of it that later claims and outcomes write copy none, and
+	 * recording a failure does not read the history before it.
+	 */
+	@Test
+	void errorHistoryIsAppendedToItsOwnTable() {
+		String id = insertOne(job("email.send"));
+		Job first = claim(1).get(0);
+		Instant now = this.store.now();
+		ErrorEntry one = new ErrorEntry(1, "x.failed", "one", ErrorCode.RETRY, now, Map.of("status", 503));
+		assertThat(this.store.fail(List.of(new AttemptFailure(first, JobState.RETRYABLE, now,
+				LazyErrorHistory.appended(first.errors(), one, 20), false, now)))).containsExactly(id);
+		assertThat(((LazyErrorHistory) first.errors()).isDecoded()).as("history read by the failure").isFalse();
+		this.clock.advance(Duration.ofSeconds(1));
+		Job second = claim(1).get(0);
+		Instant later = this.store.now();
+		ErrorEntry two = new ErrorEntry(2, "y.failed", "two", ErrorCode.DEAD_LETTER, later, Map.of());
+		assertThat(this.store.fail(List.of(new AttemptFailure(second, JobState.DISCARDED, null,
+				LazyErrorHistory.appended(second.errors(), two, 20), true, later)))).containsExactly(id);
+		assertThat(((LazyErrorHistory) second.errors()).isDecoded()).as("history read by the failure").isFalse();
+		assertThat(jdbc().queryForObject("SELECT errors FROM " + this.schema.tableName() + " WHERE id = " + idParam(),
+				String.class, id)).isEqualTo("[]");
+		assertThat(errorRows(id)).isEqualTo(2);
+		Job stored = this.store.find(id).orElseThrow();
+		assertThat(stored.errors()).containsExactly(one, two);
+		assertThat(stored.lastError()).isEqualTo(two);
+	}
+
+	/**
+	 * A job stored before the errors table keeps the entries of its {@code errors} column:
+	 * they come first, then those its later failures append.
+	 */
+	@Test
+	void historyInTheJobRowIsReadBeforeTheErrorsTable() {
+		String id = insertOne(job("email.send"));
+		Instant at = Instant.parse("2026-01-02T03:04:05Z");
+		ErrorEntry old = new ErrorEntry(1, "x.failed", "old", ErrorCode.RETRY, at, Map.of());
+		jdbc().update("UPDATE " + this.schema.tableName() + " SET attempt = 1, errors = " + jsonParam() + " WHERE id = "
+				+ idParam(), ErrorHistoryJson.write(List.of(old)), id);
+		Job claimed = claim(1).get(0);
+		Instant now = this.store.now();
+		ErrorEntry next = new ErrorEntry(2, "x.failed", "next", ErrorCode.RETRY, now, Map.of());
+		this.store.fail(List.of(new AttemptFailure(claimed, JobState.RETRYABLE, now,
+				LazyErrorHistory.appended(claimed.errors(), next, 20), false, now)));
+		assertThat(this.store.find(id).orElseThrow().errors()).containsExactly(old, next);
+	}
+
+	/**
+	 * Every way a job is deleted takes its error history with it: a completion that deletes,
+	 * deleting a dead letter, and pruning.
+	 */
+	@Test
+	void deletingAJobDeletesItsErrorHistory() {
+		List<String> ids = IntStream.range(0, 4).mapToObj((i) -> insertOne(job("email.send"))).toList();
+		Instant now = this.store.now();
+		List<Job> claimed = claim(4);
+		this.store.fail(claimed.stream().map((job) -> new AttemptFailure(job, JobState.RETRYABLE, now,
+				List.of(new ErrorEntry(1, "x.failed", "boom", ErrorCode.RETRY, now, Map.of())), false, now)).toList());
+		ids.forEach((id) -> assertThat(errorRows(id)).isEqualTo(1));
+		this.clock.advance(Duration.ofSeconds(1));
+		Map<String, Job> again = new LinkedHashMap<>();
+		claim(4).forEach((job) -> again.put(job.id(), job));
+		Instant later = this.store.now();
+		// 0: completed and deleted at once; 1: a dead letter, deleted; 2: completed, then pruned; 3: kept
+		assertThat(this.store.complete(List.of(again.get(ids.get(0))), true)).containsExactly(ids.get(0));
+		this.store.fail(List.of(new AttemptFailure(again.get(ids.get(1)), JobState.DISCARDED, null,
+				List.of(new ErrorEntry(2, "x.failed", "boom", ErrorCode.DEAD_LETTER, later, Map.of())), true, later)));
+		assertThat(this.store.deleteDeadLetter(ids.get(1))).isTrue();
+		assertThat(this.store.complete(List.of(again.get(ids.get(2))), false)).containsExactly(ids.get(2));
+		this.clock.advance(Duration.ofDays(2));
+		assertThat(this.store.complete(List.of(again.get(ids.get(3))), false)).containsExactly(ids.get(3));
+		assertThat(this.store.prune(new RetentionSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(7),
+				1000, Duration.ofMinutes(1)), Duration.ofSeconds(10))).isPositive();
+		assertThat(this.store.find(ids.get(2))).as("pruned").isEmpty();
+		assertThat(ids.stream().map(this::errorRows).toList()).containsExactly(0, 0, 0, 1);
+		assertThat(this.store.find(ids.get(3)).orElseThrow().errors()).hasSize(1);
+	}
+
+	private JdbcTemplate jdbc() {
+		return new JdbcTemplate(this.schema.dataSource());
+	}
+
+	private int errorRows(String id) {
+		Integer rows = jdbc().queryForObject("SELECT count(*) FROM " + this.schema.settings().errorsTableName()
+				+ " WHERE job_id = " + idParam(), Integer.class, id);
+		return (rows != null) ? rows : 0;
+	}
+
+	private String idParam() {
+		return (kind() == TestDatabases.Kind.POSTGRESQL) ? "?::uuid" : "?";
+	}
+
+	private String jsonParam() {
+		return (kind() == TestDatabases.Kind.POSTGRESQL) ? "?::jsonb" : "?";
+	}
+
+	/**
 	 * A history that is valid JSON but not a history (only a manual edit stores one) does not
 	 * stop the job: it is claimed, reads as empty and its next failure starts a new history.
 	 */

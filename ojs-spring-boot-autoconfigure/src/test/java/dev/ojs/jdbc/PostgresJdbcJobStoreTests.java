@@ -143,7 +143,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		List<String> plans = new ArrayList<>();
 		DataSource explaining = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
 			String sql = call.sql();
-			if (sql != null && call.args().length == 1 && sql.contains("unnest(") && !sql.startsWith("WITH")) {
+			if (sql != null && call.args().length == 1 && sql.contains("unnest(") && !sql.startsWith("WITH ins")) {
 				plans.add(sql);
 				return call.proceed("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql);
 			}

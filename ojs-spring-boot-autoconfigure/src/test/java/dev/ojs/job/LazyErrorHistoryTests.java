@@ -60,4 +60,31 @@ class LazyErrorHistoryTests {
 		assertThat(history).containsExactly(FIRST, SECOND);
 	}
 
+	/** Spec §10.1: a failure appends its error without reading the history before it. */
+	@Test
+	void appendedHistoryGivesItsNewestEntryWithoutReadingThePrevious() {
+		List<ErrorEntry> previous = history();
+		ErrorEntry third = new ErrorEntry(3, "x.failed", "third", ErrorCode.RETRY,
+				Instant.parse("2026-11-22T10:00:02Z"), Map.of());
+		List<ErrorEntry> appended = LazyErrorHistory.appended(previous, third, 20);
+		assertThat(LazyErrorHistory.newest(appended)).isEqualTo(third);
+		assertThat(LazyErrorHistory.oldestAttemptKept(appended)).isEqualTo(3 - 19);
+		assertThat(this.decodes).hasValue(0);
+		assertThat(appended).containsExactly(FIRST, SECOND, third);
+		assertThat(this.decodes).hasValue(1);
+	}
+
+	/** RET-15: the newest {@code limit} entries are kept, and the store drops the attempts before them. */
+	@Test
+	void appendedHistoryKeepsTheNewestLimitEntries() {
+		ErrorEntry third = new ErrorEntry(3, "x.failed", "third", ErrorCode.RETRY,
+				Instant.parse("2026-11-22T10:00:02Z"), Map.of());
+		List<ErrorEntry> appended = LazyErrorHistory.appended(history(), third, 2);
+		assertThat(appended).containsExactly(SECOND, third);
+		assertThat(LazyErrorHistory.oldestAttemptKept(appended)).isEqualTo(2);
+		assertThat(LazyErrorHistory.oldestAttemptKept(List.of(SECOND, third))).isEqualTo(2);
+		assertThat(LazyErrorHistory.newest(List.of())).isNull();
+		assertThat(LazyErrorHistory.oldestAttemptKept(List.of())).isZero();
+	}
+
 }

@@ -603,7 +603,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// the first failure write, the shutdown's, loses its connection
 		DataSource flaky = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
 			String sql = call.sql();
-			if (sql != null && sql.startsWith("UPDATE") && sql.contains("last_error_type = ")
+			if (sql != null && (sql.startsWith("UPDATE") || sql.startsWith("WITH f AS (UPDATE"))
+					&& sql.contains("last_error_type = ")
 					&& failWrites.getAndIncrement() == 0) {
 				throw new SQLTransientConnectionException("connection lost (simulated)");
 			}

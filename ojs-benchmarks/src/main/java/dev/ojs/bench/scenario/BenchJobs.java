@@ -35,7 +35,8 @@ public class BenchJobs {
 		Thread.sleep(millis);
 	}
 
-	@OjsJob(type = FAIL_ONCE)
+	/** Fail once, retry after 1 ms, no jitter: the handler's policy, so its jobs store none of their own. */
+	@OjsJob(type = FAIL_ONCE, maxAttempts = 3, initialInterval = "PT0.001S", jitter = OjsJob.Jitter.DISABLED)
 	public void failOnce(long enqueuedAtMicros, JobContext context) {
 		this.probe.started(enqueuedAtMicros);
 		if (context.attempt() == 1) {

@@ -18,9 +18,6 @@ import dev.ojs.spring.JobOptions;
  */
 final class DrainScenario implements Scenario {
 
-	/** Fail once, retry after 1 ms, no jitter. */
-	static final String RETRY_POLICY = "{\"max_attempts\":3,\"initial_interval\":\"PT0.001S\",\"jitter\":false}";
-
 	private final boolean retry;
 
 	DrainScenario(boolean retry) {
@@ -37,7 +34,7 @@ final class DrainScenario implements Scenario {
 		BenchmarkOptions options = environment.options();
 		int jobs = this.retry ? options.retryJobs() : options.drainJobs();
 		String type = this.retry ? BenchJobs.FAIL_ONCE : BenchJobs.NOOP;
-		JobOptions jobOptions = this.retry ? JobOptions.builder().retry(RETRY_POLICY).build() : JobOptions.none();
+		JobOptions jobOptions = JobOptions.none();
 		String prefix = environment.newPrefix();
 		BenchEnvironment.Node producer = environment.start(prefix, false, Map.of());
 		if (options.scheduledAhead() > 0) {

@@ -43,7 +43,7 @@ public class OjsProperties implements Validator {
 
 	/**
 	 * Number of most recent errors kept in each job's error history (spec section 10.1), at
-	 * least 10.
+	 * least 10. A failure past it deletes the entries of earlier attempts.
 	 */
 	private int errorHistoryLimit = WorkerSettings.DEFAULT_ERROR_HISTORY;
 
