@@ -19,15 +19,16 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
- * The PostgreSQL database a benchmark or harness run uses: creates it when missing, makes
- * fresh table prefixes, and drops a prefix's tables and functions afterwards.
+ * The database a benchmark or harness run uses, PostgreSQL or (for the scenarios that say so)
+ * MariaDB: creates it when missing, makes fresh table prefixes, and drops a prefix's tables and
+ * functions afterwards.
  */
 public final class BenchDatabase {
 
 	/** The local PostgreSQL service, database {@code ojs_bench}. */
 	public static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/ojs_bench?user=postgres";
 
-	private static final Pattern POSTGRES_URL = Pattern.compile("(jdbc:postgresql://[^/?]+/)([^?]*)(\\?.*)?");
+	private static final Pattern URL = Pattern.compile("(jdbc:(?:postgresql|mariadb|mysql)://[^/?]+/)([^?]*)(\\?.*)?");
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]*");
 
@@ -36,22 +37,29 @@ public final class BenchDatabase {
 	private BenchDatabase() {
 	}
 
-	/** The database name of a {@code jdbc:postgresql://host[:port]/name[?params]} URL. */
+	/** Whether the URL names a MariaDB (or MySQL) server rather than PostgreSQL. */
+	public static boolean isMariaDb(String jdbcUrl) {
+		return jdbcUrl.startsWith("jdbc:mariadb:") || jdbcUrl.startsWith("jdbc:mysql:");
+	}
+
+	/** The database name of a {@code jdbc:postgresql|mariadb://host[:port]/name[?params]} URL. */
 	public static String databaseName(String jdbcUrl) {
-		Matcher matcher = POSTGRES_URL.matcher(jdbcUrl);
-		if (!matcher.matches()) {
-			throw new IllegalArgumentException("Not a jdbc:postgresql://host[:port]/database URL: " + jdbcUrl);
-		}
-		return matcher.group(2);
+		return url(jdbcUrl).group(2);
 	}
 
 	/** The same URL (host, port, parameters) naming another database. */
 	public static String withDatabase(String jdbcUrl, String database) {
-		Matcher matcher = POSTGRES_URL.matcher(jdbcUrl);
-		if (!matcher.matches()) {
-			throw new IllegalArgumentException("Not a jdbc:postgresql://host[:port]/database URL: " + jdbcUrl);
-		}
+		Matcher matcher = url(jdbcUrl);
 		return matcher.group(1) + database + ((matcher.group(3) != null) ? matcher.group(3) : "");
+	}
+
+	private static Matcher url(String jdbcUrl) {
+		Matcher matcher = URL.matcher(jdbcUrl);
+		if (!matcher.matches()) {
+			throw new IllegalArgumentException(
+					"Not a jdbc:postgresql:// or jdbc:mariadb://host[:port]/database URL: " + jdbcUrl);
+		}
+		return matcher;
 	}
 
 	/**
@@ -66,7 +74,8 @@ public final class BenchDatabase {
 			return false;
 		}
 		catch (SQLException ex) {
-			if (!"3D000".equals(ex.getSQLState())) {
+			// 3D000: PostgreSQL's, 42000 with error 1049: MariaDB's unknown database
+			if (!"3D000".equals(ex.getSQLState()) && ex.getErrorCode() != 1049) {
 				throw ex;
 			}
 		}
@@ -74,9 +83,10 @@ public final class BenchDatabase {
 		if (!IDENTIFIER.matcher(name).matches()) {
 			throw new IllegalArgumentException("Will only create databases named [a-z_][a-z0-9_]*, not " + name);
 		}
-		try (Connection connection = DriverManager.getConnection(withDatabase(jdbcUrl, "postgres"));
+		boolean mariaDb = isMariaDb(jdbcUrl);
+		try (Connection connection = DriverManager.getConnection(withDatabase(jdbcUrl, mariaDb ? "" : "postgres"));
 				Statement statement = connection.createStatement()) {
-			statement.execute("CREATE DATABASE " + name);
+			statement.execute("CREATE DATABASE " + (mariaDb ? "IF NOT EXISTS " : "") + name);
 			return true;
 		}
 		catch (SQLException ex) {
@@ -86,7 +96,6 @@ public final class BenchDatabase {
 			throw ex;
 		}
 	}
-
 	/**
 	 * A fresh random table prefix such as {@code bench_k3x9q2_}: a valid identifier of at most
 	 * 40 characters, ending with {@code _}.
@@ -129,6 +138,16 @@ public final class BenchDatabase {
 		}
 		List<String> dropped = new ArrayList<>();
 		try (Connection connection = dataSource.getConnection()) {
+			if (isMariaDb(connection.getMetaData().getURL())) {
+				for (String table : names(connection, "SELECT table_name FROM information_schema.tables"
+						+ " WHERE table_schema = database() AND left(table_name, length(?)) = ?", prefix)) {
+					try (Statement statement = connection.createStatement()) {
+						statement.execute("DROP TABLE IF EXISTS `" + table + "`");
+					}
+					dropped.add(table);
+				}
+				return dropped;
+			}
 			// a peer's statistics views first, then the tables
 			for (String kind : List.of("VIEW", "TABLE")) {
 				for (String table : names(connection, "SELECT table_name FROM information_schema.tables"

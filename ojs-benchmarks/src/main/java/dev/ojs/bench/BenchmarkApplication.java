@@ -22,6 +22,9 @@ import dev.ojs.bench.scenario.Scenario;
  */
 public final class BenchmarkApplication {
 
+	/** The scenarios that run on MariaDB as well as on PostgreSQL. */
+	static final List<String> MARIADB_SCENARIOS = List.of("drain", "retry", "backlog");
+
 	private BenchmarkApplication() {
 	}
 
@@ -56,6 +59,12 @@ public final class BenchmarkApplication {
 		BenchmarkOptions options = parsed.options();
 		if (options == null) {
 			return parsed.status();
+		}
+		if (BenchDatabase.isMariaDb(options.jdbcUrl()) && (!MARIADB_SCENARIOS.containsAll(options.scenarios())
+				|| !options.systems().equals(List.of(BenchmarkOptions.OJS)))) {
+			out.println("On MariaDB the benchmark runs the starter's " + MARIADB_SCENARIOS
+					+ " scenarios only (the others, and the peers, use PostgreSQL's statistics or SQL)");
+			return 2;
 		}
 		if (BenchDatabase.ensureDatabase(options.jdbcUrl())) {
 			out.println("created database " + BenchDatabase.databaseName(options.jdbcUrl()));

@@ -61,7 +61,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|chaos[,...]
 			                            (long-jobs: 1 s jobs at the default concurrency, whatever --concurrency says)
 			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k)
-			  --jdbc-url=URL            PostgreSQL (default %s; created when missing)
+			  --jdbc-url=URL            PostgreSQL (default %s; created when missing), or MariaDB
+			                            (jdbc:mariadb://...; drain, retry and backlog only)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
 			  --concurrency=N           worker concurrency (default 100)   --pool-size=N (default 30)

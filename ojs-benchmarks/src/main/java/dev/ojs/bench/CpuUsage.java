@@ -6,10 +6,12 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Where CPU time goes during a measurement, read from Linux's {@code /proc}: this JVM, all
- * {@code postgres} processes, and the whole machine. Each figure is in percent of one core
+ * Where CPU time goes during a measurement, read from Linux's {@code /proc}: this JVM, the
+ * database server's processes (all {@code postgres} ones, or {@code mariadbd}/{@code mysqld};
+ * "postgres" in the figures' names), and the whole machine. Each figure is in percent of one core
  * (a saturated 2-core machine shows 200%). Processes that exit during the window are not
  * counted; the connection pool keeps PostgreSQL's backends alive across a measurement.
  * Elsewhere than Linux every figure is {@code NaN}.
@@ -17,6 +19,9 @@ import java.util.List;
 public final class CpuUsage {
 
 	private static final Path PROC = Path.of("/proc");
+
+	/** Process names of the database servers: only the one under test is busy. */
+	private static final Set<String> SERVERS = Set.of("postgres", "mariadbd", "mysqld");
 
 	private static final double TICKS_PER_SECOND = 100.0; // USER_HZ on Linux
 
@@ -102,7 +107,7 @@ public final class CpuUsage {
 			String stat = Files.readString(process.resolve("stat"));
 			int open = stat.indexOf('(');
 			int close = stat.lastIndexOf(')');
-			if (open < 0 || close < 0 || !stat.substring(open + 1, close).equals("postgres")) {
+			if (open < 0 || close < 0 || !SERVERS.contains(stat.substring(open + 1, close))) {
 				return 0;
 			}
 			// fields after the command: state(3) ... utime(14) stime(15), counted from 1

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * {@code pg_stat_io} and {@code pg_stat_checkpointer} from 17). Backends report those
  * statistics at most once a second, so over a run of a few seconds they are short by up to
  * its last second. A statistic the server does not have is {@code -1}. Every figure is
- * server-wide: it includes other clients' writes.
+ * server-wide: it includes other clients' writes. On MariaDB the log is InnoDB's redo log
+ * ({@code Innodb_lsn_current}), and the other figures are {@code -1}.
  *
  * @param walBytes WAL bytes written
  * @param fullPageImages full page images logged (the first change of a page after a checkpoint)
@@ -36,9 +37,16 @@ public record WalUsage(long walBytes, long fullPageImages, long backendWrites, l
 	private static final String[] CHECKPOINTS = { "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter",
 			"SELECT num_timed + num_requested FROM pg_stat_checkpointer" };
 
-	/** A reading now, or {@code null} where not even the WAL position can be read (not PostgreSQL). */
+	private static final String REDO_BYTES = "SELECT variable_value FROM information_schema.global_status"
+			+ " WHERE variable_name = 'INNODB_LSN_CURRENT'";
+
+	/** A reading now, or {@code null} where not even the log position can be read. */
 	public static @Nullable WalUsage now(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection()) {
+			if (BenchDatabase.isMariaDb(connection.getMetaData().getURL())) {
+				long redo = optional(connection, REDO_BYTES);
+				return (redo < 0) ? null : new WalUsage(redo, -1, -1, -1);
+			}
 			long walBytes;
 			try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(WAL_BYTES)) {
 				rs.next();

@@ -6,6 +6,8 @@ import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,7 +18,10 @@ import dev.ojs.bench.BenchDatabase;
  * {@code prio} and {@code due} parts, {@code PostgresDialect.claimSql}) run under
  * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
  * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
- * off) and again after {@code ANALYZE}.
+ * off) and again after {@code ANALYZE}. On MariaDB, the claim's statements
+ * ({@code MariaDbDialect.claim}: the first priority, its due range, the next priority) timed
+ * by the client in a rolled-back transaction, and the session's index reads in place of
+ * buffers.
  *
  * @param millis median execution time, no statistics
  * @param buffers shared buffers touched, no statistics
@@ -29,6 +34,9 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 	private static final int RUNS = 5;
 
 	static ClaimCost measure(String jdbcUrl, String table, String type, int limit) {
+		if (BenchDatabase.isMariaDb(jdbcUrl)) {
+			return measureMariaDb(jdbcUrl, table, type, limit);
+		}
 		// the front claim's due selection: the queue's priorities by a loose index scan, then each one's due range
 		String claimable = "state IN ('available', 'scheduled', 'retryable')";
 		String query = "WITH RECURSIVE prio AS ((SELECT priority FROM " + table + " WHERE " + claimable
@@ -64,6 +72,62 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 		}
 		Arrays.sort(times);
 		return new double[] { times[RUNS / 2], buffers };
+	}
+
+	private static ClaimCost measureMariaDb(String jdbcUrl, String table, String type, int limit) {
+		String first = "SELECT MIN(claim_rank) FROM " + table + " WHERE claim_queue = 'default'";
+		String due = "SELECT id FROM " + table + " WHERE claim_queue = 'default' AND claim_rank = ? AND scheduled_at <= "
+				+ "UTC_TIMESTAMP(6) AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
+				+ "') ORDER BY scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+		String next = first + " AND claim_rank > ?";
+		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
+			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+			double[] cold = runMariaDb(jdbc, tx, first, due, next);
+			jdbc.execute("ANALYZE TABLE " + table);
+			double[] analyzed = runMariaDb(jdbc, tx, first, due, next);
+			String plan = String.join(System.lineSeparator(), jdbc.query("EXPLAIN " + due.replace("?", "0"),
+					(rs, rowNum) -> rs.getString("type") + " " + rs.getString("key") + " rows=" + rs.getString("rows")
+							+ " " + rs.getString("Extra")));
+			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1], plan);
+		}
+	}
+
+	/** Median time (ms) of the claim's statements, and the last run's index reads. */
+	private static double[] runMariaDb(JdbcTemplate jdbc, TransactionTemplate tx, String first, String due,
+			String next) {
+		double[] times = new double[RUNS];
+		long reads = 0;
+		for (int i = 0; i < RUNS; i++) {
+			long[] result = tx.execute((status) -> {
+				status.setRollbackOnly();
+				long before = indexReads(jdbc);
+				long started = System.nanoTime();
+				for (Long rank = jdbc.queryForObject(first, Long.class); rank != null;
+						rank = jdbc.queryForObject(next, Long.class, rank)) {
+					jdbc.queryForList(due, String.class, rank);
+				}
+				long nanos = System.nanoTime() - started;
+				return new long[] { nanos, indexReads(jdbc) - before };
+			});
+			times[i] = result[0] / 1e6;
+			reads = result[1];
+		}
+		Arrays.sort(times);
+		return new double[] { times[RUNS / 2], reads };
+	}
+
+	private static long indexReads(JdbcTemplate jdbc) {
+		return jdbc.query("SHOW SESSION STATUS LIKE 'Handler_%'", (rs) -> {
+			long reads = 0;
+			while (rs.next()) {
+				String name = rs.getString(1);
+				if (name.startsWith("Handler_read_") || name.equals("Handler_icp_attempts")) {
+					reads += rs.getLong(2);
+				}
+			}
+			return reads;
+		});
 	}
 
 }
