@@ -75,8 +75,9 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 	}
 
 	private static ClaimCost measureMariaDb(String jdbcUrl, String table, String type, int limit) {
-		String first = "SELECT MIN(claim_rank) FROM " + table + " WHERE claim_queue = 'default'";
-		String due = "SELECT id FROM " + table + " WHERE claim_queue = 'default' AND claim_rank = ? AND scheduled_at <= "
+		String index = " FORCE INDEX (" + table + "_claim_idx)";
+		String first = "SELECT MIN(claim_rank) FROM " + table + index + " WHERE claim_queue = 'default'";
+		String due = "SELECT id FROM " + table + index + " WHERE claim_queue = 'default' AND claim_rank = ? AND scheduled_at <= "
 				+ "UTC_TIMESTAMP(6) AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
 				+ "') ORDER BY scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
 		String next = first + " AND claim_rank > ?";
