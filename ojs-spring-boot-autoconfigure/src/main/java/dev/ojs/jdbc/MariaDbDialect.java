@@ -86,7 +86,7 @@ final class MariaDbDialect extends JdbcDialect {
 
 	/**
 	 * The claim walks the queue's priorities, highest first, each found by one index descent
-	 * ({@code MIN(claim_rank)} past the previous one), and takes from each only its due range,
+	 * (the first {@code claim_rank} past the previous one), and takes from each only its due range,
 	 * which {@code scheduled_at <= now} ends: jobs scheduled ahead (delayed jobs, retries
 	 * waiting out their backoff) are never read. A single range over the queue would walk all
 	 * of them before it could tell that nothing more is due, since {@code claim_rank} comes
@@ -140,17 +140,15 @@ final class MariaDbDialect extends JdbcDialect {
 
 	/** The queue's next priority in claim order after {@code after} (all when {@code null}), or {@code null}. */
 	private @Nullable Long nextClaimRank(String queue, @Nullable Long after) {
-		return this.jdbc.query("SELECT MIN(claim_rank) FROM " + this.table + claimIndex() + " WHERE claim_queue = ?"
-				+ ((after != null) ? " AND claim_rank > ?" : ""), (ps) -> {
+		// ORDER BY ... LIMIT 1 rather than MIN(): MariaDB answers MIN() while optimizing the
+		// statement, and under load that answer missed rows committed just before
+		return this.jdbc.query("SELECT claim_rank FROM " + this.table + claimIndex() + " WHERE claim_queue = ?"
+				+ ((after != null) ? " AND claim_rank > ?" : "") + " ORDER BY claim_rank LIMIT 1", (ps) -> {
 					ps.setString(1, queue);
 					if (after != null) {
 						ps.setLong(2, after);
 					}
-				}, (rs) -> {
-					rs.next();
-					long rank = rs.getLong(1);
-					return rs.wasNull() ? null : rank;
-				});
+				}, (rs) -> rs.next() ? rs.getLong(1) : null);
 	}
 
 	/**

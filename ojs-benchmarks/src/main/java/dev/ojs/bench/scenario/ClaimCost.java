@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -76,11 +77,12 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 
 	private static ClaimCost measureMariaDb(String jdbcUrl, String table, String type, int limit) {
 		String index = " FORCE INDEX (" + table + "_claim_idx)";
-		String first = "SELECT MIN(claim_rank) FROM " + table + index + " WHERE claim_queue = 'default'";
+		String first = "SELECT claim_rank FROM " + table + index + " WHERE claim_queue = 'default'";
 		String due = "SELECT id FROM " + table + index + " WHERE claim_queue = 'default' AND claim_rank = ? AND scheduled_at <= "
 				+ "UTC_TIMESTAMP(6) AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
 				+ "') ORDER BY scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
-		String next = first + " AND claim_rank > ?";
+		String next = first + " AND claim_rank > ? ORDER BY claim_rank LIMIT 1";
+		first += " ORDER BY claim_rank LIMIT 1";
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -104,8 +106,7 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 				status.setRollbackOnly();
 				long before = indexReads(jdbc);
 				long started = System.nanoTime();
-				for (Long rank = jdbc.queryForObject(first, Long.class); rank != null;
-						rank = jdbc.queryForObject(next, Long.class, rank)) {
+				for (Long rank = rank(jdbc, first); rank != null; rank = rank(jdbc, next, rank)) {
 					jdbc.queryForList(due, String.class, rank);
 				}
 				long nanos = System.nanoTime() - started;
@@ -116,6 +117,10 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 		}
 		Arrays.sort(times);
 		return new double[] { times[RUNS / 2], reads };
+	}
+
+	private static @Nullable Long rank(JdbcTemplate jdbc, String sql, Object... args) {
+		return jdbc.query(sql, (rs) -> rs.next() ? rs.getLong(1) : null, args);
 	}
 
 	private static long indexReads(JdbcTemplate jdbc) {
