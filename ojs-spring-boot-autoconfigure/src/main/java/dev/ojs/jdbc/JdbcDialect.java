@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -223,11 +224,9 @@ abstract class JdbcDialect {
 	 * order), first in {@code order}, with their error history; returns how many jobs.
 	 */
 	int deleteJobs(String where, List<?> values, String order, int limit) {
-		Integer deleted = this.batchTx.execute((status) -> {
-			List<String> ids = this.jdbc.query("SELECT id FROM " + this.table + " WHERE " + where + " ORDER BY " + order
-					+ " LIMIT ?", (ps) -> ps.setInt(bindValues(ps, 1, values), limit), (rs, rowNum) -> rs.getString(1));
-			return deleteJobs(ids, where, values);
-		});
+		Integer deleted = this.batchTx.execute((status) -> deleteMatching(this.jdbc.query("SELECT id FROM " + this.table
+				+ " WHERE " + where + " ORDER BY " + order + " LIMIT ?", (ps) -> ps.setInt(bindValues(ps, 1, values), limit),
+				(rs, rowNum) -> rs.getString(1)), where, values));
 		return (deleted != null) ? deleted : 0;
 	}
 
@@ -236,16 +235,18 @@ abstract class JdbcDialect {
 	 * bound in order), with their error history; returns how many jobs.
 	 */
 	int deleteJobs(Collection<String> ids, String where, List<?> values) {
-		Integer deleted = this.batchTx.execute((status) -> {
-			int count = 0;
-			for (List<String> chunk : chunks(new ArrayList<>(ids), CHUNK)) {
-				count += this.jdbc.update("DELETE FROM " + this.table + " WHERE id IN (" + idMarkers(chunk.size())
-						+ ") AND " + where, (ps) -> bindValues(ps, bindValues(ps, 1, chunk), values));
-				deleteErrorsOfDeleted(chunk);
-			}
-			return count;
-		});
+		Integer deleted = this.batchTx.execute((status) -> deleteMatching(ids, where, values));
 		return (deleted != null) ? deleted : 0;
+	}
+
+	private int deleteMatching(Collection<String> ids, String where, List<?> values) {
+		int count = 0;
+		for (List<String> chunk : chunks(new ArrayList<>(ids), CHUNK)) {
+			count += this.jdbc.update("DELETE FROM " + this.table + " WHERE id IN (" + idMarkers(chunk.size()) + ") AND "
+					+ where, (ps) -> bindValues(ps, bindValues(ps, 1, chunk), values));
+			deleteErrorsOfDeleted(chunk);
+		}
+		return count;
 	}
 
 	/** Deletes the error history of those of the jobs {@code ids} that no longer exist. */
@@ -273,7 +274,7 @@ abstract class JdbcDialect {
 	/** A job whose error history is read from the errors table when first used (a claim's). */
 	Job mapJob(ResultSet rs, int rowNum) throws SQLException {
 		String id = rs.getString(1);
-		return mapJob(rs, () -> errorRows(id));
+		return mapJob(rs, () -> errorRows(List.of(id)).getOrDefault(id, List.of()));
 	}
 
 	/**
@@ -286,13 +287,8 @@ abstract class JdbcDialect {
 			String id = rs.getString(1);
 			return mapJob(rs, () -> rows.getOrDefault(id, List.of()));
 		});
-		for (List<String> chunk : chunks(jobs.stream().map(Job::id).toList(), CHUNK)) {
-			this.jdbc.query("SELECT job_id, error FROM " + this.errorsTable + " WHERE job_id IN ("
-					+ idMarkers(chunk.size()) + ") ORDER BY seq", (ps) -> bindValues(ps, 1, chunk),
-					(RowCallbackHandler) (rs) -> rows.computeIfAbsent(rs.getString(1), (id) -> new ArrayList<>())
-						.add(rs.getString(2)));
-		}
-		jobs.forEach((job) -> job.errors().size());
+		// decoded when read, from these rows: a snapshot of this read, not a later query
+		rows.putAll(errorRows(jobs.stream().map(Job::id).toList()));
 		return jobs;
 	}
 
@@ -305,10 +301,16 @@ abstract class JdbcDialect {
 				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22));
 	}
 
-	/** The rows of a job's error history, oldest first: one JSON object each. */
-	List<String> errorRows(String id) {
-		return this.jdbc.query("SELECT error FROM " + this.errorsTable + " WHERE job_id = " + idParam() + " ORDER BY seq",
-				(rs, rowNum) -> rs.getString(1), id);
+	/** The rows of these jobs' error histories by job id, oldest first: one JSON object each. */
+	Map<String, List<String>> errorRows(List<String> ids) {
+		Map<String, List<String>> rows = new HashMap<>();
+		for (List<String> chunk : chunks(ids, CHUNK)) {
+			this.jdbc.query("SELECT job_id, error FROM " + this.errorsTable + " WHERE job_id IN ("
+					+ idMarkers(chunk.size()) + ") ORDER BY seq", (ps) -> bindValues(ps, 1, chunk),
+					(RowCallbackHandler) (rs) -> rows.computeIfAbsent(rs.getString(1), (id) -> new ArrayList<>())
+						.add(rs.getString(2)));
+		}
+		return rows;
 	}
 
 	/** A job's own policy fields, validated at enqueue; most jobs share a handful, so parse each once. */
@@ -725,20 +727,18 @@ abstract class JdbcDialect {
 	/** Marks claimed jobs completed (or deletes them, with their error history); returns the ids actually written. */
 	Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
 		if (delete) {
-			return this.batchTx.execute((status) -> {
-				Set<String> deleted = guardedBatch(jobs, Function.identity(), "DELETE FROM " + this.table + guard(), null,
-						(ps, job) -> bindGuard(ps, 1, job));
-				for (List<String> chunk : chunks(new ArrayList<>(deleted), CHUNK)) {
-					deleteErrorsOfDeleted(chunk);
-				}
-				return deleted;
-			});
+			return guardedBatch(jobs, Function.identity(), "DELETE FROM " + this.table + guard(), null,
+					(ps, job) -> bindGuard(ps, 1, job), (deleted) -> {
+						for (List<String> chunk : chunks(new ArrayList<>(deleted), CHUNK)) {
+							deleteErrorsOfDeleted(chunk);
+						}
+					});
 		}
 		String sql = "UPDATE " + this.table + " SET state = 'completed', completed_at = ?, locked_until = NULL" + guard();
 		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> {
 			setInstant(ps, 1, now);
 			bindGuard(ps, 2, job);
-		});
+		}, NOTHING_MORE);
 	}
 
 	/**
@@ -749,21 +749,17 @@ abstract class JdbcDialect {
 	Set<String> fail(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
 		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, last_error_type = ?, dead_letter = ?,"
 				+ " discarded_at = ?, locked_until = NULL" + guard() + ((expiredBefore != null) ? " AND locked_until < ?" : "");
-		return this.batchTx.execute((status) -> {
-			Set<String> written = guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
-				ps.setString(1, failure.state().value());
-				setInstant(ps, 2, failure.scheduledAt());
-				ps.setString(3, lastErrorType(failure));
-				ps.setBoolean(4, failure.deadLetter());
-				setInstant(ps, 5, failure.discardedAt());
-				int index = bindGuard(ps, 6, failure.job());
-				if (expiredBefore != null) {
-					setInstant(ps, index, expiredBefore);
-				}
-			});
-			appendErrors(failures.stream().filter((failure) -> written.contains(failure.job().id())).toList());
-			return written;
-		});
+		return guardedBatch(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
+			ps.setString(1, failure.state().value());
+			setInstant(ps, 2, failure.scheduledAt());
+			ps.setString(3, lastErrorType(failure));
+			ps.setBoolean(4, failure.deadLetter());
+			setInstant(ps, 5, failure.discardedAt());
+			int index = bindGuard(ps, 6, failure.job());
+			if (expiredBefore != null) {
+				setInstant(ps, index, expiredBefore);
+			}
+		}, (written) -> appendErrors(failures.stream().filter((failure) -> written.contains(failure.job().id())).toList()));
 	}
 
 	/**
@@ -807,7 +803,7 @@ abstract class JdbcDialect {
 	Set<String> release(List<Job> jobs) {
 		String sql = "UPDATE " + this.table + " SET state = 'available', attempt = attempt - 1, locked_by = NULL, "
 				+ "locked_until = NULL, started_at = NULL" + guard();
-		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> bindGuard(ps, 1, job));
+		return guardedBatch(jobs, Function.identity(), sql, null, (ps, job) -> bindGuard(ps, 1, job), NOTHING_MORE);
 	}
 
 	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
@@ -853,6 +849,10 @@ abstract class JdbcDialect {
 		return held;
 	}
 
+	/** Nothing more to write in a guarded batch's transaction. */
+	private static final Consumer<Set<String>> NOTHING_MORE = (written) -> {
+	};
+
 	@FunctionalInterface
 	interface RowBinder<T> {
 
@@ -869,10 +869,11 @@ abstract class JdbcDialect {
 	 * {@code useBulkStmts=true}) cannot tell a written row from one the guard rejected: the
 	 * batch is rolled back (to the savepoint), and from then on every guarded batch first locks its rows with
 	 * {@code SELECT ... FOR UPDATE}, checks the guard on what it read, and writes only the
-	 * rows that pass.
+	 * rows that pass. {@code alsoWrite} gets the ids written, in the same transaction (the
+	 * error history of the rows a failure wrote, or of those a completion deleted).
 	 */
 	private <T> Set<String> guardedBatch(List<T> items, Function<T, Job> jobOf, String sql,
-			@Nullable Instant expiredBefore, RowBinder<T> binder) {
+			@Nullable Instant expiredBefore, RowBinder<T> binder, Consumer<Set<String>> alsoWrite) {
 		List<T> sorted = new ArrayList<>(items);
 		sorted.sort(Comparator.comparing((T item) -> jobOf.apply(item).id()));
 		if (!this.lockBeforeBatch) {
@@ -890,6 +891,7 @@ abstract class JdbcDialect {
 						}
 					}
 				}
+				alsoWrite.accept(ids);
 				return ids;
 			});
 			if (written != null) {
@@ -910,6 +912,7 @@ abstract class JdbcDialect {
 				}
 				ids.addAll(held);
 			}
+			alsoWrite.accept(ids);
 			return ids;
 		});
 	}

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -25,27 +24,15 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 
 	private final @Nullable ErrorEntry newest;
 
-	/** For an appended history: how many entries it keeps; else 0. */
-	private final int limit;
+	/** For an appended history: the oldest attempt whose entries it keeps; else 0. */
+	private final int oldestAttemptKept;
 
 	private volatile @Nullable List<ErrorEntry> loaded;
 
-	private LazyErrorHistory(Supplier<List<ErrorEntry>> loader, @Nullable ErrorEntry newest, int limit) {
+	private LazyErrorHistory(Supplier<List<ErrorEntry>> loader, @Nullable ErrorEntry newest, int oldestAttemptKept) {
 		this.loader = loader;
 		this.newest = newest;
-		this.limit = limit;
-	}
-
-	/**
-	 * The history stored as {@code stored}, decoded by {@code decoder} on first use.
-	 * @param stored the stored form, e.g. a JSON array
-	 * @param decoder turns the stored form into the history, oldest first
-	 * @return the history
-	 */
-	public static List<ErrorEntry> of(String stored, Function<String, List<ErrorEntry>> decoder) {
-		Objects.requireNonNull(stored, "stored must not be null");
-		Objects.requireNonNull(decoder, "decoder must not be null");
-		return of(() -> decoder.apply(stored));
+		this.oldestAttemptKept = oldestAttemptKept;
 	}
 
 	/**
@@ -58,11 +45,12 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 	}
 
 	/**
-	 * {@code previous} followed by {@code error}, keeping the newest {@code limit} entries
-	 * (spec §10.1); {@code previous} is read only when this list is.
+	 * {@code previous} followed by {@code error}, keeping the entries of the newest
+	 * {@code limit} attempts (spec §10.1), the rule a store that appends only the new entry
+	 * applies too; {@code previous} is read only when this list is.
 	 * @param previous the history so far, oldest first
 	 * @param error the new entry
-	 * @param limit how many entries to keep, at least 1
+	 * @param limit how many attempts' entries to keep, at least 1
 	 * @return the new history
 	 */
 	public static List<ErrorEntry> appended(List<ErrorEntry> previous, ErrorEntry error, int limit) {
@@ -71,13 +59,12 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 		if (limit < 1) {
 			throw new IllegalArgumentException("limit must be at least 1, got " + limit);
 		}
+		int oldest = error.attempt() - (limit - 1);
 		return new LazyErrorHistory(() -> {
-			int keep = Math.min(previous.size(), limit - 1);
-			List<ErrorEntry> errors = new ArrayList<>(keep + 1);
-			errors.addAll(previous.subList(previous.size() - keep, previous.size()));
+			List<ErrorEntry> errors = new ArrayList<>(previous.stream().filter((entry) -> entry.attempt() >= oldest).toList());
 			errors.add(error);
 			return errors;
-		}, error, limit);
+		}, error, oldest);
 	}
 
 	/**
@@ -95,14 +82,14 @@ public final class LazyErrorHistory extends AbstractList<ErrorEntry> implements 
 
 	/**
 	 * The oldest attempt whose entries a history keeps, without reading it when it was
-	 * {@linkplain #appended appended} (then the attempt {@code limit - 1} before the newest
-	 * entry's); a store that appends only the newest entry drops those of earlier attempts.
+	 * {@linkplain #appended appended}; a store that appends only the newest entry drops those
+	 * of earlier attempts.
 	 * @param errors a history
 	 * @return the attempt of its oldest entry, 0 when it is empty
 	 */
 	public static int oldestAttemptKept(List<ErrorEntry> errors) {
 		if (errors instanceof LazyErrorHistory lazy && lazy.newest != null) {
-			return lazy.newest.attempt() - (lazy.limit - 1);
+			return lazy.oldestAttemptKept;
 		}
 		return errors.isEmpty() ? 0 : errors.get(0).attempt();
 	}

@@ -1030,6 +1030,10 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.fail(List.of(new AttemptFailure(first, JobState.RETRYABLE, now,
 				LazyErrorHistory.appended(first.errors(), one, 20), false, now)))).containsExactly(id);
 		assertThat(((LazyErrorHistory) first.errors()).isDecoded()).as("history read by the failure").isFalse();
+		// a late write of the same attempt is refused by the guard, and appends nothing
+		assertThat(this.store.fail(List.of(new AttemptFailure(first, JobState.RETRYABLE, now,
+				List.of(one), false, now)))).isEmpty();
+		assertThat(errorRows(id)).isEqualTo(1);
 		this.clock.advance(Duration.ofSeconds(1));
 		Job second = claim(1).get(0);
 		Instant later = this.store.now();

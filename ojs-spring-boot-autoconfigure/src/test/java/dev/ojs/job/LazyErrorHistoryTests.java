@@ -24,9 +24,8 @@ class LazyErrorHistoryTests {
 	private final AtomicInteger decodes = new AtomicInteger();
 
 	private List<ErrorEntry> history() {
-		return LazyErrorHistory.of("stored", (stored) -> {
+		return LazyErrorHistory.of(() -> {
 			this.decodes.incrementAndGet();
-			assertThat(stored).isEqualTo("stored");
 			return List.of(FIRST, SECOND);
 		});
 	}
@@ -85,6 +84,19 @@ class LazyErrorHistoryTests {
 		assertThat(LazyErrorHistory.oldestAttemptKept(List.of(SECOND, third))).isEqualTo(2);
 		assertThat(LazyErrorHistory.newest(List.of())).isNull();
 		assertThat(LazyErrorHistory.oldestAttemptKept(List.of())).isZero();
+	}
+
+	/**
+	 * The limit counts attempts, as the store trims: a revived job (attempt 0 again) keeps the
+	 * entries of its earlier attempts until its new attempts pass them.
+	 */
+	@Test
+	void appendedHistoryKeepsAttemptsNotEntries() {
+		ErrorEntry again = new ErrorEntry(1, "x.failed", "again", ErrorCode.RETRY,
+				Instant.parse("2026-11-22T10:00:03Z"), Map.of());
+		List<ErrorEntry> appended = LazyErrorHistory.appended(history(), again, 2);
+		assertThat(appended).containsExactly(FIRST, SECOND, again);
+		assertThat(LazyErrorHistory.oldestAttemptKept(appended)).isZero();
 	}
 
 }

@@ -42,8 +42,8 @@ public class OjsProperties implements Validator {
 	private Duration visibilityTimeout = WorkerSettings.DEFAULT_VISIBILITY_TIMEOUT;
 
 	/**
-	 * Number of most recent errors kept in each job's error history (spec section 10.1), at
-	 * least 10. A failure past it deletes the entries of earlier attempts.
+	 * Number of most recent attempts whose errors each job's error history keeps (spec
+	 * section 10.1), at least 10. A failure past it deletes the entries of earlier attempts.
 	 */
 	private int errorHistoryLimit = WorkerSettings.DEFAULT_ERROR_HISTORY;
 
