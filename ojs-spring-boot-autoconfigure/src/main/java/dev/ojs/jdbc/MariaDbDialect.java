@@ -19,8 +19,8 @@ import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
 
 /**
- * MariaDB 10.6+ and MySQL 8.0+. There is no {@code UPDATE ... RETURNING}, so a claim is a few
- * statements in one READ COMMITTED transaction: per priority, {@code SELECT ... ORDER BY
+ * MariaDB 10.6+ and MySQL 8.0+. There is no {@code UPDATE ... RETURNING}, so a claim is two
+ * statements in one READ COMMITTED transaction: {@code SELECT ... ORDER BY claim_rank,
  * scheduled_at, id LIMIT n FOR UPDATE SKIP LOCKED} over the generated-column index
  * {@code (claim_queue, claim_rank, scheduled_at, id)} (which delivers claim order, so InnoDB
  * stops after {@code n} rows instead of locking every due row before a filesort), then
@@ -84,39 +84,23 @@ final class MariaDbDialect extends JdbcDialect {
 		return "live_expires_at";
 	}
 
-	/**
-	 * The claim walks the queue's priorities, highest first, each found by one index descent
-	 * (the first {@code claim_rank} past the previous one), and takes from each only its due range,
-	 * which {@code scheduled_at <= now} ends: jobs scheduled ahead (delayed jobs, retries
-	 * waiting out their backoff) are never read. A single range over the queue would walk all
-	 * of them before it could tell that nothing more is due, since {@code claim_rank} comes
-	 * before {@code scheduled_at} in the index (and MariaDB has no loose index scan for it).
-	 */
 	@Override
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
-		String select = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + claimIndex() + " WHERE claim_queue = ?"
-				+ " AND claim_rank = ?"
+		String select = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " WHERE claim_queue = ?"
 				+ " AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
-				+ " ORDER BY scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
+				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 		return this.claimTx.execute((status) -> {
-			List<Job> rows = new ArrayList<>();
-			for (Long rank = nextClaimRank(queue, null); rank != null && rows.size() < limit;
-					rank = nextClaimRank(queue, rank)) {
-				long claimRank = rank;
-				int wanted = limit - rows.size();
-				rows.addAll(this.jdbc.query(select, (ps) -> {
-					ps.setString(1, queue);
-					ps.setLong(2, claimRank);
-					setInstant(ps, 3, now);
-					setInstant(ps, 4, now);
-					int index = 5;
-					for (String type : types) {
-						ps.setString(index++, type);
-					}
-					ps.setInt(index, wanted);
-				}, this::mapJob));
-			}
+			List<Job> rows = this.jdbc.query(select, (ps) -> {
+				ps.setString(1, queue);
+				setInstant(ps, 2, now);
+				setInstant(ps, 3, now);
+				int index = 4;
+				for (String type : types) {
+					ps.setString(index++, type);
+				}
+				ps.setInt(index, limit);
+			}, this::mapJob);
 			if (rows.isEmpty()) {
 				return rows;
 			}
@@ -136,27 +120,6 @@ final class MariaDbDialect extends JdbcDialect {
 			}
 			return jobs;
 		});
-	}
-
-	/** The queue's next priority in claim order after {@code after} (all when {@code null}), or {@code null}. */
-	private @Nullable Long nextClaimRank(String queue, @Nullable Long after) {
-		// ORDER BY ... LIMIT 1 rather than MIN(): MariaDB answers MIN() while optimizing the
-		// statement, and under load that answer missed rows committed just before
-		return this.jdbc.query("SELECT claim_rank FROM " + this.table + claimIndex() + " WHERE claim_queue = ?"
-				+ ((after != null) ? " AND claim_rank > ?" : "") + " ORDER BY claim_rank LIMIT 1", (ps) -> {
-					ps.setString(1, queue);
-					if (after != null) {
-						ps.setLong(2, after);
-					}
-				}, (rs) -> rs.next() ? rs.getLong(1) : null);
-	}
-
-	/**
-	 * The claim index, named: with few rows or fresh statistics the optimizer may otherwise read
-	 * the unique index ({@code type} is in the claim's filter) or all of a priority's entries.
-	 */
-	private String claimIndex() {
-		return " FORCE INDEX (" + this.table + "_claim_idx)";
 	}
 
 }

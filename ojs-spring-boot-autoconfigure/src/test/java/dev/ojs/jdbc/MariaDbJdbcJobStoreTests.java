@@ -1,22 +1,17 @@
 package dev.ojs.jdbc;
 
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
-import dev.ojs.job.NewJob;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.testsupport.TestDatabases;
 
@@ -37,54 +32,6 @@ class MariaDbJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	@Test
 	void noVacuumWarning() {
 		assertThat(this.schema.newStore().vacuumWarning()).isEmpty();
-	}
-
-	/**
-	 * A claim reads only the due range of each priority: 2,000 jobs scheduled ahead at the
-	 * queue's priorities are not walked, by the claim that takes the due jobs nor by the empty
-	 * claim after it (the session's index reads, {@code Handler_read_*} and
-	 * {@code Handler_icp_attempts}).
-	 */
-	@Test
-	void claimDoesNotReadJobsScheduledAhead() throws SQLException {
-		Instant later = this.clock.instant().plus(Duration.ofDays(1));
-		List<NewJob> ahead = new ArrayList<>();
-		for (int i = 0; i < 2000; i++) {
-			ahead.add(job("email.send").priority(i % 2).runAt(later).build());
-		}
-		this.store.insert(ahead);
-		String low = insertOne(job("email.send").priority(0));
-		String high = insertOne(job("email.send").priority(1));
-		SingleConnectionDataSource single = new SingleConnectionDataSource(this.schema.dataSource().getConnection(), true);
-		try {
-			JdbcJobStore store = new JdbcJobStore(single, this.schema.settings(), this.clock);
-			JdbcTemplate session = new JdbcTemplate(single);
-			long before = indexReads(session);
-			assertThat(store.claim("node-a", "default", Map.of("email.send", Duration.ofMinutes(5)), 10))
-				.extracting(Job::id)
-				.containsExactly(high, low);
-			long claiming = indexReads(session) - before;
-			assertThat(store.claim("node-a", "default", Map.of("email.send", Duration.ofMinutes(5)), 10)).isEmpty();
-			long empty = indexReads(session) - before - claiming;
-			assertThat(claiming).as("index reads of the claim").isLessThan(50);
-			assertThat(empty).as("index reads of the empty claim").isLessThan(50);
-		}
-		finally {
-			single.destroy();
-		}
-	}
-
-	private static long indexReads(JdbcTemplate session) {
-		return session.query("SHOW SESSION STATUS LIKE 'Handler_%'", (rs) -> {
-			long reads = 0;
-			while (rs.next()) {
-				String name = rs.getString(1);
-				if (name.startsWith("Handler_read_") || name.equals("Handler_icp_attempts")) {
-					reads += rs.getLong(2);
-				}
-			}
-			return reads;
-		});
 	}
 
 	@Test

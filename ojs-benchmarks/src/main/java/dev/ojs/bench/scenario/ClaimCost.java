@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -19,10 +18,9 @@ import dev.ojs.bench.BenchDatabase;
  * {@code prio} and {@code due} parts, {@code PostgresDialect.claimSql}) run under
  * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
  * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
- * off) and again after {@code ANALYZE}. On MariaDB, the claim's statements
- * ({@code MariaDbDialect.claim}: the first priority, its due range, the next priority) timed
- * by the client in a rolled-back transaction, and the session's index reads in place of
- * buffers.
+ * off) and again after {@code ANALYZE}. On MariaDB, the claim's selection
+ * ({@code MariaDbDialect.claim}) timed by the client in a rolled-back transaction, and the
+ * session's index reads in place of buffers.
  *
  * @param millis median execution time, no statistics
  * @param buffers shared buffers touched, no statistics
@@ -76,29 +74,24 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 	}
 
 	private static ClaimCost measureMariaDb(String jdbcUrl, String table, String type, int limit) {
-		String index = " FORCE INDEX (" + table + "_claim_idx)";
-		String first = "SELECT claim_rank FROM " + table + index + " WHERE claim_queue = 'default'";
-		String due = "SELECT id FROM " + table + index + " WHERE claim_queue = 'default' AND claim_rank = ? AND scheduled_at <= "
-				+ "UTC_TIMESTAMP(6) AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
-				+ "') ORDER BY scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
-		String next = first + " AND claim_rank > ? ORDER BY claim_rank LIMIT 1";
-		first += " ORDER BY claim_rank LIMIT 1";
+		String due = "SELECT id FROM " + table + " WHERE claim_queue = 'default' AND scheduled_at <= UTC_TIMESTAMP(6)"
+				+ " AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
+				+ "') ORDER BY claim_rank, scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-			double[] cold = runMariaDb(jdbc, tx, first, due, next);
+			double[] cold = runMariaDb(jdbc, tx, due);
 			jdbc.execute("ANALYZE TABLE " + table);
-			double[] analyzed = runMariaDb(jdbc, tx, first, due, next);
-			String plan = String.join(System.lineSeparator(), jdbc.query("EXPLAIN " + due.replace("?", "0"),
+			double[] analyzed = runMariaDb(jdbc, tx, due);
+			String plan = String.join(System.lineSeparator(), jdbc.query("EXPLAIN " + due,
 					(rs, rowNum) -> rs.getString("type") + " " + rs.getString("key") + " rows=" + rs.getString("rows")
 							+ " " + rs.getString("Extra")));
 			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1], plan);
 		}
 	}
 
-	/** Median time (ms) of the claim's statements, and the last run's index reads. */
-	private static double[] runMariaDb(JdbcTemplate jdbc, TransactionTemplate tx, String first, String due,
-			String next) {
+	/** Median time (ms) of the claim's selection, and the last run's index reads. */
+	private static double[] runMariaDb(JdbcTemplate jdbc, TransactionTemplate tx, String due) {
 		double[] times = new double[RUNS];
 		long reads = 0;
 		for (int i = 0; i < RUNS; i++) {
@@ -106,9 +99,7 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 				status.setRollbackOnly();
 				long before = indexReads(jdbc);
 				long started = System.nanoTime();
-				for (Long rank = rank(jdbc, first); rank != null; rank = rank(jdbc, next, rank)) {
-					jdbc.queryForList(due, String.class, rank);
-				}
+				jdbc.queryForList(due, String.class);
 				long nanos = System.nanoTime() - started;
 				return new long[] { nanos, indexReads(jdbc) - before };
 			});
@@ -117,10 +108,6 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 		}
 		Arrays.sort(times);
 		return new double[] { times[RUNS / 2], reads };
-	}
-
-	private static @Nullable Long rank(JdbcTemplate jdbc, String sql, Object... args) {
-		return jdbc.query(sql, (rs) -> rs.next() ? rs.getLong(1) : null, args);
 	}
 
 	private static long indexReads(JdbcTemplate jdbc) {
