@@ -80,13 +80,18 @@ public final class BenchmarkApplication {
 				}
 				Scenario scenario = ours ? Scenario.named(name) : new PeerScenario(system, name);
 				List<ScenarioResult> results = new ArrayList<>();
-				for (int run = 1; run <= options.runs(); run++) {
-					out.printf("%n# %s%s%n", scenario.name(),
-							(options.runs() > 1) ? " run " + run + " of " + options.runs() : "");
+				int total = options.warmupRuns() + options.runs();
+				for (int run = 1; run <= total; run++) {
+					boolean warmup = run <= options.warmupRuns();
+					out.printf("%n# %s%s%n", scenario.name(), warmup
+							? " warm-up " + run + " of " + options.warmupRuns() + " (not measured)"
+							: (options.runs() > 1) ? " run " + (run - options.warmupRuns()) + " of " + options.runs() : "");
 					try (BenchEnvironment environment = new BenchEnvironment(options, out)) {
 						ScenarioResult result = scenario.run(environment);
-						results.add(result);
-						out.println(result.resultLine());
+						if (!warmup) {
+							results.add(result);
+						}
+						out.println((warmup ? "WARMUP " : "") + result.resultLine());
 					}
 					catch (Exception ex) {
 						failures++;

@@ -11,6 +11,8 @@ import java.util.List;
  * @param jdbcUrl the PostgreSQL database
  * @param scenarios the scenarios to run, in order
  * @param runs how often each scenario runs; with more than one, a median line follows
+ * @param warmupRuns unmeasured runs of each scenario before its measured ones, so that the
+ * measured runs see a JVM whose hot paths are compiled, as a long-running worker's are
  * @param smoke whether the tiny sizes are in force
  * @param concurrency worker concurrency of the {@code default} queue
  * @param poolSize maximum connections of the application's pool
@@ -42,7 +44,7 @@ import java.util.List;
  * @param systems the job systems that run each scenario: {@code ojs} (the starter) and the
  * peers {@code db-scheduler} and {@code jobrunr}, in order
  */
-public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, boolean smoke, int concurrency,
+public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, int warmupRuns, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
@@ -65,6 +67,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			                            (jdbc:mariadb://...; drain, retry and backlog only)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
+			  --warmup-runs=N           first run each scenario N times unmeasured, to compile its hot paths (default 0)
 			  --concurrency=N           worker concurrency (default 100)   --pool-size=N (default 30)
 			  --poll-interval=DURATION  idle poll interval (default PT1S)
 			  --completed-retention=DURATION  keep completed jobs this long (default PT1H; PT0S deletes)
@@ -97,7 +100,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 		boolean smoke = line.flag("smoke", false);
 		List<String> scenarios = expand(line.list("scenario", List.of("all")));
 		BenchmarkOptions options = new BenchmarkOptions(line.string("jdbc-url", BenchDatabase.DEFAULT_URL), scenarios,
-				positive(line, "runs", 1), smoke, positive(line, "concurrency", 100), positive(line, "pool-size", 30),
+				positive(line, "runs", 1), (int) line.number("warmup-runs", 0), smoke, positive(line, "concurrency", 100), positive(line, "pool-size", 30),
 				line.duration("poll-interval", Duration.ofSeconds(1)),
 				line.duration("completed-retention", Duration.ofHours(1)),
 				positive(line, "enqueue-jobs", smoke ? 200 : 10_000),
@@ -118,6 +121,9 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))));
 		if (options.scheduledAhead() < 0) {
 			throw new IllegalArgumentException("--scheduled-ahead must not be negative");
+		}
+		if (options.warmupRuns() < 0) {
+			throw new IllegalArgumentException("--warmup-runs must not be negative");
 		}
 		if (options.rate() < 0) {
 			throw new IllegalArgumentException("--rate must not be negative");

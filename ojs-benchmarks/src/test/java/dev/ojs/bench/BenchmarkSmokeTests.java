@@ -40,9 +40,13 @@ class BenchmarkSmokeTests {
 		String url = BenchTestDatabase.postgresUrl();
 		TeeOutput out = new TeeOutput();
 		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=enqueue-single", "--runs=3",
-				"--enqueue-jobs=50", "--jdbc-url=" + url }, out);
+				"--warmup-runs=1", "--enqueue-jobs=50", "--jdbc-url=" + url }, out);
 		assertThat(status).isZero();
-		assertThat(out.text()).contains("enqueue-single median of 3 runs");
+		assertThat(out.text()).contains("enqueue-single warm-up 1 of 1 (not measured)", "enqueue-single run 3 of 3",
+				"enqueue-single median of 3 runs");
+		assertThat(out.text().lines().filter((line) -> line.startsWith("WARMUP RESULT scenario=enqueue-single")))
+			.hasSize(1);
+		// the warm-up's result stays out of the median
 		assertThat(out.lastLine()).startsWith("RESULT scenario=enqueue-single").endsWith("runs=3.00");
 	}
 
