@@ -121,7 +121,35 @@ public final class BenchDatabase {
 		config.setJdbcUrl(jdbcUrl);
 		config.setMaximumPoolSize(maximumPoolSize);
 		config.setPoolName(poolName);
-		return new HikariDataSource(config);
+		return awaitFilled(new HikariDataSource(config));
+	}
+
+	/**
+	 * Waits (up to 30 s) until the pool holds all its connections. Hikari opens them in the
+	 * background after the first one, and opening a PostgreSQL connection costs both
+	 * processes CPU, which a measured window must not pay for.
+	 * @param dataSource the pool
+	 * @return the pool
+	 */
+	public static HikariDataSource awaitFilled(HikariDataSource dataSource) {
+		try (Connection connection = dataSource.getConnection()) {
+			// starts a pool that opens on first use
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot connect to " + dataSource.getJdbcUrl(), ex);
+		}
+		long deadline = System.nanoTime() + 30_000_000_000L;
+		while (dataSource.getHikariPoolMXBean().getTotalConnections() < dataSource.getMaximumPoolSize()
+				&& System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		return dataSource;
 	}
 
 	/**

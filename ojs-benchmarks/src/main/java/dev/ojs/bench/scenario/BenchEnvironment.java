@@ -95,6 +95,7 @@ public final class BenchEnvironment implements AutoCloseable {
 			.properties(all)
 			.run();
 		this.contexts.add(context);
+		BenchDatabase.awaitFilled(context.getBean(HikariDataSource.class));
 		return new Node(context, context.getBean(OjsTemplate.class), context.getBean(JobProbe.class));
 	}
 
