@@ -15,6 +15,7 @@ import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
+import dev.ojs.bench.WalUsage;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 
@@ -60,11 +61,15 @@ final class SteadyStateScenario implements Scenario {
 			probe.recording(true);
 			long completedBefore = probe.completed();
 			long enqueuedBefore = enqueued.get();
+			WalUsage walStart = environment.walUsage();
 			long start = System.nanoTime();
 			CpuUsage cpuStart = CpuUsage.now();
 			sleep(options.steadyDuration().toNanos(), failure);
 			CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 			long completed = probe.completed() - completedBefore;
+			WalUsage walEnd = environment.walUsage();
+			// checkpoints in the window: after one, the first change to each page logs its full image
+			WalUsage wal = (walStart != null && walEnd != null) ? walEnd.since(walStart) : null;
 			long offered = enqueued.get() - enqueuedBefore;
 			double seconds = (System.nanoTime() - start) / 1e9;
 			probe.recording(false);
@@ -81,12 +86,19 @@ final class SteadyStateScenario implements Scenario {
 				.with("machine_cpu_pct", cpu.machine())
 				.with("java_us_per_job", cpu.javaMicrosPer(completed))
 				.with("pg_us_per_job", cpu.postgresMicrosPer(completed));
+			if (wal != null && completed > 0) {
+				result = result.with("wal_bytes_per_job", (double) wal.walBytes() / completed)
+					.with("full_page_images", wal.fullPageImages())
+					.with("checkpoints", wal.checkpoints());
+			}
 			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)", "producers",
 					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms",
-					"java cpu%", "pg cpu%", "machine cpu%")
+					"java cpu%", "pg cpu%", "machine cpu%", "WAL B/job", "page images", "checkpoints")
 				.row(options.producers(), (options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled",
 						offered / seconds, result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(),
-						latency.max(), cpu.java(), cpu.postgres(), cpu.machine())
+						latency.max(), cpu.java(), cpu.postgres(), cpu.machine(),
+						(wal != null && completed > 0) ? wal.walBytes() / completed : "n/a",
+						(wal != null) ? wal.fullPageImages() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
 				.print(environment.out());
 			return result;
 		}
