@@ -122,6 +122,8 @@ public final class Comparison {
 		Map<String, String> figures = new LinkedHashMap<>();
 		figures.put("jobs/s", "jobs_per_sec");
 		figures.put("executions/s", "executions_per_sec");
+		// steady: what the producers enqueued beside the worker, whose completions are jobs/s
+		figures.put("enqueued/s", "enqueued_per_sec");
 		figures.put("JVM CPU µs/job", "java_us_per_job");
 		figures.put("PostgreSQL CPU µs/job", "pg_us_per_job");
 		figures.put("WAL B/job", "wal_bytes_per_job");

@@ -38,6 +38,18 @@ class ComparisonTests {
 	}
 
 	@Test
+	void steadyShowsWhatTheProducersEnqueuedBesideTheCompletions() {
+		Comparison comparison = new Comparison(List.of("ojs", "db-scheduler"))
+			.add("steady", "ojs",
+					new ScenarioResult("steady", 9_000, 1, LatencySummary.EMPTY).with("enqueued_per_sec", 39_000))
+			.add("steady", "db-scheduler",
+					new ScenarioResult("steady", 7_000, 1, LatencySummary.EMPTY).with("enqueued_per_sec", 13_000));
+		assertThat(comparison.table().rows()).contains(
+				List.of("steady", "jobs/s", "9,000.00", "7,000.00", "1.29×"),
+				List.of("steady", "enqueued/s", "39,000.00", "13,000.00", "3.00×"));
+	}
+
+	@Test
 	void aScenarioAPeerDoesNotRunIsNotAvailable() {
 		Comparison comparison = new Comparison(List.of("ojs", "jobrunr")).add("retry", "ojs", drain(10_000, 60));
 		assertThat(comparison.table().rows()).contains(List.of("retry", "jobs/s", "10,000.00", "n/a", "n/a"));
