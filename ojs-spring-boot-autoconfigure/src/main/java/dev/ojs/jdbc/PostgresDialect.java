@@ -457,10 +457,12 @@ final class PostgresDialect extends JdbcDialect {
 
 	/**
 	 * The claim. From the front of the queue, a loose index scan of {@code claim_idx}: the
-	 * queue's distinct priorities, highest first (one index descent each), then per priority its
-	 * due entries, a range that {@code scheduled_at <= now} ends, so jobs scheduled ahead and
-	 * retries waiting out their backoff are never read (a single range over the queue would walk
-	 * all of them, as {@code priority} comes before {@code scheduled_at}). With {@code resume},
+	 * queue's distinct priorities, highest first, each with its first claimable entry (one index
+	 * descent each, past the dead entries that claimed jobs leave until a vacuum), then per
+	 * priority its due entries from that first one on, a range that {@code scheduled_at <= now}
+	 * ends, so jobs scheduled ahead and retries waiting out their backoff are never read (a
+	 * single range over the queue would walk all of them, as {@code priority} comes before
+	 * {@code scheduled_at}), nor the dead entries a second time. With {@code resume},
 	 * only the rest of one priority after a claim-order key
 	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range).
 	 */
@@ -471,14 +473,15 @@ final class PostgresDialect extends JdbcDialect {
 				? "WITH due AS (SELECT id FROM " + this.table + " WHERE" + due
 						+ " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)"
 						+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
-				: "WITH RECURSIVE prio AS ((SELECT priority FROM " + this.table + " WHERE state IN (" + CLAIMABLE
-						+ ") AND queue = ? ORDER BY priority DESC LIMIT 1) UNION ALL SELECT (SELECT p.priority FROM "
-						+ this.table + " p WHERE p.state IN (" + CLAIMABLE + ") AND p.queue = ?"
-						+ " AND p.priority < prio.priority ORDER BY p.priority DESC LIMIT 1) FROM prio"
-						+ " WHERE prio.priority IS NOT NULL),"
+				: "WITH RECURSIVE prio AS ((SELECT priority, scheduled_at, id FROM " + this.table + " WHERE state IN ("
+						+ CLAIMABLE + ") AND queue = ? ORDER BY priority DESC, scheduled_at, id LIMIT 1)"
+						+ " UNION ALL SELECT n.priority, n.scheduled_at, n.id FROM prio, LATERAL (SELECT p.priority,"
+						+ " p.scheduled_at, p.id FROM " + this.table + " p WHERE p.state IN (" + CLAIMABLE + ")"
+						+ " AND p.queue = ? AND p.priority < prio.priority ORDER BY p.priority DESC, p.scheduled_at, p.id"
+						+ " LIMIT 1) n),"
 						+ " due AS (SELECT d.id FROM prio, LATERAL (SELECT id, priority, scheduled_at FROM " + this.table
-						+ " WHERE" + due + " AND priority = prio.priority ORDER BY scheduled_at, id LIMIT ?"
-						+ " FOR UPDATE SKIP LOCKED) d WHERE prio.priority IS NOT NULL"
+						+ " WHERE" + due + " AND priority = prio.priority AND (scheduled_at, id) >= (prio.scheduled_at, prio.id)"
+						+ " ORDER BY scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED) d"
 						+ " ORDER BY d.priority DESC, d.scheduled_at, d.id LIMIT ?)";
 		return select + " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
 				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")

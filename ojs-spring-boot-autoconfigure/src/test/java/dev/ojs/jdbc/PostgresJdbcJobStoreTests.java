@@ -296,8 +296,11 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			String front = explainClaim(dialect, null);
 			assertThat(resumed).as(resumed).contains("Index Scan using " + this.schema.tableName() + "_claim_idx")
 				.containsPattern("Index Cond: .*ROW\\(scheduled_at, id\\) > ROW\\(");
-			assertThat(sharedHits(resumed)).as("pages read, resumed:%n%s%nfrom the front:%n%s", resumed, front)
-				.isLessThan(sharedHits(front) / 4);
+			assertThat(claimIndexHits(resumed)).as("pages read, resumed:%n%s%nfrom the front:%n%s", resumed, front)
+				.isLessThan(claimIndexHits(front) / 4);
+			// from the front, the dead entries are walked once, to find the first claimable entry,
+			// and the due range starts there
+			assertThat(sharedHits(front)).as(front).isLessThan(claimIndexHits(front) / 4);
 		}
 		finally {
 			jdbc.execute("ALTER TABLE " + this.schema.tableName() + " RESET (autovacuum_enabled)");
@@ -389,6 +392,20 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/** Shared buffers hit by the claim's index scan ({@code Buffers: shared hit=N} under it). */
+	/** Pages read by every scan of the claim index in {@code plan}. */
+	private static int claimIndexHits(String plan) {
+		java.util.regex.Matcher scan = java.util.regex.Pattern
+			.compile("Index (?:Only )?Scan using \\w+_claim_idx[^\\n]*\\n(?:(?!\\s*->)[^\\n]*\\n)*?\\s*Buffers: shared hit=(\\d+)")
+			.matcher(plan);
+		int hits = 0;
+		while (scan.find()) {
+			hits += Integer.parseInt(scan.group(1));
+		}
+		assertThat(hits).as("claim index scans with buffers in%n%s", plan).isPositive();
+		return hits;
+	}
+
+	/** Pages read by the first plain index scan of the claim index (a claim's due range). */
 	private static int sharedHits(String plan) {
 		java.util.regex.Matcher scan = java.util.regex.Pattern
 			.compile("Index Scan using \\w+_claim_idx[\\s\\S]*?Buffers: shared hit=(\\d+)")
