@@ -416,7 +416,9 @@ final class PostgresDialect extends JdbcDialect {
 			Instant now, ClaimCursors.@Nullable Cursor resumeAfter) {
 		String sql = claimSql(visibilityByType, resumeAfter != null);
 		List<Job> jobs = this.jdbc.query(con -> {
-			PreparedStatement ps = con.prepareStatement(sql);
+			// a generic plan cached while the table was small joins the claimed ids to a scan of
+			// the whole table (50 ms per claim at 180,000 jobs, BENCHMARKS.md)
+			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter);
 			return ps;
 		}, this::mapJob);

@@ -173,6 +173,33 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/**
+	 * Claims are planned for their parameters every time, like the outcome writes: on one
+	 * connection, pgjdbc would otherwise make the claim a named server-side statement after 5
+	 * executions, and PostgreSQL could then cache a generic plan made while the table was empty
+	 * (one that joined the claimed ids to a scan of the whole table). No claim statement is ever
+	 * server-prepared on that connection, however often it runs.
+	 */
+	@Test
+	void claimsAreNeverServerPrepared() throws Exception {
+		try (java.sql.Connection connection = this.schema.dataSource().getConnection()) {
+			DataSource one = new org.springframework.jdbc.datasource.SingleConnectionDataSource(connection, true);
+			JdbcJobStore store = new JdbcJobStore(one, this.schema.settings());
+			for (int i = 0; i < 12; i++) {
+				store.claim("node-a", "default", EMAIL, 10);
+			}
+			store.insert(IntStream.range(0, 500).mapToObj((n) -> job("email.send").build()).toList());
+			for (int i = 0; i < 12; i++) {
+				assertThat(store.claim("node-a", "default", EMAIL, 10)).hasSize(10);
+				this.clock.advance(ClaimCursors.RESCAN_INTERVAL);
+			}
+			List<String> prepared = new JdbcTemplate(one)
+				.queryForList("SELECT statement FROM pg_prepared_statements WHERE statement LIKE ?", String.class,
+						"%SET state = 'active', attempt = j.attempt + 1%");
+			assertThat(prepared).isEmpty();
+		}
+	}
+
+	/**
 	 * Under a backlog (every claim fills its slots) a claim resumes where the previous one
 	 * ended: a job inserted ahead of that point (here a higher priority) waits for the next
 	 * claim from the front, which runs once {@link ClaimCursors#RESCAN_INTERVAL} has passed.
