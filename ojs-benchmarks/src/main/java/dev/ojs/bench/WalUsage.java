@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -82,6 +83,36 @@ public record WalUsage(long walBytes, long fullPageImages, long backendWrites, l
 	public WalUsage since(WalUsage earlier) {
 		return new WalUsage(this.walBytes - earlier.walBytes, delta(this.fullPageImages, earlier.fullPageImages),
 				delta(this.backendWrites, earlier.backendWrites), delta(this.checkpoints, earlier.checkpoints));
+	}
+
+	/** What was written between two readings, or {@code null} when either is missing. */
+	public static @Nullable WalUsage between(@Nullable WalUsage start, @Nullable WalUsage end) {
+		return (start != null && end != null) ? end.since(start) : null;
+	}
+
+	/** Headers of {@link #cells}: WAL per job, full page images, backend writes, checkpoints. */
+	public static final List<String> HEADERS = List.of("WAL B/job", "page images", "backend writes", "checkpoints");
+
+	/**
+	 * Adds what was written per job to {@code result} ({@code wal_bytes_per_job},
+	 * {@code full_page_images}, {@code backend_buffer_writes}, {@code checkpoints}).
+	 */
+	public static ScenarioResult addTo(ScenarioResult result, @Nullable WalUsage wal, long jobs) {
+		if (wal == null || jobs <= 0) {
+			return result;
+		}
+		return result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
+			.with("full_page_images", wal.fullPageImages())
+			.with("backend_buffer_writes", wal.backendWrites())
+			.with("checkpoints", wal.checkpoints());
+	}
+
+	/** The table cells under {@link #HEADERS}, "n/a" without a reading. */
+	public static List<Object> cells(@Nullable WalUsage wal, long jobs) {
+		if (wal == null || jobs <= 0) {
+			return List.of("n/a", "n/a", "n/a", "n/a");
+		}
+		return List.of(wal.walBytes() / jobs, wal.fullPageImages(), wal.backendWrites(), wal.checkpoints());
 	}
 
 	private static long delta(long now, long earlier) {

@@ -417,7 +417,7 @@ final class PostgresDialect extends JdbcDialect {
 		String sql = claimSql(visibilityByType, resumeAfter != null);
 		List<Job> jobs = this.jdbc.query(con -> {
 			// a generic plan cached while the table was small joins the claimed ids to a scan of
-			// the whole table (50 ms per claim at 180,000 jobs, BENCHMARKS.md)
+			// the whole table (57 ms per claim at 180,000 jobs, BENCHMARKS.md)
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter);
 			return ps;

@@ -1,5 +1,7 @@
 package dev.ojs.bench.scenario;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import dev.ojs.bench.BenchmarkOptions;
@@ -56,7 +58,7 @@ final class DrainScenario implements Scenario {
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
 		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
 		WalUsage walEnd = environment.walUsage();
-		WalUsage wal = (walStart != null && walEnd != null) ? walEnd.since(walStart) : null;
+		WalUsage wal = WalUsage.between(walStart, walEnd);
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
 		long executions = probe.started();
 		long retries = probe.retrying();
@@ -77,22 +79,18 @@ final class DrainScenario implements Scenario {
 			.with("machine_cpu_pct", cpu.machine())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
-		if (wal != null) {
-			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs)
-				.with("full_page_images", wal.fullPageImages())
-				.with("backend_buffer_writes", wal.backendWrites())
-				.with("checkpoints", wal.checkpoints());
-		}
+		result = WalUsage.addTo(result, wal, jobs);
+		List<Object> row = new ArrayList<>(List.of(jobs, executions, retries, options.concurrency(), preload, startup,
+				seconds, result.jobsPerSecond(), executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(),
+				cpu.javaMicrosPer(jobs), cpu.postgresMicrosPer(jobs), claim.millis(), claim.analyzedMillis()));
+		row.addAll(WalUsage.cells(wal, jobs));
+		List<String> headers = new ArrayList<>(List.of("jobs", "executions", "retries", "concurrency", "preload s",
+				"worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%", "machine cpu%",
+				"java µs/job", "pg µs/job", "claim ms", "claim ms analyzed"));
+		headers.addAll(WalUsage.HEADERS);
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
-				+ ", pre-inserted then drained by one worker node", "jobs", "executions", "retries", "concurrency",
-				"preload s", "worker start s", "drain s", "jobs/s", "executions/s", "java cpu%", "pg cpu%",
-				"machine cpu%", "java µs/job", "pg µs/job", "claim ms", "claim ms analyzed", "WAL B/job", "page images",
-				"backend writes", "checkpoints")
-			.row(jobs, executions, retries, options.concurrency(), preload, startup, seconds, result.jobsPerSecond(),
-					executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(), cpu.javaMicrosPer(jobs),
-					cpu.postgresMicrosPer(jobs), claim.millis(), claim.analyzedMillis(),
-					(wal != null) ? wal.walBytes() / jobs : "n/a", (wal != null) ? wal.fullPageImages() : "n/a",
-					(wal != null) ? wal.backendWrites() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
+				+ ", pre-inserted then drained by one worker node", headers.toArray(String[]::new))
+			.row(row.toArray())
 			.print(environment.out());
 		return result;
 	}

@@ -118,8 +118,9 @@ public final class PeerScenario implements Scenario {
 			.with("machine_cpu_pct", cpu.machine())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
-		if (walStart != null && walEnd != null) {
-			result = result.with("wal_bytes_per_job", (double) walEnd.since(walStart).walBytes() / jobs);
+		WalUsage wal = WalUsage.between(walStart, walEnd);
+		if (wal != null) {
+			result = result.with("wal_bytes_per_job", (double) wal.walBytes() / jobs);
 		}
 		new ResultTable(name() + ": " + (retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained", "jobs", "executions", "preload s", "worker start s", "drain s", "jobs/s",

@@ -69,7 +69,7 @@ final class SteadyStateScenario implements Scenario {
 			long completed = probe.completed() - completedBefore;
 			WalUsage walEnd = environment.walUsage();
 			// checkpoints in the window: after one, the first change to each page logs its full image
-			WalUsage wal = (walStart != null && walEnd != null) ? walEnd.since(walStart) : null;
+			WalUsage wal = WalUsage.between(walStart, walEnd);
 			long offered = enqueued.get() - enqueuedBefore;
 			double seconds = (System.nanoTime() - start) / 1e9;
 			probe.recording(false);
@@ -86,19 +86,18 @@ final class SteadyStateScenario implements Scenario {
 				.with("machine_cpu_pct", cpu.machine())
 				.with("java_us_per_job", cpu.javaMicrosPer(completed))
 				.with("pg_us_per_job", cpu.postgresMicrosPer(completed));
-			if (wal != null && completed > 0) {
-				result = result.with("wal_bytes_per_job", (double) wal.walBytes() / completed)
-					.with("full_page_images", wal.fullPageImages())
-					.with("checkpoints", wal.checkpoints());
-			}
-			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)", "producers",
-					"offered/s", "enqueued/s", "completed/s", "backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms",
-					"java cpu%", "pg cpu%", "machine cpu%", "WAL B/job", "page images", "checkpoints")
-				.row(options.producers(), (options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled",
-						offered / seconds, result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(),
-						latency.max(), cpu.java(), cpu.postgres(), cpu.machine(),
-						(wal != null && completed > 0) ? wal.walBytes() / completed : "n/a",
-						(wal != null) ? wal.fullPageImages() : "n/a", (wal != null) ? wal.checkpoints() : "n/a")
+			result = WalUsage.addTo(result, wal, completed);
+			List<String> headers = new ArrayList<>(List.of("producers", "offered/s", "enqueued/s", "completed/s",
+					"backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms", "java cpu%", "pg cpu%", "machine cpu%"));
+			headers.addAll(WalUsage.HEADERS);
+			List<Object> row = new ArrayList<>(List.of(options.producers(),
+					(options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled", offered / seconds,
+					result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(), latency.max(),
+					cpu.java(), cpu.postgres(), cpu.machine()));
+			row.addAll(WalUsage.cells(wal, completed));
+			new ResultTable("steady: producers and worker together (latency = enqueue to handler start)",
+					headers.toArray(String[]::new))
+				.row(row.toArray())
 				.print(environment.out());
 			return result;
 		}
