@@ -41,6 +41,7 @@ final class JobExecutor {
 	/** Runs one attempt on the calling handler thread and queues its outcome. */
 	void run(Execution execution) {
 		boolean queued = false;
+		long handlerNanos = -1;
 		try {
 			if (!execution.transition(Execution.CLAIMED, Execution.RUNNING)) {
 				return;
@@ -62,7 +63,11 @@ final class JobExecutor {
 					Thread.interrupted();
 				}
 			}
-			Duration duration = Duration.ofNanos(System.nanoTime() - start);
+			long elapsed = System.nanoTime() - start;
+			if (ran) {
+				handlerNanos = elapsed;
+			}
+			Duration duration = Duration.ofNanos(elapsed);
 			if (!execution.transition(Execution.RUNNING, Execution.FINISHED)) {
 				// abandoned by shutdown, which queued its outcome or freed its slot
 				queued = true;
@@ -80,7 +85,7 @@ final class JobExecutor {
 			queued = submit(execution, () -> (thrown != null) ? classify(execution, thrown) : null, duration);
 		}
 		finally {
-			this.slots.handlerReturned(execution, queued);
+			this.slots.handlerReturned(execution, queued, handlerNanos);
 		}
 	}
 

@@ -3,19 +3,32 @@ package dev.ojs.worker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The handler slots of one node: the only place they are taken and given back.
  * <p>
  * A queue of concurrency {@code n} runs at most {@code n} handlers at once. An attempt holds
- * its slot from its claim until its outcome is written (or rejected, or given up), and at
- * most another {@code n} outcomes may wait for the completer, so a queue never holds more
- * than {@code 2n} reservations. A type with its own concurrency ({@link ClaimGroup#limit})
- * is limited per node across every queue it is claimed from. Pollers are told when slots
- * they wait for come free.
+ * its slot from its claim until its outcome is written (or rejected, or given up). A claim
+ * takes a job for each free handler, plus the jobs the busy handlers are expected to reach
+ * within {@value #PREFETCH_HORIZON_MILLIS} ms (the prefetch: {@code n} x that horizon / the
+ * queue's average handler time, at most {@code 2n}), which wait for a handler in the queue's
+ * pool. So short jobs travel in claims larger than the free handlers, while a queue of
+ * 1-second jobs gets no prefetch and no job waits reserved behind one. A queue holds at most
+ * {@code 2n} reservations plus its prefetch ({@code 4n} in all): when outcomes cannot be
+ * written, it stops claiming. A type with its own concurrency ({@link ClaimGroup#limit}) is
+ * limited per node across every queue it is claimed from. Pollers are told when slots they
+ * wait for come free.
  */
 final class Slots {
+
+	/** How soon the busy handlers must be expected to reach a job claimed for them. */
+	static final long PREFETCH_HORIZON_MILLIS = 5;
+
+	private static final long PREFETCH_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(PREFETCH_HORIZON_MILLIS);
 
 	/** One served queue's counters. */
 	private static final class Queue {
@@ -27,6 +40,12 @@ final class Slots {
 
 		/** Attempts claimed whose outcome is not yet written. */
 		final AtomicInteger held = new AtomicInteger();
+
+		/** Average time a handler of this queue runs, in nanoseconds (1/8 weight to the latest); 0 until one returned. */
+		final AtomicLong handlerNanos = new AtomicLong();
+
+		/** When a handler of this queue last returned, on the nanosecond clock. */
+		volatile long returnedNanos;
 
 		volatile Runnable onFree = () -> {
 		};
@@ -46,7 +65,14 @@ final class Slots {
 	/** A group that refused a poller since slots were last freed: wake every poller on release. */
 	private final Map<ClaimGroup, Boolean> refused = new ConcurrentHashMap<>();
 
+	private final LongSupplier nanoTime;
+
 	Slots(Map<String, Integer> concurrencyByQueue, List<ClaimGroup> groups) {
+		this(concurrencyByQueue, groups, System::nanoTime);
+	}
+
+	Slots(Map<String, Integer> concurrencyByQueue, List<ClaimGroup> groups, LongSupplier nanoTime) {
+		this.nanoTime = nanoTime;
 		concurrencyByQueue.forEach((queue, concurrency) -> this.queues.put(queue, new Queue(concurrency)));
 		for (ClaimGroup group : groups) {
 			if (group.limit > 0) {
@@ -61,21 +87,41 @@ final class Slots {
 		this.queues.get(queue).onFree = onFree;
 	}
 
-	/** Attempts {@code queue} may claim now: a free handler each, while fewer than {@code n} outcomes wait. */
+	/**
+	 * Attempts {@code queue} may claim now: a free handler each, plus its prefetch, within
+	 * {@code 2n} reservations plus the prefetch.
+	 */
 	int free(String queue) {
 		Queue slots = this.queues.get(queue);
-		return Math.min(slots.concurrency - slots.running.get(), 2 * slots.concurrency - slots.held.get());
+		int prefetch = prefetch(slots);
+		return Math.min(slots.concurrency + prefetch - slots.running.get(),
+				2 * slots.concurrency + prefetch - slots.held.get());
 	}
 
-	/** Handlers of {@code queue} running now. */
+	/**
+	 * Jobs the queue's busy handlers are expected to reach within the horizon, at most
+	 * {@code 2n}; none while its handlers run and none returned within the horizon (its jobs
+	 * may have turned long since the average was made).
+	 */
+	private int prefetch(Queue slots) {
+		long handlerNanos = slots.handlerNanos.get();
+		if (handlerNanos <= 0
+				|| (slots.running.get() > 0 && this.nanoTime.getAsLong() - slots.returnedNanos > PREFETCH_HORIZON_NANOS)) {
+			return 0;
+		}
+		long expected = slots.concurrency * PREFETCH_HORIZON_NANOS / handlerNanos;
+		return (int) Math.min(2L * slots.concurrency, expected);
+	}
+
+	/** Handlers of {@code queue} running now (claimed jobs waiting for one are not counted). */
 	int running(String queue) {
 		Queue slots = this.queues.get(queue);
-		return (slots != null) ? slots.running.get() : 0;
+		return (slots != null) ? Math.min(slots.concurrency, slots.running.get()) : 0;
 	}
 
 	/** Handlers running now, on every queue. */
 	int running() {
-		return this.queues.values().stream().mapToInt((slots) -> slots.running.get()).sum();
+		return this.queues.values().stream().mapToInt((slots) -> Math.min(slots.concurrency, slots.running.get())).sum();
 	}
 
 	/** Takes up to {@code wanted} of {@code group}'s slots for a claim: all without a limit. */
@@ -104,9 +150,20 @@ final class Slots {
 	 * The handler of {@code execution} returned, or the attempt ended before it ran.
 	 * @param outcomeQueued whether an outcome waits for the completer, which frees the slot
 	 * once written; otherwise the slot is free now
+	 * @param handlerNanos how long the handler ran, or {@code -1} when it did not
 	 */
-	void handlerReturned(Execution execution, boolean outcomeQueued) {
+	void handlerReturned(Execution execution, boolean outcomeQueued, long handlerNanos) {
 		Queue slots = this.queues.get(execution.claimedFrom());
+		if (handlerNanos >= 0) {
+			long average;
+			long next;
+			do {
+				average = slots.handlerNanos.get();
+				next = (average == 0) ? Math.max(1, handlerNanos) : average + (handlerNanos - average) / 8;
+			}
+			while (!slots.handlerNanos.compareAndSet(average, Math.max(1, next)));
+			slots.returnedNanos = this.nanoTime.getAsLong();
+		}
 		slots.running.decrementAndGet();
 		if (outcomeQueued) {
 			slots.onFree.run();

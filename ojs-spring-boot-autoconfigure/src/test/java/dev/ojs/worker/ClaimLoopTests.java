@@ -81,13 +81,30 @@ class ClaimLoopTests {
 	}
 
 	@Test
+	void shortJobsAreClaimedAheadOfTheFreeHandlersButRunAtMostTheConcurrency() {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		List<String> ids = IntStream.range(0, 400).mapToObj((i) -> this.store.add("t", "default").id()).toList();
+		start(settings(Map.of("default", 4), Duration.ofMinutes(1)), handler("t", "default", 0, (execution) -> {
+			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+			running.decrementAndGet();
+		}));
+		awaitCompleted(ids);
+		assertThat(mostAtOnce.get()).isBetween(1, 4);
+		// the prefetch: up to twice the concurrency beyond the free handlers
+		assertThat(this.store.claimLimits).allSatisfy((limit) -> assertThat(limit).isBetween(1, 12));
+		assertThat(this.store.claimLimits).anySatisfy((limit) -> assertThat(limit).isGreaterThan(4));
+	}
+
+	@Test
 	void aBacklogIsClaimedInFullBatchesBackToBack() {
 		List<String> ids = IntStream.range(0, 200).mapToObj((i) -> this.store.add("t", "default").id()).toList();
 		// a one-minute poll interval: only claims that come back full keep the poller going
 		start(settings(Map.of("default", 20), Duration.ofMinutes(1)), handler("t", "default", 0, (execution) -> {
 		}));
 		awaitCompleted(ids);
-		assertThat(this.store.claimLimits).hasSizeGreaterThanOrEqualTo(10);
+		// each claim takes at most 60: 20 free handlers and a prefetch of up to 40
+		assertThat(this.store.claimLimits).hasSizeGreaterThanOrEqualTo(4).allSatisfy((limit) -> assertThat(limit).isLessThanOrEqualTo(60));
 	}
 
 	@Test

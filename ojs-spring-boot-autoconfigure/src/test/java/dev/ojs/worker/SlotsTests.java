@@ -1,0 +1,118 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import dev.ojs.retry.RetryPolicy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The handler slots of a queue: a claim takes a job per free handler, plus the jobs its busy
+ * handlers are expected to reach within {@value Slots#PREFETCH_HORIZON_MILLIS} ms, on a
+ * controllable nanosecond clock.
+ */
+class SlotsTests {
+
+	private static final int CONCURRENCY = 32;
+
+	private final FakeWorkerStore store = new FakeWorkerStore();
+
+	private final HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (execution) -> {
+	}, null, RetryPolicy.DEFAULT);
+
+	private final List<ClaimGroup> groups = ClaimGroup.of(List.of(this.registration), Duration.ofMinutes(1));
+
+	private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+	private final Slots slots = new Slots(Map.of("default", CONCURRENCY), this.groups, this.nanos::get);
+
+	@Test
+	void aJobPerFreeHandlerUntilAHandlerReturned() {
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
+		claim(CONCURRENCY);
+		assertThat(this.slots.free("default")).isZero();
+	}
+
+	@Test
+	void shortJobsAreClaimedAheadOfTheBusyHandlersUpToTwiceTheConcurrency() {
+		returnHandlers(8, Duration.ofNanos(20_000));
+		assertThat(this.slots.free("default")).isEqualTo(3 * CONCURRENCY);
+		claim(3 * CONCURRENCY);
+		assertThat(this.slots.free("default")).isZero();
+		assertThat(this.slots.running("default")).as("handlers running, not jobs waiting for one").isEqualTo(CONCURRENCY);
+	}
+
+	@Test
+	void thePrefetchIsWhatTheBusyHandlersReachWithinTheHorizon() {
+		// 32 handlers of 50 ms reach 3.2 jobs in 5 ms
+		returnHandlers(1, Duration.ofMillis(50));
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY + 3);
+	}
+
+	@Test
+	void longJobsGetNoPrefetch() {
+		returnHandlers(1, Duration.ofSeconds(1));
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
+		claim(CONCURRENCY);
+		assertThat(this.slots.free("default")).isZero();
+	}
+
+	@Test
+	void noPrefetchWhileTheHandlersRunAndNoneReturnedWithinTheHorizon() {
+		returnHandlers(8, Duration.ofNanos(20_000));
+		claim(CONCURRENCY);
+		assertThat(this.slots.free("default")).isEqualTo(2 * CONCURRENCY);
+		// the jobs turned long: nothing returned for longer than the horizon
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(Slots.PREFETCH_HORIZON_MILLIS + 1));
+		assertThat(this.slots.free("default")).isZero();
+	}
+
+	@Test
+	void theAverageFollowsTheLatestHandlers() {
+		returnHandlers(1, Duration.ofNanos(20_000));
+		assertThat(this.slots.free("default")).isEqualTo(3 * CONCURRENCY);
+		// 1-second jobs: each return moves the average an eighth of the way
+		returnHandlers(4, Duration.ofSeconds(1));
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
+	}
+
+	@Test
+	void atMostTheConcurrencyOfOutcomesWaitForTheCompleter() {
+		returnHandlers(8, Duration.ofNanos(20_000));
+		claim(3 * CONCURRENCY);
+		// every handler returned, every outcome waits for the completer: 3n held of 2n + prefetch
+		for (int i = 0; i < 3 * CONCURRENCY; i++) {
+			this.slots.handlerReturned(execution(), true, 20_000);
+		}
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
+		claim(CONCURRENCY);
+		assertThat(this.slots.free("default")).as("4n reservations at most").isZero();
+	}
+
+	private void claim(int jobs) {
+		this.slots.claimed("default", this.groups.get(0), jobs, jobs);
+	}
+
+	/** Claims {@code count} jobs whose handlers return after {@code took}, their outcomes written. */
+	private void returnHandlers(int count, Duration took) {
+		for (int i = 0; i < count; i++) {
+			claim(1);
+			this.nanos.addAndGet(took.toNanos());
+			Execution execution = execution();
+			this.slots.handlerReturned(execution, true, took.toNanos());
+			this.slots.free(execution);
+		}
+	}
+
+	private Execution execution() {
+		return new Execution(this.store.add("t", "default"), this.registration, Duration.ofMinutes(1), "default",
+				this.store);
+	}
+
+}
