@@ -277,8 +277,9 @@ public class OjsProperties implements Validator {
 
 		/**
 		 * Default maximum number of jobs of one queue running at once on this node, each on a
-		 * handler thread of its own (created when needed). A claim takes at most this many
-		 * jobs, so no job waits reserved for a thread.
+		 * handler thread of its own (created when needed). A claim takes a job per free
+		 * thread, plus, for short jobs, those the busy threads are expected to reach within
+		 * 5 ms (at most twice this many), so no job waits reserved for long.
 		 */
 		private int concurrency = WorkerSettings.DEFAULT_QUEUE_CONCURRENCY;
 
