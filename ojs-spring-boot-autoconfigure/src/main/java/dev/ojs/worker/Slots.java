@@ -11,9 +11,10 @@ import java.util.function.LongSupplier;
 /**
  * The handler slots of one node: the only place they are taken and given back.
  * <p>
- * A queue of concurrency {@code n} runs at most {@code n} handlers at once. An attempt holds
- * its slot from its claim until its outcome is written (or rejected, or given up). A claim
- * takes a job for each free handler, plus the jobs the busy handlers are expected to reach
+ * A queue of concurrency {@code n} runs at most {@code n} handlers at once, and claims only
+ * while fewer than {@code n} are busy (ojs-worker-protocol.md §8.2). An attempt holds its slot
+ * from its claim until its outcome is written (or rejected, or given up). A claim takes a job
+ * for each free handler, plus the jobs the busy handlers are expected to reach
  * within {@value #PREFETCH_HORIZON_MILLIS} ms (the prefetch: {@code n} x that horizon / the
  * queue's average handler time, at most {@code 2n}), which wait for a handler in the queue's
  * pool. So short jobs travel in claims larger than the free handlers, while a queue of
@@ -93,9 +94,13 @@ final class Slots {
 	 */
 	int free(String queue) {
 		Queue slots = this.queues.get(queue);
+		int running = slots.running.get();
+		if (running >= slots.concurrency) {
+			// every handler is busy: no claim (ojs-worker-protocol.md §8.2)
+			return 0;
+		}
 		int prefetch = prefetch(slots);
-		return Math.min(slots.concurrency + prefetch - slots.running.get(),
-				2 * slots.concurrency + prefetch - slots.held.get());
+		return Math.min(slots.concurrency + prefetch - running, 2 * slots.concurrency + prefetch - slots.held.get());
 	}
 
 	/**

@@ -66,11 +66,21 @@ class SlotsTests {
 	@Test
 	void noPrefetchWhileTheHandlersRunAndNoneReturnedWithinTheHorizon() {
 		returnHandlers(8, Duration.ofNanos(20_000));
-		claim(CONCURRENCY);
-		assertThat(this.slots.free("default")).isEqualTo(2 * CONCURRENCY);
+		claim(CONCURRENCY / 2);
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY / 2 + 2 * CONCURRENCY);
 		// the jobs turned long: nothing returned for longer than the horizon
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(Slots.PREFETCH_HORIZON_MILLIS + 1));
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY / 2);
+	}
+
+	/** ojs-worker-protocol.md §8.2: no fetch while the active jobs equal the concurrency. */
+	@Test
+	void noClaimWhileEveryHandlerIsBusy() {
+		returnHandlers(8, Duration.ofNanos(20_000));
+		claim(CONCURRENCY);
 		assertThat(this.slots.free("default")).isZero();
+		this.slots.handlerReturned(execution(), true, 20_000);
+		assertThat(this.slots.free("default")).isEqualTo(1 + 2 * CONCURRENCY);
 	}
 
 	@Test
