@@ -38,10 +38,10 @@ public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queue
 		int defaultConcurrency, int errorHistoryLimit, RetryPolicy retryPolicy) {
 
 	/**
-	 * Concurrency of a handler's queue that is not configured, unless given. A claim takes at
-	 * most the queue's free slots, each a handler thread that starts its job at once, so short
-	 * jobs need enough slots for a claim round trip to carry many of them: with 32, a node drains
-	 * no-op jobs at about 65–80% of its rate at 100 (BENCHMARKS.md), with 10 at under 40%.
+	 * Concurrency of a handler's queue that is not configured, unless given. A claim takes the
+	 * queue's free slots plus, for short jobs, a prefetch of up to twice this ({@link Slots}),
+	 * so a claim round trip carries many short jobs: with 32, a node drains no-op jobs at about
+	 * 55–59% of its best rate (BENCHMARKS.md).
 	 */
 	public static final int DEFAULT_QUEUE_CONCURRENCY = 32;
 
