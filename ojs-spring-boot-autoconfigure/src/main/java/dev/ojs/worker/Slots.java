@@ -99,7 +99,7 @@ final class Slots {
 			// every handler is busy: no claim (ojs-worker-protocol.md §8.2)
 			return 0;
 		}
-		int prefetch = prefetch(slots);
+		int prefetch = prefetch(slots, running);
 		return Math.min(slots.concurrency + prefetch - running, 2 * slots.concurrency + prefetch - slots.held.get());
 	}
 
@@ -108,10 +108,10 @@ final class Slots {
 	 * {@code 2n}; none while its handlers run and none returned within the horizon (its jobs
 	 * may have turned long since the average was made).
 	 */
-	private int prefetch(Queue slots) {
+	private int prefetch(Queue slots, int running) {
 		long handlerNanos = slots.handlerNanos.get();
 		if (handlerNanos <= 0
-				|| (slots.running.get() > 0 && this.nanoTime.getAsLong() - slots.returnedNanos > PREFETCH_HORIZON_NANOS)) {
+				|| (running > 0 && this.nanoTime.getAsLong() - slots.returnedNanos > PREFETCH_HORIZON_NANOS)) {
 			return 0;
 		}
 		long expected = slots.concurrency * PREFETCH_HORIZON_NANOS / handlerNanos;
@@ -160,13 +160,7 @@ final class Slots {
 	void handlerReturned(Execution execution, boolean outcomeQueued, long handlerNanos) {
 		Queue slots = this.queues.get(execution.claimedFrom());
 		if (handlerNanos >= 0) {
-			long average;
-			long next;
-			do {
-				average = slots.handlerNanos.get();
-				next = (average == 0) ? Math.max(1, handlerNanos) : average + (handlerNanos - average) / 8;
-			}
-			while (!slots.handlerNanos.compareAndSet(average, Math.max(1, next)));
+			slots.handlerNanos.accumulateAndGet(handlerNanos, Slots::average);
 			slots.returnedNanos = this.nanoTime.getAsLong();
 		}
 		slots.running.decrementAndGet();
@@ -187,6 +181,11 @@ final class Slots {
 			releaseGroup(group, 1);
 		}
 		slots.onFree.run();
+	}
+
+	/** The average handler time with {@code latest} weighed 1/8; at least 1 once a handler returned. */
+	private static long average(long average, long latest) {
+		return Math.max(1, (average == 0) ? latest : average + (latest - average) / 8);
 	}
 
 	private void releaseGroup(ClaimGroup group, int count) {

@@ -418,7 +418,6 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		return Integer.parseInt(buffers.group(1));
 	}
 
-	/** Shared buffers hit by the claim's index scan ({@code Buffers: shared hit=N} under it). */
 	/** Pages read by every scan of the claim index in {@code plan}. */
 	private static int claimIndexHits(String plan) {
 		java.util.regex.Matcher scan = java.util.regex.Pattern

@@ -33,7 +33,9 @@ class SlotsTests {
 	private final Slots slots = new Slots(Map.of("default", CONCURRENCY), this.groups, this.nanos::get);
 
 	@Test
-	void aJobPerFreeHandlerUntilAHandlerReturned() {
+	void aJobPerFreeHandlerUntilAHandlerReturnedAndForLongJobs() {
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
+		returnHandlers(1, Duration.ofSeconds(1));
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
 		claim(CONCURRENCY);
 		assertThat(this.slots.free("default")).isZero();
@@ -53,14 +55,6 @@ class SlotsTests {
 		// 32 handlers of 50 ms reach 3.2 jobs in 5 ms
 		returnHandlers(1, Duration.ofMillis(50));
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY + 3);
-	}
-
-	@Test
-	void longJobsGetNoPrefetch() {
-		returnHandlers(1, Duration.ofSeconds(1));
-		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
-		claim(CONCURRENCY);
-		assertThat(this.slots.free("default")).isZero();
 	}
 
 	@Test
@@ -87,8 +81,11 @@ class SlotsTests {
 	void theAverageFollowsTheLatestHandlers() {
 		returnHandlers(1, Duration.ofNanos(20_000));
 		assertThat(this.slots.free("default")).isEqualTo(3 * CONCURRENCY);
-		// 1-second jobs: each return moves the average an eighth of the way
-		returnHandlers(4, Duration.ofSeconds(1));
+		// 1-second jobs: each return moves the average an eighth of the way, to about 125 ms after
+		// the first (32 x 5 ms / 125 ms: one job ahead), then towards a second
+		returnHandlers(1, Duration.ofSeconds(1));
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY + 1);
+		returnHandlers(3, Duration.ofSeconds(1));
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
 	}
 
