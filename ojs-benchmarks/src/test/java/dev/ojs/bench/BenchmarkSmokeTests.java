@@ -29,6 +29,11 @@ class BenchmarkSmokeTests {
 			// what PostgreSQL wrote per job (pg_stat_wal): a drained job writes at least its row twice
 			assertThat(out.lastLine()).containsPattern(" wal_bytes_per_job=[1-9][0-9]{2,}\\.");
 		}
+		if (scenario.equals("idle")) {
+			// enqueued on the worker's node and on another node (NOTIFY only)
+			assertThat(out.text()).contains("the worker's node", "another node");
+			assertThat(out.lastLine()).containsPattern(" other_p50_ms=[0-9.]+ other_p99_ms=[0-9.]+");
+		}
 		if (scenario.equals("cron")) {
 			// ojs-cron.md §7.3: exactly one job per schedule and tick
 			assertThat(out.lastLine()).contains(" jobs=200 ", " jobs_created=200.00 ", " duplicate_jobs=0.00 ");

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
@@ -113,6 +114,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 * connection's isolation level is left alone (checking it costs pgjdbc a round trip).
 	 */
 	private final TransactionTemplate plainInsertTx;
+
+	/** The callbacks of {@link #listenForInserts}, told of this store's own inserts as they commit. */
+	private final List<Consumer<@Nullable String>> insertListeners = new CopyOnWriteArrayList<>();
 
 	/** Whether connections come in auto-commit mode; {@code null} until the first insert asks. */
 	private volatile @Nullable Boolean autoCommit;
@@ -235,6 +239,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		else if (!notify.isEmpty()) {
 			this.dialect.notifyInserted(notify);
 		}
+		insertedHere(queues);
 		return List.of(ids);
 	}
 
@@ -305,6 +310,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		if (this.dialect.notifyChannel() != null) {
 			this.dialect.notifyInserted(List.of(job.get().queue()));
 		}
+		insertedHere(List.of(job.get().queue()));
 		return true;
 	}
 
@@ -699,13 +705,52 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * PostgreSQL only ({@code LISTEN} on a dedicated connection, reconnecting with backoff).
+	 * This store's own inserts are told as their transaction commits, without a round trip
+	 * through the database; on PostgreSQL so are those of every other process ({@code LISTEN} on
+	 * a dedicated connection, reconnecting with backoff).
 	 */
 	@Override
 	public Optional<AutoCloseable> listenForInserts(Consumer<@Nullable String> onInsert) {
+		this.insertListeners.add(onInsert);
 		String channel = this.dialect.notifyChannel();
-		return (channel != null) ? Optional.of(PostgresInsertListener.start(this.dataSource, channel, onInsert))
-				: Optional.empty();
+		AutoCloseable others = (channel != null) ? PostgresInsertListener.start(this.dataSource, channel, onInsert) : null;
+		return Optional.of(() -> {
+			this.insertListeners.remove(onInsert);
+			if (others != null) {
+				others.close();
+			}
+		});
+	}
+
+	/** Tells the insert listeners of jobs that became claimable in {@code queues}, once that commits. */
+	private void insertedHere(Collection<String> queues) {
+		if (this.insertListeners.isEmpty()) {
+			return;
+		}
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					tellInserted(queues);
+				}
+			});
+		}
+		else {
+			tellInserted(queues);
+		}
+	}
+
+	private void tellInserted(Collection<String> queues) {
+		for (Consumer<@Nullable String> listener : this.insertListeners) {
+			for (String queue : queues) {
+				try {
+					listener.accept(queue);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("An insert listener failed; the job waits for the next poll", ex);
+				}
+			}
+		}
 	}
 
 	/**
@@ -717,7 +762,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public void workerStarting(int engineConnections, int handlerSlots) {
-		ConnectionPoolCheck.check(this.dataSource, engineConnections, handlerSlots);
+		// and the insert listener's own connection, where it listens to the database
+		int listener = (this.dialect.notifyChannel() != null) ? 1 : 0;
+		ConnectionPoolCheck.check(this.dataSource, engineConnections + listener, handlerSlots);
 		vacuumWarning().ifPresent(logger::warn);
 	}
 

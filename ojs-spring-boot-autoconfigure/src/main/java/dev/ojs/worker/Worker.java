@@ -165,9 +165,9 @@ public class Worker {
 		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.executions, this.settings.pollInterval());
 		if (!pollers.isEmpty()) {
 			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
-			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner, expirer and watcher, and the
-			// listener's
-			int engineConnections = pollers.size() + 8 + ((this.insertListener != null) ? 1 : 0);
+			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner, expirer and watcher (the store
+			// adds what its insert listener holds)
+			int engineConnections = pollers.size() + 8;
 			this.store.workerStarting(engineConnections, this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
 		this.pauseWatcher.refreshNow();

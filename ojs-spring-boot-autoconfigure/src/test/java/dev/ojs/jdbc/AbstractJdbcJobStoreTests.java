@@ -1206,6 +1206,37 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	// ---- helpers
 
+	/**
+	 * The store's own inserts reach its insert listeners as they commit, in the committing
+	 * thread, on every platform: none before the commit, none for a rollback, none once the
+	 * listener is closed. (On PostgreSQL the notifications of the database come as well.)
+	 */
+	@Test
+	void ownInsertsAreToldToInsertListenersAsTheyCommit() throws Exception {
+		Set<String> told = ConcurrentHashMap.newKeySet();
+		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+		try (AutoCloseable listening = this.store.listenForInserts((queue) -> told.add(String.valueOf(queue)))
+			.orElseThrow()) {
+			tx.executeWithoutResult((status) -> {
+				insertOne(job("email.send").queue("rolled-back"));
+				status.setRollbackOnly();
+			});
+			tx.executeWithoutResult((status) -> {
+				this.store.insert(List.of(job("email.send").queue("mail").build(), job("sms.send").queue("sms").build()));
+				assertThat(told).as("before the commit").doesNotContain("mail", "sms");
+			});
+			assertThat(told).as("once committed").contains("mail", "sms");
+			insertOne(job("email.send").queue("own-transaction"));
+			assertThat(told).contains("own-transaction");
+			String held = insertOne(job("email.send").queue("held").pending());
+			told.clear();
+			assertThat(this.store.activate(held)).isTrue();
+			assertThat(told).contains("held");
+		}
+		insertOne(job("email.send").queue("closed"));
+		assertThat(told).doesNotContain("rolled-back", "closed");
+	}
+
 	String insertOne(dev.ojs.testsupport.Jobs job) {
 		return this.store.insert(List.of(job.build())).get(0);
 	}

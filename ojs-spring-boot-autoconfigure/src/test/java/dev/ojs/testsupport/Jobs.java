@@ -27,6 +27,8 @@ public final class Jobs {
 
 	private String uniqueKey;
 
+	private boolean pending;
+
 	private Instant expiresAt;
 
 	private Jobs(String type) {
@@ -90,10 +92,16 @@ public final class Jobs {
 		return this;
 	}
 
+	/** Held: enqueued pending, runs once activated. */
+	public Jobs pending() {
+		this.pending = true;
+		return this;
+	}
+
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
-				this.uniqueKey, maxAttempts, false, this.expiresAt);
+				this.uniqueKey, maxAttempts, this.pending, this.expiresAt);
 	}
 
 }

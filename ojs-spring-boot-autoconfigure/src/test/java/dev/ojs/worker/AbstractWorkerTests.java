@@ -222,6 +222,20 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		});
 	}
 
+	/**
+	 * An insert through the worker's own store wakes its poller as the insert commits, with
+	 * no round trip through the database: on every platform, also those that cannot notify.
+	 */
+	@Test
+	void anInsertThroughTheWorkersOwnStoreWakesItAtOnce() {
+		ClaimObservingStore observed = new ClaimObservingStore(this.schema.dataSource(), this.schema.settings());
+		List<Job> started = startIdleWorker(observed);
+		Instant enqueued = observed.now();
+		String id = observed.insert(List.of(job(TYPE).build())).get(0);
+		awaitState(id, JobState.COMPLETED);
+		assertThat(Duration.between(enqueued, started.get(0).startedAt())).isLessThan(Duration.ofMillis(300));
+	}
+
 	@Test
 	void jitteredDelaysStayWithinSpecBounds() {
 		RetryPolicy policy = RetryPolicy.builder()
@@ -967,6 +981,25 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	String enqueue(Jobs job) {
 		return this.store.insert(List.of(job.build())).get(0);
+	}
+
+	/** Starts a worker with a 30 s poll interval and returns once its poller idles for seconds. */
+	List<Job> startIdleWorker() {
+		return startIdleWorker(new ClaimObservingStore(this.schema.dataSource(), this.schema.settings()));
+	}
+
+	/** Starts a worker on {@code observed} with a 30 s poll interval and returns once its poller idles for seconds. */
+	List<Job> startIdleWorker(ClaimObservingStore observed) {
+		List<Job> started = new CopyOnWriteArrayList<>();
+		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> started.add(execution.job()))),
+				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
+						Duration.ofSeconds(2), retention()),
+				this.listener, RetryDelayOverride.NONE));
+		// the poller backs off (it polls after 5, 10, 20, ... ms): once a claim came more than
+		// 1.2 s after the one before, the idle wait after it lasts at least 2.4 s, and only a
+		// wake-up can start a job sooner
+		await().atMost(TIMEOUT).until(() -> observed.lastGap().toMillis() > 1200);
+		return started;
 	}
 
 	/** A store that counts the claims it has answered, and when each answered. */

@@ -18,6 +18,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.testsupport.TestDatabases;
@@ -53,8 +54,10 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 
 	@Test
 	void insertNotificationsArriveOnCommitOnly() throws Exception {
+		// the listening store hears of another process's inserts through the database only
+		JdbcJobStore listening = new JdbcJobStore(this.schema.dataSource(), this.schema.settings());
 		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
+		try (AutoCloseable handle = listening.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
 			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
 			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
 			tx.executeWithoutResult((status) -> {
@@ -71,8 +74,9 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 
 	@Test
 	void anUncommittedInsertDoesNotSuppressTheNotificationOfACommittedOne() throws Exception {
+		JdbcJobStore listening = new JdbcJobStore(this.schema.dataSource(), this.schema.settings());
 		BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-		try (AutoCloseable listening = this.store.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
+		try (AutoCloseable handle = listening.listenForInserts((queue) -> notified.add(String.valueOf(queue))).orElseThrow()) {
 			assertThat(notified.poll(10, TimeUnit.SECONDS)).as("(re)connected").isEqualTo("null");
 			DataSourceTransactionManager transactions = new DataSourceTransactionManager(this.schema.dataSource());
 			TransactionTemplate tx = new TransactionTemplate(transactions);
@@ -100,17 +104,8 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 
 	@Test
 	void notificationWakesAnIdleWorkerAtOnce() {
-		List<Job> started = new CopyOnWriteArrayList<>();
-		// a 30 s poll interval: without a notification the job would wait for the poller's backoff
-		ClaimObservingStore observed = new ClaimObservingStore(this.schema.dataSource(), this.schema.settings());
-		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> started.add(execution.job()))),
-				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
-						Duration.ofSeconds(2), retention()),
-				this.listener, RetryDelayOverride.NONE));
-		// the poller backs off (it polls after 5, 10, 20, ... ms): once a claim came more than
-		// 1.2 s after the one before, the idle wait after it lasts at least 2.4 s, and only a
-		// notification can start the job sooner
-		await().atMost(TIMEOUT).until(() -> observed.lastGap().toMillis() > 1200);
+		List<Job> started = startIdleWorker();
+		// inserted by another store, as by another process: only the notification tells the worker
 		Instant enqueued = this.store.now();
 		String id = enqueue(job(TYPE));
 		awaitState(id, JobState.COMPLETED);

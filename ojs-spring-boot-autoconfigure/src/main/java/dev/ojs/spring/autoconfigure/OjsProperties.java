@@ -284,7 +284,9 @@ public class OjsProperties implements Validator {
 		private int concurrency = WorkerSettings.DEFAULT_QUEUE_CONCURRENCY;
 
 		/**
-		 * Longest time an idle poller waits before looking for due jobs again.
+		 * Longest time an idle poller waits before looking for due jobs again. A job
+		 * enqueued on this node wakes the poller as it commits, and on PostgreSQL one
+		 * enqueued on any node does (NOTIFY).
 		 */
 		private Duration pollInterval = WorkerSettings.DEFAULT_POLL_INTERVAL;
 
