@@ -203,6 +203,43 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(insertOne(job("report.build").uniqueKey("u3"))).isEqualTo(dead);
 	}
 
+	/**
+	 * A claim in progress holds only the jobs it claims: the due job of the queue after it in
+	 * the claim index stays claimable by a concurrent claim (InnoDB would keep the entry past
+	 * a locked range locked until the claim commits).
+	 */
+	@Test
+	void aClaimInProgressLeavesTheNextQueuesJobsClaimable() throws Exception {
+		String first = insertOne(job("email.send").queue("queue-a"));
+		String next = insertOne(job("email.send").queue("queue-b"));
+		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+		ExecutorService other = Executors.newSingleThreadExecutor();
+		CountDownLatch claimed = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		try {
+			// the claim joins this transaction, so its locks last until the transaction ends
+			Future<List<Job>> holding = other.submit(() -> tx.execute((status) -> {
+				List<Job> jobs = this.store.claim(NODE, "queue-a", EMAIL, 10);
+				claimed.countDown();
+				try {
+					release.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				return jobs;
+			}));
+			assertThat(claimed.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(this.store.claim("node-b", "queue-b", EMAIL, 10)).extracting(Job::id).containsExactly(next);
+			release.countDown();
+			assertThat(get(holding)).extracting(Job::id).containsExactly(first);
+		}
+		finally {
+			release.countDown();
+			other.shutdownNow();
+		}
+	}
+
 	@Test
 	void uniqueEnqueueInARepeatableReadTransactionFindsAHolderCommittedMeanwhile() throws Exception {
 		TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));

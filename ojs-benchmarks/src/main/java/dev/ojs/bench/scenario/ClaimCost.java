@@ -1,8 +1,10 @@
 package dev.ojs.bench.scenario;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -12,15 +14,17 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.bench.BenchDatabase;
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.JdbcStoreSettings;
 
 /**
  * What the worker's claim costs PostgreSQL: its due-row selection (the front claim's
  * {@code prio} and {@code due} parts, {@code PostgresDialect.claimSql}) run under
  * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
  * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
- * off) and again after {@code ANALYZE}. On MariaDB, the claim's selection
- * ({@code MariaDbDialect.claim}) timed by the client in a rolled-back transaction, and the
- * session's index reads in place of buffers.
+ * off) and again after {@code ANALYZE}. On MariaDB, the worker's claim itself
+ * ({@code JdbcJobStore.claim}, all of its statements) timed by the client in a rolled-back
+ * transaction, and the session's index reads in place of buffers.
  *
  * @param millis median execution time, no statistics
  * @param buffers shared buffers touched, no statistics
@@ -74,24 +78,26 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 	}
 
 	private static ClaimCost measureMariaDb(String jdbcUrl, String table, String type, int limit) {
-		String due = "SELECT id FROM " + table + " WHERE claim_queue = 'default' AND scheduled_at <= UTC_TIMESTAMP(6)"
-				+ " AND (expires_at IS NULL OR expires_at > UTC_TIMESTAMP(6)) AND type IN ('" + type
-				+ "') ORDER BY claim_rank, scheduled_at, id LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+		String prefix = table.substring(0, table.length() - "jobs".length());
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(jdbcUrl, 1, "bench-claim-cost")) {
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-			double[] cold = runMariaDb(jdbc, tx, due);
+			JdbcJobStore store = new JdbcJobStore(dataSource, new JdbcStoreSettings(prefix));
+			Runnable claim = () -> store.claim("bench-claim-cost", "default", Map.of(type, Duration.ofMinutes(5)), limit);
+			double[] cold = runMariaDb(jdbc, tx, claim);
 			jdbc.execute("ANALYZE TABLE " + table);
-			double[] analyzed = runMariaDb(jdbc, tx, due);
-			String plan = String.join(System.lineSeparator(), jdbc.query("EXPLAIN " + due,
-					(rs, rowNum) -> rs.getString("type") + " " + rs.getString("key") + " rows=" + rs.getString("rows")
-							+ " " + rs.getString("Extra")));
-			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1], plan);
+			double[] analyzed = runMariaDb(jdbc, tx, claim);
+			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1],
+					"MariaDbDialect.claim, index reads: " + (long) analyzed[1]);
 		}
 	}
 
-	/** Median time (ms) of the claim's selection, and the last run's index reads. */
-	private static double[] runMariaDb(JdbcTemplate jdbc, TransactionTemplate tx, String due) {
+	/**
+	 * Median time (ms) of the worker's claim, run in a rolled-back transaction that it joins
+	 * (on the same connection, so the session's counters are its own), and the last run's
+	 * index reads.
+	 */
+	private static double[] runMariaDb(JdbcTemplate jdbc, TransactionTemplate tx, Runnable claim) {
 		double[] times = new double[RUNS];
 		long reads = 0;
 		for (int i = 0; i < RUNS; i++) {
@@ -99,7 +105,7 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 				status.setRollbackOnly();
 				long before = indexReads(jdbc);
 				long started = System.nanoTime();
-				jdbc.queryForList(due, String.class);
+				claim.run();
 				long nanos = System.nanoTime() - started;
 				return new long[] { nanos, indexReads(jdbc) - before };
 			});
