@@ -230,7 +230,10 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 				firstWithKey.put(key, i);
 				ids[i] = insertUnique(row);
 			}
-			queues.add(row.queue());
+			if (row.state() != JobState.PENDING) {
+				// a held job waits for its activation, which notifies then
+				queues.add(row.queue());
+			}
 		}
 		Collection<String> notify = (this.dialect.notifyChannel() != null) ? queues : List.of();
 		if (!plain.isEmpty()) {
@@ -486,18 +489,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
 		checkQueueName(queue);
 		this.dialect.setRateLimit(queue, limit);
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			// in the caller's transaction: other connections see the limit once it commits
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCompletion(int status) {
-					JdbcJobStore.this.rateLimits.changed();
-				}
-			});
-		}
-		else {
-			this.rateLimits.changed();
-		}
+		afterCommit(this.rateLimits::changed);
 		return this.dialect.findQueue(queue).orElseGet(() -> QueueState.active(queue));
 	}
 
@@ -724,19 +716,26 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	/** Tells the insert listeners of jobs that became claimable in {@code queues}, once that commits. */
 	private void insertedHere(Collection<String> queues) {
-		if (this.insertListeners.isEmpty()) {
-			return;
+		if (!this.insertListeners.isEmpty() && !queues.isEmpty()) {
+			afterCommit(() -> tellInserted(queues));
 		}
+	}
+
+	/**
+	 * Runs {@code action} once the caller's transaction commits (never, if it rolls back), or
+	 * now without one: other connections see this store's writes only then.
+	 */
+	private static void afterCommit(Runnable action) {
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
 				public void afterCommit() {
-					tellInserted(queues);
+					action.run();
 				}
 			});
 		}
 		else {
-			tellInserted(queues);
+			action.run();
 		}
 	}
 

@@ -137,7 +137,7 @@ final class MariaDbDialect extends JdbcDialect {
 			int wanted = limit - rows.size();
 			List<Due> due = dueJobs(queue, rank, types, now, after, wanted);
 			if (!due.isEmpty()) {
-				rows.addAll(lock(queue, types, now, due));
+				rows.addAll(lock(queue, now, due));
 			}
 			if (due.size() < wanted) {
 				return;
@@ -175,10 +175,14 @@ final class MariaDbDialect extends JdbcDialect {
 		}, (rs, rowNum) -> new Due(rs.getString(1), getInstant(rs, 2)));
 	}
 
-	/** Locks those of {@code due} that are still claimable and not locked by another transaction. */
-	private List<Job> lock(String queue, List<String> types, Instant now, List<Due> due) {
+	/**
+	 * Locks those of {@code due} that are still claimable and not locked by another
+	 * transaction. Only the state ({@code claim_queue}) and the due time of a job change after
+	 * its insert; its type and expiry were checked by the read.
+	 */
+	private List<Job> lock(String queue, Instant now, List<Due> due) {
 		String sql = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " FORCE INDEX (PRIMARY) WHERE id IN ("
-				+ markers(due.size()) + ") AND claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
+				+ markers(due.size()) + ") AND claim_queue = ? AND scheduled_at <= ?"
 				+ " ORDER BY scheduled_at, id FOR UPDATE SKIP LOCKED";
 		return this.jdbc.query(sql, (ps) -> {
 			int index = 1;
@@ -186,11 +190,7 @@ final class MariaDbDialect extends JdbcDialect {
 				ps.setString(index++, job.id());
 			}
 			ps.setString(index++, queue);
-			setInstant(ps, index++, now);
-			setInstant(ps, index++, now);
-			for (String type : types) {
-				ps.setString(index++, type);
-			}
+			setInstant(ps, index, now);
 		}, this::mapJob);
 	}
 
