@@ -8,7 +8,8 @@ import dev.ojs.job.JobState;
 
 /**
  * A filter over jobs and the page to read (ojs-admin-api.md §7.1). Every filter is optional
- * ({@code null} matches all); jobs are ordered by {@code created_at}, then id.
+ * ({@code null} matches all); jobs are ordered by id, which is creation order: ids are UUIDv7
+ * made from {@code created_at}'s millisecond.
  *
  * @param state exact state
  * @param deadLetter {@code true} for dead letters only, {@code false} for no dead letters

@@ -26,6 +26,7 @@ import dev.ojs.admin.FailingType;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.Job;
+import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.worker.NodeInfo;
 
@@ -35,7 +36,10 @@ import dev.ojs.worker.NodeInfo;
  * bound the way the platform's {@link JdbcDialect} binds them; where platforms differ (row
  * comparisons, count estimates, upserts) the statement is chosen by platform.
  * <p>
- * Lists are keyset pages over {@code (created_at, id)}, never {@code OFFSET}; counts are
+ * Lists are keyset pages in id order, never {@code OFFSET}: ids are UUIDv7 made from
+ * {@code created_at}'s millisecond ({@link JobIds}), so the primary key orders jobs by creation
+ * and bounds a creation-time range, and the job table needs no full index of its own for
+ * lists (each one would cost every job an entry per state change on PostgreSQL). Counts are
  * exact up to a cap (a {@code LIMIT}ed sub-select) and beyond it the planner's estimate
  * ({@code EXPLAIN}'s row estimate on PostgreSQL, MariaDB and MySQL; H2 counts exactly).
  */
@@ -84,7 +88,7 @@ final class AdminDialect {
 		String direction = query.ascending() ? "ASC" : "DESC";
 		where.params.add(limit);
 		return this.jobs.readJobs("SELECT " + JdbcDialect.SELECT_COLUMNS + " FROM " + this.table + where.sql()
-				+ " ORDER BY created_at " + direction + ", id " + direction + " LIMIT ?", where::bind);
+				+ " ORDER BY id " + direction + " LIMIT ?", where::bind);
 	}
 
 	/** How many jobs match, counting at most {@code cap}. */
@@ -207,7 +211,7 @@ final class AdminDialect {
 	List<String> ids(JobQuery query, int limit) {
 		Where where = where(query, false);
 		where.params.add(limit);
-		return this.jdbc.query("SELECT id FROM " + this.table + where.sql() + " ORDER BY created_at, id LIMIT ?",
+		return this.jdbc.query("SELECT id FROM " + this.table + where.sql() + " ORDER BY id LIMIT ?",
 				where::bind, (rs, rowNum) -> rs.getString(1));
 	}
 
@@ -341,7 +345,7 @@ final class AdminDialect {
 	/** Deletes up to {@code limit} jobs of the queue in these states created before {@code olderThan}. */
 	int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
 		Where where = purgeWhere(queue, states, olderThan);
-		return this.jobs.deleteJobs(where.conditions(), where.params, "created_at, id", limit);
+		return this.jobs.deleteJobs(where.conditions(), where.params, "id", limit);
 	}
 
 	long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
@@ -355,7 +359,7 @@ final class AdminDialect {
 		Where where = new Where();
 		where.and("queue = ?", queue);
 		where.in("state", states.stream().map(JobState::value).sorted().toList());
-		where.and("created_at < ?", olderThan);
+		where.createdBefore(olderThan);
 		return where;
 	}
 
@@ -388,7 +392,7 @@ final class AdminDialect {
 	private @Nullable String latestErrorType(String type, String queue) {
 		List<String> found = this.jdbc.queryForList("SELECT last_error_type FROM " + this.table
 				+ " WHERE type = ? AND queue = ? AND last_error_type IS NOT NULL AND state IN ('retryable', 'discarded')"
-				+ " ORDER BY created_at DESC, id DESC LIMIT 1", String.class, type, queue);
+				+ " ORDER BY id DESC LIMIT 1", String.class, type, queue);
 		return found.isEmpty() ? null : found.get(0);
 	}
 
@@ -531,18 +535,11 @@ final class AdminDialect {
 			where.and("type = ?", query.type());
 		}
 		where.and("last_error_type = ?", query.errorType());
-		where.and("created_at >= ?", query.since());
-		where.and("created_at < ?", query.until());
+		where.createdFrom(query.since());
+		where.createdBefore(query.until());
 		where.and("id = " + this.jobs.idParam(), query.id());
 		if (withCursor && query.after() != null) {
-			String op = query.ascending() ? ">" : "<";
-			if (this.jobs.platform == JdbcPlatform.POSTGRESQL) {
-				where.add("(created_at, id) " + op + " (?, ?::uuid)", query.after().createdAt(), query.after().id());
-			}
-			else {
-				where.add("(created_at " + op + " ? OR (created_at = ? AND id " + op + " ?))",
-						query.after().createdAt(), query.after().createdAt(), query.after().id());
-			}
+			where.add("id " + (query.ascending() ? ">" : "<") + " " + this.jobs.idParam(), query.after().id());
 		}
 		return where;
 	}
@@ -563,6 +560,22 @@ final class AdminDialect {
 		void add(String condition, Object... values) {
 			this.conditions.add(condition);
 			this.params.addAll(Arrays.asList(values));
+		}
+
+		/** Jobs created at or after {@code since}: also a primary-key range, from its millisecond's first id. */
+		void createdFrom(@Nullable Instant since) {
+			if (since != null) {
+				add("created_at >= ?", since);
+				add("id >= " + AdminDialect.this.jobs.idParam(), JobIds.first(since).toString());
+			}
+		}
+
+		/** Jobs created before {@code until}: also a primary-key range, up to the next millisecond's first id. */
+		void createdBefore(@Nullable Instant until) {
+			if (until != null) {
+				add("created_at < ?", until);
+				add("id < " + AdminDialect.this.jobs.idParam(), JobIds.firstAfter(until).toString());
+			}
 		}
 
 		void in(String column, List<String> values) {

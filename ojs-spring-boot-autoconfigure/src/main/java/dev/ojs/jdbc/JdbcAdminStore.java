@@ -74,8 +74,7 @@ public class JdbcAdminStore implements AdminStore {
 		int limit = Math.min(query.limit(), MAX_PAGE);
 		List<Job> rows = this.dialect.page(query, limit + 1);
 		List<Job> items = (rows.size() > limit) ? rows.subList(0, limit) : rows;
-		PageCursor next = (rows.size() > limit)
-				? new PageCursor(items.get(limit - 1).createdAt(), items.get(limit - 1).id()) : null;
+		PageCursor next = (rows.size() > limit) ? new PageCursor(items.get(limit - 1).id()) : null;
 		JobCount count = count(query, EXACT_COUNT_LIMIT);
 		return new JobPage(items, count.value(), count.estimate(), next);
 	}

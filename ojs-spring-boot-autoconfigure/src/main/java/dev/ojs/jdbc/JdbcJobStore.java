@@ -265,7 +265,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		RetryPolicy policy = job.retryPolicy();
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
 		JobState state = job.pending() ? JobState.PENDING : runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
-		return new JdbcDialect.InsertRow(JobIds.newId(), job.type(), queue,
+		return new JdbcDialect.InsertRow(JobIds.newId(now), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
 				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
 				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now,

@@ -1,49 +1,100 @@
 package dev.ojs.job;
 
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Job ids: lowercase UUIDv7 strings (RFC 9562 §5.7). The first 48 bits are the Unix time in
- * milliseconds, so ids sort by creation time. Within one JVM they are also strictly
- * increasing: the 12-bit {@code rand_a} field is a counter within the millisecond (RFC 9562
- * §6.2, method 1), which keeps jobs enqueued in one batch in FIFO order when they share a
- * {@code scheduled_at}.
+ * milliseconds of the job's creation, so ids sort by {@code created_at}: the job table needs no
+ * index of its own for lists in creation order, the primary key serves them (ojs-core §3.1:
+ * UUIDv7 for chronological listing). The next 30 bits ({@code rand_a} and the top 18 bits of
+ * {@code rand_b}) are a counter within the millisecond that starts at a random value (RFC 9562
+ * §6.2, method 1), so ids issued by one JVM for the same millisecond increase strictly: jobs
+ * enqueued in one batch keep their FIFO order when they share a {@code scheduled_at}.
  */
 public final class JobIds {
 
-	private static final int COUNTER_BITS = 12;
+	private static final int COUNTER_BITS = 30;
 
-	/** Last issued {@code unixMillis << 12 | counter}. */
-	private static final AtomicLong last = new AtomicLong();
+	private static final int RAND_A_BITS = 12;
+
+	/** Random bits below the counter's part in {@code rand_b}. */
+	private static final int RANDOM_BITS = 62 - (COUNTER_BITS - RAND_A_BITS);
+
+	private static final long MAX_COUNTER = (1L << COUNTER_BITS) - 1;
+
+	/** The last millisecond the 48-bit {@code unix_ts_ms} field holds (year 10889). */
+	private static final long MAX_MILLIS = (1L << 48) - 1;
+
+	/** Millisecond of the last issued id; guarded by {@code JobIds.class}. */
+	private static long lastMillis = -1;
+
+	/** Counter of the last issued id; guarded by {@code JobIds.class}. */
+	private static long lastCounter;
 
 	private JobIds() {
 	}
 
-	/** A new lowercase UUIDv7 string, e.g. {@code 01890a5d-ac96-774b-bcce-b302099a8057}. */
+	/** A new lowercase UUIDv7 string for now, e.g. {@code 01890a5d-ac96-774b-bcce-b302099a8057}. */
 	public static String newId() {
-		return newUuid().toString();
+		return newUuid(System.currentTimeMillis()).toString();
 	}
 
-	/** A new UUIDv7, strictly greater than any issued before by this JVM. */
-	public static UUID newUuid() {
-		long now = System.currentTimeMillis() << COUNTER_BITS;
-		long next;
-		long previous;
-		do {
-			previous = last.get();
-			// same (or earlier, clock moved back) millisecond: count on; a counter overflow
-			// carries into the timestamp, which stays within a few ms of the clock
-			next = Math.max(now, previous + 1);
+	/** A new lowercase UUIDv7 string whose time is {@code createdAt}'s millisecond. */
+	public static String newId(Instant createdAt) {
+		return newUuid(millis(createdAt)).toString();
+	}
+
+	/**
+	 * The least id of {@code at}'s millisecond: ids of jobs created at or after {@code at} sort
+	 * at or after it.
+	 */
+	public static UUID first(Instant at) {
+		return first(millis(at));
+	}
+
+	/**
+	 * The least id of the millisecond after {@code at}'s: ids of jobs created at or before
+	 * {@code at} sort before it.
+	 */
+	public static UUID firstAfter(Instant at) {
+		return first(millis(at) + 1);
+	}
+
+	private static UUID first(long millis) {
+		long clamped = Math.min(millis, MAX_MILLIS);
+		return new UUID((clamped << 16) | (0x7L << 12), 0x2L << 62);
+	}
+
+	/** {@code at}'s millisecond, within what {@code unix_ts_ms} holds. */
+	private static long millis(Instant at) {
+		if (at.isBefore(Instant.EPOCH)) {
+			return 0;
 		}
-		while (!last.compareAndSet(previous, next));
-		long millis = next >>> COUNTER_BITS;
-		long counter = next & ((1L << COUNTER_BITS) - 1);
-		// unix_ts_ms (48) | ver = 7 (4) | rand_a (12)
-		long msb = (millis << 16) | (0x7L << 12) | counter;
-		// var = 0b10 (2) | rand_b (62)
-		long lsb = (ThreadLocalRandom.current().nextLong() >>> 2) | (0x2L << 62);
+		return (at.getEpochSecond() > MAX_MILLIS / 1000) ? MAX_MILLIS : at.toEpochMilli();
+	}
+
+	private static UUID newUuid(long millis) {
+		long counter;
+		synchronized (JobIds.class) {
+			if (millis == lastMillis && lastCounter < MAX_COUNTER) {
+				counter = ++lastCounter;
+			}
+			else {
+				// a new millisecond (or the clock went back): a random start, the top bit clear
+				// so that the counter has room to count on (RFC 9562 §6.2)
+				counter = ThreadLocalRandom.current().nextLong(1L << (COUNTER_BITS - 1));
+				lastMillis = millis;
+				lastCounter = counter;
+			}
+		}
+		// unix_ts_ms (48) | ver = 7 (4) | rand_a (12): the counter's top 12 bits
+		long msb = (millis << 16) | (0x7L << 12) | (counter >>> (COUNTER_BITS - RAND_A_BITS));
+		// var = 0b10 (2) | rand_b (62): the counter's low 18 bits, then random bits
+		long low = counter & ((1L << (COUNTER_BITS - RAND_A_BITS)) - 1);
+		long lsb = (0x2L << 62) | (low << RANDOM_BITS)
+				| (ThreadLocalRandom.current().nextLong() >>> (64 - RANDOM_BITS));
 		return new UUID(msb, lsb);
 	}
 

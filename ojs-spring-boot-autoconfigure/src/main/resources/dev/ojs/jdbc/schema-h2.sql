@@ -57,10 +57,12 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_locked_idx ON ojs_jobs (state, locked_until)
 CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (state, completed_at);
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (state, dead_letter, discarded_at);
 
--- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id) (filters scan
--- it or the others: every index costs each job an entry per state change), and dead letters grouped
-CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
-CREATE INDEX IF NOT EXISTS ojs_jobs_error_created_idx ON ojs_jobs (last_error_type, created_at, id);
+-- Admin API (ojs-admin-api.md §7): keyset pages in creation order use the primary key (ids are UUIDv7
+-- made from created_at's millisecond); jobs by error type, and dead letters grouped. Tables created
+-- before lose their (created_at, id) indexes here.
+DROP INDEX IF EXISTS ojs_jobs_created_idx;
+DROP INDEX IF EXISTS ojs_jobs_error_created_idx;
+CREATE INDEX IF NOT EXISTS ojs_jobs_error_idx ON ojs_jobs (last_error_type, id);
 CREATE INDEX IF NOT EXISTS ojs_jobs_dead_letter_group_idx ON ojs_jobs (state, dead_letter, last_error_type, type);
 
 -- Error history (spec §10.1), append-only: one row per recorded failure, written in the failure's

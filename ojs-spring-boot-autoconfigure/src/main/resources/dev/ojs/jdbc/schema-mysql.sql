@@ -49,10 +49,9 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	INDEX ojs_jobs_expires_idx (live_expires_at),
 	INDEX ojs_jobs_completed_idx (state, completed_at),
 	INDEX ojs_jobs_discarded_idx (state, dead_letter, discarded_at),
-	-- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id) (filters
-	-- scan it or the others: every index costs each job an entry per state change), and dead-letter groups
-	INDEX ojs_jobs_created_idx (created_at, id),
-	INDEX ojs_jobs_error_created_idx (last_error_type, created_at, id),
+	-- Admin API (ojs-admin-api.md §7): keyset pages in creation order use the primary key (ids are
+	-- UUIDv7 made from created_at's millisecond); jobs by error type, and dead-letter groups
+	INDEX ojs_jobs_error_idx (last_error_type, id),
 	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
@@ -62,6 +61,9 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --     ADD COLUMN live_expires_at DATETIME(6) GENERATED ALWAYS AS
 --       (CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED,
 --     ADD INDEX ojs_jobs_expires_idx (live_expires_at);
+-- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
+--   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
+--     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;
 
 -- Error history (spec §10.1), append-only: one row per recorded failure, written in the failure's
 -- transaction, read oldest first by seq. A job's row never holds it, so the later versions of a

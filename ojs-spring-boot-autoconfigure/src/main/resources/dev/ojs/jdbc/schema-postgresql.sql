@@ -61,12 +61,16 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_completed_idx ON ojs_jobs (completed_at)
 CREATE INDEX IF NOT EXISTS ojs_jobs_discarded_idx ON ojs_jobs (dead_letter, discarded_at)
 	WHERE state IN ('discarded', 'cancelled');
 
--- Admin API (ojs-admin-api.md §7): keyset pages over (created_at, id). Every full index costs each job an
--- index entry per state change (no HOT updates), so filters scan this one or use the partial indexes.
-CREATE INDEX IF NOT EXISTS ojs_jobs_created_idx ON ojs_jobs (created_at, id);
+-- Admin API (ojs-admin-api.md §7): keyset pages in creation order use the primary key, as ids are
+-- UUIDv7 made from created_at's millisecond. Every full index costs each job an index entry per
+-- state change (a state change is never a HOT update), so the table has no other full index, and
+-- filters scan the primary key or use the partial indexes. Tables created before this layout lose
+-- their (created_at, id) indexes here.
+DROP INDEX IF EXISTS ojs_jobs_created_idx;
+DROP INDEX IF EXISTS ojs_jobs_error_created_idx;
 
--- Admin API: jobs by the type of their latest error; only failed jobs have an entry
-CREATE INDEX IF NOT EXISTS ojs_jobs_error_created_idx ON ojs_jobs (last_error_type, created_at, id)
+-- Admin API: jobs by the type of their latest error, in creation order; only failed jobs have an entry
+CREATE INDEX IF NOT EXISTS ojs_jobs_error_idx ON ojs_jobs (last_error_type, id)
 	WHERE last_error_type IS NOT NULL;
 
 -- Admin API: dead letters grouped by error type x job type x queue (an index-only scan)

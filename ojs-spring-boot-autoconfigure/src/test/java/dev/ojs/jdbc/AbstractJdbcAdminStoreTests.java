@@ -1,5 +1,8 @@
 package dev.ojs.jdbc;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -7,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -132,6 +136,73 @@ abstract class AbstractJdbcAdminStoreTests extends DatabaseTests {
 			.containsExactlyInAnyOrder(mail, mailDigest);
 		assertThat(ids(new JobQuery(null, null, null, null, false, null, null, null, report, null, 20, false)))
 			.containsExactly(report);
+	}
+
+	/**
+	 * §7.1: a creation-time range is exact to the microsecond: ids (UUIDv7 of the creation
+	 * millisecond) bound it by millisecond, created_at within it. A job created at an earlier
+	 * time than the last one listed is listed before it, as its id is made from its creation time.
+	 */
+	@Test
+	void creationTimeRangesAreExactWithinAMillisecond() {
+		this.clock.set(Instant.parse("2026-03-01T10:00:00.000200Z"));
+		String first = this.store.insert(List.of(job("range.job").build())).get(0);
+		this.clock.set(Instant.parse("2026-03-01T10:00:00.000700Z"));
+		String second = this.store.insert(List.of(job("range.job").build())).get(0);
+		this.clock.set(Instant.parse("2026-03-01T10:00:00.001000Z"));
+		String third = this.store.insert(List.of(job("range.job").build())).get(0);
+		Instant secondCreated = Instant.parse("2026-03-01T10:00:00.000700Z");
+		assertThat(ids(new JobQuery(null, null, null, null, false, null, secondCreated, null, null, null, 20, true)))
+			.containsExactly(second, third);
+		assertThat(ids(new JobQuery(null, null, null, null, false, null, null, secondCreated, null, null, 20, true)))
+			.containsExactly(first);
+		assertThat(ids(new JobQuery(null, null, null, null, false, null, secondCreated,
+				Instant.parse("2026-03-01T10:00:00.001000Z"), null, null, 20, true)))
+			.containsExactly(second);
+		// a job created earlier than one listed before it: still listed first
+		this.clock.set(Instant.parse("2026-03-01T09:59:59Z"));
+		String earlier = this.store.insert(List.of(job("range.job").build())).get(0);
+		assertThat(ids(new JobQuery(null, null, null, "range.job", false, null, null, null, null, null, 20, false)))
+			.containsExactly(third, second, first, earlier);
+	}
+
+	/**
+	 * The schema script moves a table of the earlier layout to lists by primary key: it drops
+	 * the {@code (created_at, id)} indexes and adds the error-type index in id order (not on
+	 * MySQL: see its script).
+	 */
+	@Test
+	void schemaScriptDropsTheCreationTimeIndexesOfAnOlderTable() throws SQLException {
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String table = this.schema.tableName();
+		String on = (this.store.platform() == JdbcPlatform.MARIADB) ? " ON " + table : "";
+		jdbc.execute("DROP INDEX " + table + "_error_idx" + on);
+		jdbc.execute("CREATE INDEX " + table + "_created_idx ON " + table + " (created_at, id)");
+		jdbc.execute("CREATE INDEX " + table + "_error_created_idx ON " + table + " (last_error_type, created_at, id)");
+		assertThat(indexes(table)).contains(table + "_created_idx", table + "_error_created_idx")
+			.doesNotContain(table + "_error_idx");
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
+		assertThat(indexes(table)).contains(table + "_error_idx")
+			.doesNotContain(table + "_created_idx", table + "_error_created_idx");
+		String dead = failOnce(job("pay.charge"), "card.declined", true);
+		assertThat(ids(new JobQuery(null, null, null, null, false, "card.declined", null, null, null, null, 20, false)))
+			.containsExactly(dead);
+	}
+
+	private Set<String> indexes(String table) throws SQLException {
+		try (Connection con = this.schema.dataSource().getConnection()) {
+			Set<String> names = new HashSet<>();
+			for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+				try (ResultSet rs = con.getMetaData().getIndexInfo(con.getCatalog(), null, name, false, false)) {
+					while (rs.next()) {
+						if (rs.getString("INDEX_NAME") != null) {
+							names.add(rs.getString("INDEX_NAME").toLowerCase(Locale.ROOT));
+						}
+					}
+				}
+			}
+			return names;
+		}
 	}
 
 	/** §7.1: counts are exact up to the cap; beyond it PostgreSQL and MariaDB estimate, H2 counts. */

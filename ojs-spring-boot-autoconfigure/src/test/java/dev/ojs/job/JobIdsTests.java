@@ -1,5 +1,6 @@
 package dev.ojs.job;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +36,46 @@ class JobIdsTests {
 			ids.add(JobIds.newId());
 		}
 		assertThat(ids).isSorted().doesNotHaveDuplicates();
+	}
+
+	@Test
+	void idsOfACreationTimeCarryItsMillisecond() {
+		Instant createdAt = Instant.parse("2026-03-01T10:00:00.123456Z");
+		UUID uuid = UUID.fromString(JobIds.newId(createdAt));
+		assertThat(uuid.version()).isEqualTo(7);
+		assertThat(uuid.variant()).isEqualTo(2);
+		assertThat(uuid.getMostSignificantBits() >>> 16).isEqualTo(createdAt.toEpochMilli());
+	}
+
+	@Test
+	void idsOfOneMillisecondIncreaseStrictlyBeyondTheTwelveBitsOfRandA() {
+		Instant createdAt = Instant.parse("2026-03-01T10:00:00.123Z");
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 50_000; i++) {
+			ids.add(JobIds.newId(createdAt));
+		}
+		assertThat(ids).isSorted().doesNotHaveDuplicates();
+		assertThat(ids).allSatisfy((id) -> assertThat(UUID.fromString(id).getMostSignificantBits() >>> 16)
+			.isEqualTo(createdAt.toEpochMilli()));
+	}
+
+	@Test
+	void idsMadeForAnEarlierMillisecondSortBeforeLaterOnes() {
+		String later = JobIds.newId(Instant.parse("2026-03-01T10:00:00.124Z"));
+		String earlier = JobIds.newId(Instant.parse("2026-03-01T10:00:00.123Z"));
+		assertThat(earlier).isLessThan(later);
+	}
+
+	@Test
+	void firstIdsBoundTheIdsOfAMillisecond() {
+		Instant at = Instant.parse("2026-03-01T10:00:00.123400Z");
+		String id = JobIds.newId(at);
+		assertThat(JobIds.first(at).toString()).isLessThanOrEqualTo(id);
+		assertThat(JobIds.first(at.plusMillis(1)).toString()).isGreaterThan(id);
+		assertThat(JobIds.firstAfter(at).toString()).isGreaterThan(id);
+		assertThat(JobIds.firstAfter(at.minusMillis(1)).toString()).isLessThanOrEqualTo(id);
+		assertThat(JobIds.first(Instant.MIN).toString()).isEqualTo("00000000-0000-7000-8000-000000000000");
+		assertThat(JobIds.firstAfter(Instant.MAX).toString()).isEqualTo("ffffffff-ffff-7000-8000-000000000000");
 	}
 
 	@Test

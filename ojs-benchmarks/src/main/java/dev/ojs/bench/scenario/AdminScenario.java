@@ -154,14 +154,17 @@ final class AdminScenario implements Scenario {
 		String discardedAt = "(CASE WHEN " + state + " = 'discarded' THEN " + finishedAt + " END)::timestamptz";
 		String errors = "(CASE WHEN " + errorType + " IS NULL THEN '[]' ELSE '[{\"attempt\":1,\"type\":\"' || "
 				+ errorType + " || '\",\"message\":\"failed\",\"code\":\"RETRY\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"details\":{}}]' END)::jsonb";
+		// ids are UUIDv7 of created_at's millisecond, as the starter makes them
+		String id = "(lpad(to_hex(floor(extract(epoch FROM g.c) * 1000)::bigint), 12, '0') || '7' || substr(g.r, 14, 3)"
+				+ " || '8' || substr(g.r, 18, 15))::uuid";
 		return "INSERT INTO " + table + " (id, type, queue, args, meta, priority, state, attempt, max_attempts,"
 				+ " retry_policy, errors, last_error_type, dead_letter, scheduled_at, created_at, enqueued_at,"
-				+ " completed_at, discarded_at) SELECT gen_random_uuid(), 'bench.type' || (i % 200), 'q' || (i % 10),"
+				+ " completed_at, discarded_at) SELECT " + id + ", 'bench.type' || (i % 200), 'q' || (i % 10),"
 				+ " '[1]', '{}', 0, " + state + ", 1, 3, '{}', " + errors + ", " + errorType + "::text, " + deadLetter
 				+ ", now() + (CASE WHEN " + state + " = 'scheduled' THEN interval '1 hour' ELSE interval '0' END),"
-				+ " now() - (i % 86400) * interval '1 second' - random() * interval '1 second',"
-				+ " now() - (i % 86400) * interval '1 second', " + terminalAt + ", " + discardedAt
-				+ " FROM generate_series(1, " + count + ") i";
+				+ " g.c, now() - (i % 86400) * interval '1 second', " + terminalAt + ", " + discardedAt
+				+ " FROM (SELECT i, now() - (i % 86400) * interval '1 second' - random() * interval '1 second' AS c,"
+				+ " md5(random()::text) AS r FROM generate_series(1, " + count + ") i) g";
 	}
 
 }
