@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Job ids: lowercase UUIDv7 strings (RFC 9562 §5.7). The first 48 bits are the Unix time in
  * milliseconds of the job's creation, so ids sort by {@code created_at}: the job table needs no
- * index of its own for lists in creation order, the primary key serves them (ojs-core §3.1:
+ * index of its own for lists in creation order, the primary key serves them (ojs-core §5.1:
  * UUIDv7 for chronological listing). The next 30 bits ({@code rand_a} and the top 18 bits of
  * {@code rand_b}) are a counter within the millisecond that starts at a random value (RFC 9562
  * §6.2, method 1), so ids issued by one JVM for the same millisecond increase strictly: jobs
