@@ -570,7 +570,12 @@ final class AdminDialect {
 			}
 		}
 
-		/** Jobs created before {@code until}: also a primary-key range, up to the next millisecond's first id. */
+		/**
+		 * Jobs created before {@code until}: also a primary-key range, up to the next
+		 * millisecond's first id. Ids made by versions before ids carried {@code created_at}
+		 * could be a few milliseconds later than it: such jobs created within those
+		 * milliseconds before {@code until} are left out.
+		 */
 		void createdBefore(@Nullable Instant until) {
 			if (until != null) {
 				add("created_at < ?", until);
