@@ -72,7 +72,7 @@ public final class JobIds {
 		if (at.isBefore(Instant.EPOCH)) {
 			return 0;
 		}
-		return (at.getEpochSecond() > MAX_MILLIS / 1000) ? MAX_MILLIS : at.toEpochMilli();
+		return (at.getEpochSecond() >= MAX_MILLIS / 1000) ? MAX_MILLIS : at.toEpochMilli();
 	}
 
 	private static UUID newUuid(long millis) {
