@@ -566,7 +566,7 @@ final class AdminDialect {
 		void createdFrom(@Nullable Instant since) {
 			if (since != null) {
 				add("created_at >= ?", since);
-				add("id >= " + AdminDialect.this.jobs.idParam(), JobIds.first(since).toString());
+				add("id >= " + AdminDialect.this.jobs.idParam(), JobIds.first(since));
 			}
 		}
 
@@ -579,7 +579,7 @@ final class AdminDialect {
 		void createdBefore(@Nullable Instant until) {
 			if (until != null) {
 				add("created_at < ?", until);
-				add("id < " + AdminDialect.this.jobs.idParam(), JobIds.firstAfter(until).toString());
+				add("id < " + AdminDialect.this.jobs.idParam(), JobIds.firstAfter(until));
 			}
 		}
 

@@ -50,7 +50,7 @@ public final class JobIds {
 	 * The least id of {@code at}'s millisecond: ids of jobs created at or after {@code at} sort
 	 * at or after it.
 	 */
-	public static UUID first(Instant at) {
+	public static String first(Instant at) {
 		return first(millis(at));
 	}
 
@@ -58,13 +58,13 @@ public final class JobIds {
 	 * The least id of the millisecond after {@code at}'s: ids of jobs created at or before
 	 * {@code at} sort before it.
 	 */
-	public static UUID firstAfter(Instant at) {
+	public static String firstAfter(Instant at) {
 		return first(millis(at) + 1);
 	}
 
-	private static UUID first(long millis) {
+	private static String first(long millis) {
 		long clamped = Math.min(millis, MAX_MILLIS);
-		return new UUID((clamped << 16) | (0x7L << 12), 0x2L << 62);
+		return new UUID((clamped << 16) | (0x7L << 12), 0x2L << 62).toString();
 	}
 
 	/** {@code at}'s millisecond, within what {@code unix_ts_ms} holds. */

@@ -70,12 +70,12 @@ class JobIdsTests {
 	void firstIdsBoundTheIdsOfAMillisecond() {
 		Instant at = Instant.parse("2026-03-01T10:00:00.123400Z");
 		String id = JobIds.newId(at);
-		assertThat(JobIds.first(at).toString()).isLessThanOrEqualTo(id);
-		assertThat(JobIds.first(at.plusMillis(1)).toString()).isGreaterThan(id);
-		assertThat(JobIds.firstAfter(at).toString()).isGreaterThan(id);
-		assertThat(JobIds.firstAfter(at.minusMillis(1)).toString()).isLessThanOrEqualTo(id);
-		assertThat(JobIds.first(Instant.MIN).toString()).isEqualTo("00000000-0000-7000-8000-000000000000");
-		assertThat(JobIds.firstAfter(Instant.MAX).toString()).isEqualTo("ffffffff-ffff-7000-8000-000000000000");
+		assertThat(JobIds.first(at)).isLessThanOrEqualTo(id);
+		assertThat(JobIds.first(at.plusMillis(1))).isGreaterThan(id);
+		assertThat(JobIds.firstAfter(at)).isGreaterThan(id);
+		assertThat(JobIds.firstAfter(at.minusMillis(1))).isLessThanOrEqualTo(id);
+		assertThat(JobIds.first(Instant.MIN)).isEqualTo("00000000-0000-7000-8000-000000000000");
+		assertThat(JobIds.firstAfter(Instant.MAX)).isEqualTo("ffffffff-ffff-7000-8000-000000000000");
 	}
 
 	@Test
