@@ -89,7 +89,7 @@ public class ApiExceptionHandler {
 		return api(new ApiException(500, ApiError.INTERNAL_ERROR, "Unexpected server error.", true, Map.of()), request);
 	}
 
-	static String requestId(HttpServletRequest request) {
+	public static String requestId(HttpServletRequest request) {
 		String given = request.getHeader(REQUEST_ID_HEADER);
 		if (given != null && !given.isBlank() && given.length() <= 128) {
 			return given;
