@@ -2,6 +2,8 @@ package dev.ojs.web.http;
 
 import org.springframework.http.MediaType;
 
+import dev.ojs.web.OjsPaths;
+
 /** Constants of the OJS HTTP binding (ojs-http-binding.md §3, §4). */
 public final class OjsHttp {
 
@@ -17,21 +19,12 @@ public final class OjsHttp {
 	public static final String VERSION_HEADER = "OJS-Version";
 
 	/** Base path of the versioned endpoints (§3.1). */
-	public static final String BASE_PATH = "/ojs/v1";
+	public static final String BASE_PATH = OjsPaths.BASE_PATH;
 
 	/** The unversioned manifest (§21.1). */
-	public static final String MANIFEST_PATH = "/ojs/manifest";
-
-	/** The Admin API, served by its own controllers and security. */
-	public static final String ADMIN_PATH = BASE_PATH + "/admin";
+	public static final String MANIFEST_PATH = OjsPaths.MANIFEST_PATH;
 
 	private OjsHttp() {
-	}
-
-	/** Whether a request path belongs to this binding (not to the Admin API). */
-	public static boolean isBindingPath(String path) {
-		return path.equals(MANIFEST_PATH)
-				|| (path.startsWith(BASE_PATH + "/") && !path.equals(ADMIN_PATH) && !path.startsWith(ADMIN_PATH + "/"));
 	}
 
 }

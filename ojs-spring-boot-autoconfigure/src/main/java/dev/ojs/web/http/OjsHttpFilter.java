@@ -21,6 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.ErrorBodies;
+import dev.ojs.web.OjsPaths;
 
 /**
  * The binding's protocol rules for every request to it (not to the Admin API): the
@@ -42,7 +44,7 @@ public class OjsHttpFilter extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !OjsHttp.isBindingPath(request.getRequestURI().substring(request.getContextPath().length()));
+		return !OjsPaths.isBinding(OjsPaths.routedPath(request));
 	}
 
 	@Override
@@ -58,13 +60,13 @@ public class OjsHttpFilter extends OncePerRequestFilter {
 		response.setContentType(OjsHttp.MEDIA_TYPE_VALUE);
 		String version = request.getHeader(OjsHttp.VERSION_HEADER);
 		if (version != null && !(version.trim().equals("1") || version.trim().startsWith("1."))) {
-			refuse(response, requestId, new ApiException(422, ApiError.UNSUPPORTED,
+			refuse(request, response, new ApiException(422, ApiError.UNSUPPORTED,
 					"OJS version '" + version + "' is not supported; this server speaks " + OjsHttp.VERSION + ".", false,
 					Map.of("supported_versions", java.util.List.of(OjsHttp.VERSION))));
 			return;
 		}
 		if (hasBody(request) && !isJson(request.getContentType())) {
-			refuse(response, requestId, ApiException.invalidRequest("The Content-Type must be "
+			refuse(request, response, ApiException.invalidRequest("The Content-Type must be "
 					+ OjsHttp.MEDIA_TYPE_VALUE + " or application/json.", Map.of("field", "Content-Type")));
 			return;
 		}
@@ -72,13 +74,15 @@ public class OjsHttpFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * A POST, PUT or PATCH with content (§6.1); one without (a pause, a dead-letter retry)
-	 * needs no media type. GET and DELETE carry none.
+	 * A POST, PUT or PATCH with content or a declared media type (§6.1); one without either (a
+	 * pause, a dead-letter retry) needs none. An empty form post still declares its type, so a
+	 * page on another site cannot pass it off as a bodiless command. GET and DELETE carry none.
 	 */
 	private static boolean hasBody(HttpServletRequest request) {
 		String method = request.getMethod();
 		boolean writes = "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
-		return writes && (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null);
+		return writes && (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null
+				|| request.getContentType() != null);
 	}
 
 	static boolean isJson(@Nullable String contentType) {
@@ -94,17 +98,9 @@ public class OjsHttpFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletResponse response, String requestId, ApiException refusal) throws IOException {
-		write(this.jsonMapper, response, requestId, refusal);
-	}
-
-	/** Writes a refusal as the binding's error body. */
-	static void write(JsonMapper jsonMapper, HttpServletResponse response, String requestId, ApiException refusal)
+	private void refuse(HttpServletRequest request, HttpServletResponse response, ApiException refusal)
 			throws IOException {
-		response.setStatus(refusal.status());
-		response.setContentType(OjsHttp.MEDIA_TYPE_VALUE);
-		response.setCharacterEncoding("UTF-8");
-		jsonMapper.writeValue(response.getOutputStream(), refusal.toError(requestId).toBody());
+		ErrorBodies.write(this.jsonMapper, request, response, refusal);
 	}
 
 	/** The request with the generated request id, so error bodies echo it. */

@@ -2,6 +2,9 @@ package dev.ojs.spring.autoconfigure.web;
 
 import java.time.Duration;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -14,6 +17,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -31,6 +37,10 @@ import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.BearerToken;
+import dev.ojs.web.OjsAccessFilter;
+import dev.ojs.web.OjsPaths;
+import dev.ojs.web.OwnHosts;
 import dev.ojs.web.admin.AdminApiSettings;
 import dev.ojs.web.admin.AdminDeadLetterController;
 import dev.ojs.web.admin.AdminJobsController;
@@ -46,9 +56,9 @@ import dev.ojs.worker.Worker;
  * {@link EnableAutoConfiguration Auto-configuration} of the OJS Admin API under
  * {@code /ojs/v1/admin} on the application's own servlet container, off unless
  * {@code ojs.dashboard.enabled=true}. Writes are refused while {@code ojs.dashboard.read-only}
- * (the default) is on, and cross-site writes always; with Spring Security,
- * {@link OjsDashboardSecurityConfiguration} also requires the viewer role for reads and the
- * admin role and a CSRF token for writes.
+ * (the default) is on, and cross-origin writes always ({@link dev.ojs.web.OjsRequestGuard});
+ * with Spring Security, {@link OjsDashboardSecurityConfiguration} requires the viewer role for
+ * reads and the admin role and a CSRF token for writes; without, a bearer token guards the API.
  */
 @AutoConfiguration(afterName = { "dev.ojs.spring.autoconfigure.OjsAutoConfiguration",
 		"dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration", "dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration",
@@ -61,6 +71,11 @@ import dev.ojs.worker.Worker;
 @EnableConfigurationProperties(OjsDashboardProperties.class)
 @Import(OjsDashboardSecurityConfiguration.class)
 public final class OjsDashboardAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(OjsDashboardAutoConfiguration.class);
+
+	/** Behind the request guard, ahead of Spring MVC. */
+	static final int ACCESS_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 51;
 
 	/** Node heartbeats land this often; a node not seen for three is stale. */
 	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
@@ -130,6 +145,42 @@ public final class OjsDashboardAutoConfiguration {
 				registry.addInterceptor(guard).addPathPatterns(AdminApiSettings.API_PATH + "/**");
 			}
 		};
+	}
+
+	/**
+	 * Without Spring Security in use: the Admin API needs {@code ojs.dashboard.token} (or
+	 * {@code ojs.http.token}) as a bearer token, or loopback clients are let in when allowed
+	 * explicitly. The dashboard's page and assets hold no data and stay open: the page asks
+	 * for the token.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(type = "org.springframework.security.config.annotation.web.builders.HttpSecurity")
+	static class TokenConfiguration {
+
+		@Bean
+		FilterRegistrationBean<OjsAccessFilter> ojsAdminAccessFilter(OjsDashboardProperties properties,
+				Environment environment, ObjectProvider<JsonMapper> jsonMapper) {
+			BearerToken token = BearerToken.of(properties.getToken());
+			if (token == null) {
+				token = BearerToken.of(environment.getProperty("ojs.http.token"));
+			}
+			boolean loopback = properties.isAllowUnauthenticatedLoopback();
+			if (token == null && !loopback) {
+				throw new IllegalStateException("The OJS Admin API (ojs.dashboard.enabled=true) needs a credential"
+						+ " without Spring Security: set ojs.dashboard.token (or ojs.http.token), or"
+						+ " ojs.dashboard.allow-unauthenticated-loopback=true to serve loopback clients only, or add"
+						+ " Spring Security");
+			}
+			if (loopback) {
+				logger.warn("The OJS Admin API lets loopback clients read every job and, unless read-only, change"
+						+ " them without a token (ojs.dashboard.allow-unauthenticated-loopback=true)");
+			}
+			FilterRegistrationBean<OjsAccessFilter> registration = new FilterRegistrationBean<>(new OjsAccessFilter(
+					OjsPaths::isAdmin, token, loopback, new OwnHosts(properties.getAllowedHosts()), jsonMapper(jsonMapper)));
+			registration.setOrder(ACCESS_FILTER_ORDER);
+			return registration;
+		}
+
 	}
 
 	/** Schedules, when recurring jobs are on. */

@@ -1,5 +1,9 @@
 package dev.ojs.spring.autoconfigure.web;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -24,6 +28,27 @@ public class OjsDashboardProperties {
 	 * Whether every write (pause, retry, cancel, delete, purge, trigger) is refused with 403.
 	 */
 	private boolean readOnly = true;
+
+	/**
+	 * Bearer token every Admin API request must carry when Spring Security is not in use; the
+	 * dashboard asks for it once per browser tab. Defaults to ojs.http.token. Without either,
+	 * start-up fails unless loopback clients are allowed without one.
+	 */
+	private @Nullable String token;
+
+	/**
+	 * Whether Admin API requests from the loopback interface need no token (without Spring
+	 * Security), for local development. Such requests must name this application in their Host
+	 * header (an IP address, localhost or one of allowed-hosts). A warning is logged at
+	 * start-up.
+	 */
+	private boolean allowUnauthenticatedLoopback;
+
+	/**
+	 * Further host names (without port) that loopback clients let in without a token may use
+	 * in their Host header, besides IP addresses and localhost.
+	 */
+	private List<String> allowedHosts = new ArrayList<>();
 
 	/**
 	 * Role (without the ROLE_ prefix) that may read the Admin API and the dashboard, when
@@ -70,6 +95,30 @@ public class OjsDashboardProperties {
 
 	public void setReadOnly(boolean readOnly) {
 		this.readOnly = readOnly;
+	}
+
+	public @Nullable String getToken() {
+		return this.token;
+	}
+
+	public void setToken(@Nullable String token) {
+		this.token = token;
+	}
+
+	public boolean isAllowUnauthenticatedLoopback() {
+		return this.allowUnauthenticatedLoopback;
+	}
+
+	public void setAllowUnauthenticatedLoopback(boolean allowUnauthenticatedLoopback) {
+		this.allowUnauthenticatedLoopback = allowUnauthenticatedLoopback;
+	}
+
+	public List<String> getAllowedHosts() {
+		return this.allowedHosts;
+	}
+
+	public void setAllowedHosts(List<String> allowedHosts) {
+		this.allowedHosts = allowedHosts;
 	}
 
 	public String getViewerRole() {

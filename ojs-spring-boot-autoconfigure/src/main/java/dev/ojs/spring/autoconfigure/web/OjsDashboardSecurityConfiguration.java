@@ -1,11 +1,10 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -19,20 +18,24 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.security.web.savedrequest.NullRequestCache;
 
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.web.ApiError;
-import dev.ojs.web.admin.AdminApiSettings;
+import dev.ojs.web.ApiException;
+import dev.ojs.web.ErrorBodies;
+import dev.ojs.web.OjsPaths;
 import dev.ojs.web.admin.CsrfTokens;
 
 /**
- * Access control of the Admin API and the dashboard with Spring Security (issue 15 item 3):
- * a {@link SecurityFilterChain} of their own on {@code /ojs/v1/admin/**} and the dashboard
- * path, ahead of the application's chains. Reads need the viewer or the admin role, writes
- * the admin role and a CSRF token (kept in the session; {@code system/config} hands it to the
- * dashboard). Unauthenticated requests get HTTP Basic's challenge; refusals the binding's
- * error body.
+ * Access control of the Admin API and the dashboard with Spring Security: a
+ * {@link SecurityFilterChain} of their own on {@code /ojs/v1/admin/**} and the dashboard's
+ * path less the HTTP binding's paths (decided on the routed path), ahead of the application's
+ * chains. Reads need the viewer or the admin role, writes the admin role and a CSRF token
+ * (kept in the session; {@code system/config} hands it to the dashboard). Unauthenticated
+ * requests get HTTP Basic's challenge, without a session made for them; refusals the
+ * binding's error body.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ SecurityFilterChain.class, HttpSecurity.class })
@@ -55,21 +58,24 @@ class OjsDashboardSecurityConfiguration {
 		String path = properties.normalizedPath();
 		String viewer = properties.getViewerRole();
 		String admin = properties.getAdminRole();
-		http.securityMatcher(AdminApiSettings.API_PATH + "/**", path, path + "/**")
+		http.securityMatcher(OjsHttpSecurityConfiguration.routed((routed) -> OjsPaths.isAdmin(routed)
+				|| (OjsPaths.isUnder(routed, path) && !OjsPaths.isBinding(routed))))
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers((request) -> READS.contains(HttpMethod.valueOf(request.getMethod())))
 				.hasAnyRole(viewer, admin)
 				.anyRequest()
 				.hasRole(admin))
-			.csrf(Customizer.withDefaults())
+			.csrf((csrf) -> csrf.requireCsrfProtectionMatcher(OjsDashboardSecurityConfiguration::carriesCredentials))
+			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
 			.httpBasic(Customizer.withDefaults())
 			.exceptionHandling((exceptions) -> exceptions
 				.authenticationEntryPoint((request, response, ex) -> {
 					response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
-					write(response, mapper, 401, ApiError.UNAUTHORIZED, "Authentication is required");
+					ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
+							"Authentication is required.", false, Map.of()));
 				})
-				.accessDeniedHandler((request, response, ex) -> write(response, mapper, 403, ApiError.FORBIDDEN,
-						"Access denied: " + ex.getMessage())));
+				.accessDeniedHandler((request, response, ex) -> ErrorBodies.write(mapper, request, response,
+						ApiException.forbidden("Access denied: this role may not do this, or the CSRF token is missing."))));
 		return http.build();
 	}
 
@@ -88,12 +94,14 @@ class OjsDashboardSecurityConfiguration {
 		};
 	}
 
-	private static void write(HttpServletResponse response, JsonMapper mapper, int status, String code,
-			String message) throws IOException {
-		response.setStatus(status);
-		response.setContentType("application/json");
-		mapper.writeValue(response.getOutputStream(),
-				new ApiError(code, message, false, Map.of(), null).toBody());
+	/**
+	 * A write that carries a credential a browser may attach by itself (a session cookie, or
+	 * HTTP Basic credentials it remembers) needs a CSRF token. One with neither is anonymous:
+	 * it is refused with {@code 401}, and no session or token is made for it.
+	 */
+	private static boolean carriesCredentials(HttpServletRequest request) {
+		return !READS.contains(HttpMethod.valueOf(request.getMethod()))
+				&& (request.getHeader("Authorization") != null || request.getSession(false) != null);
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.ojs.spring.autoconfigure.web;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -32,13 +35,16 @@ import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
 import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
 import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.BearerToken;
+import dev.ojs.web.OjsAccessFilter;
+import dev.ojs.web.OjsPaths;
+import dev.ojs.web.OwnHosts;
 import dev.ojs.web.http.Manifest;
 import dev.ojs.web.http.OjsEventStream;
 import dev.ojs.web.http.OjsEventsController;
 import dev.ojs.web.http.OjsCronController;
 import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
-import dev.ojs.web.http.OjsHttpTokenFilter;
 import dev.ojs.web.http.OjsJobsController;
 import dev.ojs.web.http.OjsQueuesController;
 import dev.ojs.web.http.OjsSystemController;
@@ -50,8 +56,8 @@ import dev.ojs.worker.Worker;
  * The OJS HTTP binding, when {@code ojs.http.enabled=true} in a servlet web application:
  * jobs, health and manifest over the application's job store, and the worker endpoints on
  * the node's {@link Worker} (so they need {@code ojs.worker.enabled}, the default). With
- * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, a
- * bearer token ({@code ojs.http.token}).
+ * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, an
+ * {@link OjsAccessFilter} with a bearer token ({@code ojs.http.token}).
  */
 @AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class, OjsCronAutoConfiguration.class },
 		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
@@ -63,6 +69,8 @@ import dev.ojs.worker.Worker;
 @EnableConfigurationProperties(OjsHttpProperties.class)
 @Import(OjsHttpSecurityConfiguration.class)
 public final class OjsHttpAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(OjsHttpAutoConfiguration.class);
 
 	/** Runs early, so even refusals carry the binding's headers. */
 	static final int PROTOCOL_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
@@ -149,18 +157,28 @@ public final class OjsHttpAutoConfiguration {
 
 	/**
 	 * Without Spring Security in use (no {@code HttpSecurity}, that is no web security
-	 * enabled): the bearer token, or loopback clients when allowed.
+	 * enabled): the bearer token, or loopback clients when allowed explicitly.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnMissingBean(type = "org.springframework.security.config.annotation.web.builders.HttpSecurity")
 	static class TokenConfiguration {
 
 		@Bean
-		FilterRegistrationBean<OjsHttpTokenFilter> ojsHttpTokenFilter(OjsHttpProperties properties,
+		FilterRegistrationBean<OjsAccessFilter> ojsHttpAccessFilter(OjsHttpProperties properties,
 				ObjectProvider<JsonMapper> jsonMapper) {
-			FilterRegistrationBean<OjsHttpTokenFilter> registration = new FilterRegistrationBean<>(
-					new OjsHttpTokenFilter(properties.getToken(), properties.isAllowUnauthenticatedLoopback(),
-							jsonMapper(jsonMapper)));
+			BearerToken token = BearerToken.of(properties.getToken());
+			boolean loopback = properties.isAllowUnauthenticatedLoopback();
+			if (token == null && !loopback) {
+				throw new IllegalStateException("The OJS HTTP binding (ojs.http.enabled=true) needs a bearer token"
+						+ " without Spring Security: set ojs.http.token, or ojs.http.allow-unauthenticated-loopback=true"
+						+ " to serve loopback clients only, or add Spring Security");
+			}
+			if (loopback) {
+				logger.warn("The OJS HTTP binding lets loopback clients enqueue, fetch and ack jobs without a token"
+						+ " (ojs.http.allow-unauthenticated-loopback=true): any process on this host can run jobs");
+			}
+			FilterRegistrationBean<OjsAccessFilter> registration = new FilterRegistrationBean<>(new OjsAccessFilter(
+					OjsPaths::isBinding, token, loopback, new OwnHosts(properties.getAllowedHosts()), jsonMapper(jsonMapper)));
 			registration.setOrder(PROTOCOL_FILTER_ORDER + 1);
 			return registration;
 		}

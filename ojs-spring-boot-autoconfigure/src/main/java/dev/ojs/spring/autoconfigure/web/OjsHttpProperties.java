@@ -1,5 +1,8 @@
 package dev.ojs.spring.autoconfigure.web;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -18,16 +21,24 @@ public class OjsHttpProperties {
 
 	/**
 	 * Bearer token every request must carry ({@code Authorization: Bearer <token>}) when
-	 * Spring Security is not on the class path. Required then, unless loopback clients are
-	 * allowed without one.
+	 * Spring Security is not in use. Required then, unless loopback clients are allowed
+	 * without one. With Spring Security, a request carrying it holds the admin role.
 	 */
 	private @Nullable String token;
 
 	/**
 	 * Whether requests from the loopback interface need no bearer token (without Spring
-	 * Security). For local development and sidecars on the same host.
+	 * Security). For local development and sidecars on the same host. Such requests must name
+	 * this application in their Host header (an IP address, localhost or one of allowed-hosts),
+	 * which a page rebound to this machine by DNS cannot do. A warning is logged at start-up.
 	 */
 	private boolean allowUnauthenticatedLoopback;
+
+	/**
+	 * Further host names (without port) that loopback clients let in without a token may use
+	 * in their Host header, besides IP addresses and localhost.
+	 */
+	private List<String> allowedHosts = new ArrayList<>();
 
 	/** Role (without the {@code ROLE_} prefix) that may enqueue, look up and cancel jobs, with Spring Security. */
 	private String producerRole = "OJS_PRODUCER";
@@ -63,6 +74,14 @@ public class OjsHttpProperties {
 
 	public void setAllowUnauthenticatedLoopback(boolean allowUnauthenticatedLoopback) {
 		this.allowUnauthenticatedLoopback = allowUnauthenticatedLoopback;
+	}
+
+	public List<String> getAllowedHosts() {
+		return this.allowedHosts;
+	}
+
+	public void setAllowedHosts(List<String> allowedHosts) {
+		this.allowedHosts = allowedHosts;
 	}
 
 	public String getProducerRole() {

@@ -1,10 +1,7 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import java.io.IOException;
 import java.util.Map;
-
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import java.util.function.Predicate;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -19,12 +16,16 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.savedrequest.NullRequestCache;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
-import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.BearerToken;
+import dev.ojs.web.ErrorBodies;
+import dev.ojs.web.OjsPaths;
 import dev.ojs.web.http.OjsHttp;
 
 /**
@@ -34,16 +35,18 @@ import dev.ojs.web.http.OjsHttp;
  * ({@code ojs.http.producer-role}) enqueue, look up and cancel jobs; workers
  * ({@code ojs.http.worker-role}) fetch, heartbeat, ack and nack; admins
  * ({@code ojs.http.admin-role}) may do all that and manage dead letters; any of the three
- * reads health and manifest. Clients authenticate with HTTP Basic (or whatever the
- * application adds by declaring its own {@value #CHAIN_BEAN} bean); refusals carry the
- * binding's error body.
+ * reads health and manifest. Clients authenticate with HTTP Basic or with
+ * {@code ojs.http.token} as a bearer token, which holds the admin role (or with whatever the
+ * application sets up by declaring its own {@value #CHAIN_BEAN} bean); refusals carry the
+ * binding's error body. Which requests are the binding's is decided on the routed path
+ * ({@link OjsPaths#routedPath}), so the dashboard's chain never takes them.
  * <p>
  * CSRF protection is off for this chain, and sessions are neither created nor used: the
- * binding is an API for programs that authenticate every request. A cross-site page cannot
- * forge one of its writes: every POST must be {@code application/json} or
- * {@code application/openjobspec+json} ({@link dev.ojs.web.http.OjsHttpFilter} refuses any
- * other media type before authentication), and a browser sends such a request, like any
- * {@code DELETE}, only after a CORS preflight that this binding does not grant.
+ * binding is an API for programs that authenticate every request. A page on another origin
+ * cannot forge one of its writes: {@link dev.ojs.web.OjsRequestGuard} refuses writes that a
+ * browser sends cross-origin, and every POST must be {@code application/json} or
+ * {@code application/openjobspec+json}, which a browser sends across origins only after a
+ * CORS preflight that this binding does not grant.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ SecurityFilterChain.class, HttpSecurity.class })
@@ -68,53 +71,43 @@ class OjsHttpSecurityConfiguration {
 		String producer = properties.getProducerRole();
 		String worker = properties.getWorkerRole();
 		String admin = properties.getAdminRole();
-		http.securityMatcher(OjsHttpSecurityConfiguration::isBindingRequest)
+		http.securityMatcher(routed(OjsPaths::isBinding))
 			.authorizeHttpRequests((requests) -> requests
-				.requestMatchers(path(HttpMethod.GET, OjsHttp.BASE_PATH + "/health"), path(HttpMethod.GET, OjsHttp.MANIFEST_PATH))
+				.requestMatchers(routed(HttpMethod.GET, (path) -> path.equals(OjsHttp.BASE_PATH + "/health")
+						|| path.equals(OjsHttp.MANIFEST_PATH)))
 				.hasAnyRole(producer, worker, admin)
-				.requestMatchers(prefix(OjsHttp.BASE_PATH + "/jobs"))
+				.requestMatchers(routed((path) -> OjsPaths.isUnder(path, OjsHttp.BASE_PATH + "/jobs")))
 				.hasAnyRole(producer, admin)
-				.requestMatchers(prefix(OjsHttp.BASE_PATH + "/workers"))
+				.requestMatchers(routed((path) -> OjsPaths.isUnder(path, OjsHttp.BASE_PATH + "/workers")))
 				.hasAnyRole(worker, admin)
 				.anyRequest()
 				.hasRole(admin))
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
 			.httpBasic(Customizer.withDefaults())
 			.exceptionHandling((exceptions) -> exceptions
 				.authenticationEntryPoint((request, response, ex) -> {
 					response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
-					write(response, mapper, new ApiException(401, ApiError.UNAUTHORIZED, "Authentication is required.",
-							false, Map.of()));
+					ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
+							"Authentication is required.", false, Map.of()));
 				})
-				.accessDeniedHandler((request, response, ex) -> write(response, mapper,
-						ApiException.forbidden("This role may not use " + request.getRequestURI() + "."))));
+				.accessDeniedHandler((request, response, ex) -> ErrorBodies.write(mapper, request, response,
+						ApiException.forbidden("This role may not use this endpoint."))));
+		BearerToken token = BearerToken.of(properties.getToken());
+		if (token != null) {
+			http.addFilterBefore(new TokenAuthenticationFilter(token, admin), BasicAuthenticationFilter.class);
+		}
 		return http.build();
 	}
 
-	static boolean isBindingRequest(HttpServletRequest request) {
-		return OjsHttp.isBindingPath(request.getRequestURI().substring(request.getContextPath().length()));
+	/** A matcher on the path Spring MVC routes ({@link OjsPaths#routedPath}). */
+	static RequestMatcher routed(Predicate<String> path) {
+		return (request) -> path.test(OjsPaths.routedPath(request));
 	}
 
-	private static RequestMatcher path(HttpMethod method, String path) {
-		return (request) -> method.matches(request.getMethod()) && path(request).equals(path);
-	}
-
-	private static RequestMatcher prefix(String prefix) {
-		return (request) -> path(request).equals(prefix) || path(request).startsWith(prefix + "/");
-	}
-
-	private static String path(HttpServletRequest request) {
-		return request.getRequestURI().substring(request.getContextPath().length());
-	}
-
-	private static void write(HttpServletResponse response, JsonMapper mapper, ApiException refusal)
-			throws IOException {
-		String requestId = response.getHeader(ApiExceptionHandler.REQUEST_ID_HEADER);
-		response.setStatus(refusal.status());
-		response.setContentType(OjsHttp.MEDIA_TYPE_VALUE);
-		mapper.writeValue(response.getOutputStream(),
-				refusal.toError((requestId != null) ? requestId : "req_unknown").toBody());
+	private static RequestMatcher routed(HttpMethod method, Predicate<String> path) {
+		return (request) -> method.matches(request.getMethod()) && path.test(OjsPaths.routedPath(request));
 	}
 
 }
