@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * runs (ojs-admin-api.md §6–11). Subclasses choose the database.
  */
 @SpringBootTest(classes = IntegrationTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.dashboard.bulk-limit=2" })
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.read-only=false", "ojs.dashboard.bulk-limit=2" })
 @AutoConfigureRestTestClient
 abstract class AdminApiHttpTests {
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and meta never leave the server.
  */
 @SpringBootTest(classes = IntegrationTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.show-args=false", "ojs.worker.enabled=false" })
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.show-args=false", "ojs.worker.enabled=false" })
 @AutoConfigureRestTestClient
 class AdminApiReadOnlyHttpTests {
 

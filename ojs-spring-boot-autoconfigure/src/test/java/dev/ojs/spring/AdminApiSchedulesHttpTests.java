@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * schedule's cron code, and pause, resume and trigger through {@link OjsRecurringJobs}.
  */
 @SpringBootTest(classes = RecurringJobsHttpTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.application.name=cron-admin", "ojs.dashboard.enabled=true",
+		properties = { "spring.application.name=cron-admin", "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true",
 				"ojs.dashboard.read-only=false" })
 @AutoConfigureRestTestClient
 class AdminApiSchedulesHttpTests {

@@ -91,11 +91,46 @@ class ApiFailure extends Error {
   }
 }
 let config = { read_only: true, show_args: true, csrf: null };
+/* Without Spring Security the Admin API wants a bearer token (ojs.dashboard.token): asked for
+ * once, kept for this tab only (sessionStorage), sent with every call. */
+let token = sessionStorage.getItem('ojs.token');
+let asking = null;
+function askToken(refused) {
+  if (!asking) {
+    asking = new Promise((resolve) => {
+      const modal = $('#modal');
+      modal.innerHTML = part(html`<form class="dialog" id="token-form">
+        <h3 id="modal-title">Admin API token</h3>
+        <div class="body"><p>${refused ? 'That token was refused. ' : ''}Enter the token of this application's OJS Admin API (<code>ojs.dashboard.token</code>). It is kept for this browser tab only.</p>
+        <input class="token-input" id="token-input" type="password" autocomplete="off" aria-label="Token" required></div>
+        <div class="foot"><button class="btn primary" type="submit" id="token-submit">Sign in</button></div></form>`);
+      modal.classList.remove('hidden');
+      $('#token-input').focus();
+      $('#token-form').onsubmit = (e) => {
+        e.preventDefault();
+        token = $('#token-input').value.trim();
+        sessionStorage.setItem('ojs.token', token);
+        modal.classList.add('hidden');
+        modal.innerHTML = '';
+        asking = null;
+        resolve();
+      };
+    });
+  }
+  return asking;
+}
 async function api(method, path, body) {
-  const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && config.csrf && config.csrf.token) headers[config.csrf.header_name || 'X-CSRF-TOKEN'] = config.csrf.token;
-  const res = await fetch(API + path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  for (let tries = 0; ; tries++) {
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (method !== 'GET' && config.csrf && config.csrf.token) headers[config.csrf.header_name || 'X-CSRF-TOKEN'] = config.csrf.token;
+    if (token) headers.Authorization = 'Bearer ' + token;
+    res = await fetch(API + path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    const bearer = /^bearer/i.test(res.headers.get('WWW-Authenticate') || '');
+    if (res.status !== 401 || !bearer || tries >= 5) break;
+    await askToken(Boolean(token));
+  }
   if (res.status === 204) return null;
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new ApiFailure(res.status, data && data.error);

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * script fails it. Screenshots of every page, light and dark, go to {@code target/screenshots}.
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.worker.poll-interval=50ms",
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.read-only=false", "ojs.worker.poll-interval=50ms",
 				"server.servlet.context-path=/shop", "ojs.worker.node-id=shop-node-1" })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

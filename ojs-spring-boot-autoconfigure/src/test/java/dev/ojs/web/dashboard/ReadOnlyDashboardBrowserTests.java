@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * page, a Read-only badge, and a job's arguments hidden.
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.show-args=false", "ojs.dashboard.path=/ops/jobs",
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.show-args=false", "ojs.dashboard.path=/ops/jobs",
 				"ojs.worker.poll-interval=50ms" })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReadOnlyDashboardBrowserTests {

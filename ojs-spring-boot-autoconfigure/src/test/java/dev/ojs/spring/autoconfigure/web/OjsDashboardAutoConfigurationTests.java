@@ -41,7 +41,7 @@ class OjsDashboardAutoConfigurationTests {
 
 	@Test
 	void isOffOutsideServletApplications() {
-		new ApplicationContextRunner().withPropertyValues("ojs.dashboard.enabled=true")
+		new ApplicationContextRunner().withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken")
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, OjsAutoConfiguration.class,
 					OjsDashboardAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(AdminJobsController.class));
@@ -50,7 +50,7 @@ class OjsDashboardAutoConfigurationTests {
 	/** Defaults: read-only, args shown, dashboard at /ojs. */
 	@Test
 	void isReadOnlyByDefaultWhenEnabled() {
-		this.web.withPropertyValues("ojs.dashboard.enabled=true").run((context) -> {
+		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken").run((context) -> {
 			assertThat(context).hasSingleBean(AdminJobsController.class).hasSingleBean(AdminStore.class);
 			AdminApiSettings settings = context.getBean(AdminApiSettings.class);
 			assertThat(settings.readOnly()).isTrue();
@@ -65,7 +65,7 @@ class OjsDashboardAutoConfigurationTests {
 
 	@Test
 	void normalizesTheDashboardPath() {
-		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.path=admin/jobs/")
+		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken", "ojs.dashboard.path=admin/jobs/")
 			.run((context) -> assertThat(context.getBean(AdminApiSettings.class).dashboardPath())
 				.isEqualTo("/admin/jobs"));
 	}
@@ -73,7 +73,7 @@ class OjsDashboardAutoConfigurationTests {
 	/** Without Spring Security on the classpath: no filter chain, no CSRF tokens, the write guard only. */
 	@Test
 	void startsWithoutSpringSecurity() {
-		this.web.withPropertyValues("ojs.dashboard.enabled=true")
+		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken")
 			.withClassLoader(new FilteredClassLoader(SecurityFilterChain.class, HttpSecurity.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(AdminJobsController.class)
@@ -84,14 +84,14 @@ class OjsDashboardAutoConfigurationTests {
 	/** Spring Security on the classpath but not in use (no web security): the rules without it apply. */
 	@Test
 	void leavesSecurityAloneWhenTheApplicationDoesNotUseIt() {
-		this.web.withPropertyValues("ojs.dashboard.enabled=true")
+		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken")
 			.run((context) -> assertThat(context).doesNotHaveBean(SecurityFilterChain.class));
 	}
 
 	/** With web security: a filter chain of its own, ahead of Boot's default (BASIC_AUTH_ORDER - 20). */
 	@Test
 	void addsAFilterChainWithWebSecurity() {
-		this.web.withPropertyValues("ojs.dashboard.enabled=true")
+		this.web.withPropertyValues("ojs.dashboard.enabled=true", "ojs.dashboard.token=t0ken")
 			.withUserConfiguration(WebSecurity.class)
 			.run((context) -> {
 				assertThat(context).hasBean("ojsDashboardSecurityFilterChain").hasSingleBean(CsrfTokens.class);

@@ -38,9 +38,9 @@ class OjsHttpAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasSingleBean(OjsJobsController.class)
 				.hasSingleBean(OjsWorkersController.class)
 				.hasSingleBean(ApiExceptionHandler.class)
-				.hasBean("ojsHttpTokenFilter"));
+				.hasBean("ojsHttpAccessFilter"));
 		this.web.withPropertyValues("ojs.http.enabled=true", "ojs.http.allow-unauthenticated-loopback=true")
-			.run((context) -> assertThat(context).hasBean("ojsHttpTokenFilter"));
+			.run((context) -> assertThat(context).hasBean("ojsHttpAccessFilter"));
 	}
 
 	@Test
