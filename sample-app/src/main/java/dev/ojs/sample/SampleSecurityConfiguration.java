@@ -11,20 +11,27 @@ import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.savedrequest.NullRequestCache;
 
 /**
  * Who may use the dashboard: {@code admin} (role {@code OJS_ADMIN}: reads and writes) and
  * {@code viewer} (role {@code OJS_VIEWER}: reads only), with passwords generated at start-up
  * and printed to the log, unless {@code sample.dashboard.admin-password} and
  * {@code sample.dashboard.viewer-password} set them. The starter's own security filter chain
- * guards {@code /ojs/**} (HTTP Basic, CSRF on writes); the rest of the sample stays open, so
- * that the curl walkthrough works as before.
+ * guards {@code /ojs/**} (HTTP Basic, CSRF on writes); the same users guard the actuator; the
+ * sample's own endpoints ({@code /jobs}) stay open.
  */
 @Configuration(proxyBeanMethods = false)
 public class SampleSecurityConfiguration {
@@ -51,7 +58,31 @@ public class SampleSecurityConfiguration {
 	}
 
 	/**
-	 * Everything outside the dashboard is open, as it was before the sample had users (the
+	 * The actuator: health is open; every other read (dead letters carry their jobs' args)
+	 * needs the viewer or the admin role, and every write (retry, delete, pause, trigger) the
+	 * admin role, like the dashboard. Clients send HTTP Basic with each request, so no session
+	 * and no CSRF token: the starter's request guard refuses writes a browser sends from
+	 * another origin to the OJS endpoints.
+	 */
+	@Bean
+	@Order(Ordered.LOWEST_PRECEDENCE - 30)
+	SecurityFilterChain sampleActuatorSecurityFilterChain(HttpSecurity http) throws Exception {
+		http.securityMatcher(EndpointRequest.toAnyEndpoint())
+			.authorizeHttpRequests((requests) -> requests.requestMatchers(EndpointRequest.to(HealthEndpoint.class))
+				.permitAll()
+				.requestMatchers((request) -> "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod()))
+				.hasAnyRole("OJS_VIEWER", "OJS_ADMIN")
+				.anyRequest()
+				.hasRole("OJS_ADMIN"))
+			.httpBasic(Customizer.withDefaults())
+			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
+			.csrf((csrf) -> csrf.disable());
+		return http.build();
+	}
+
+	/**
+	 * Everything else outside the dashboard is open, as it was before the sample had users (the
 	 * sample's own endpoints take no credentials, so they need no CSRF token either).
 	 */
 	@Bean

@@ -23,8 +23,11 @@ import static org.awaitility.Awaitility.await;
  * through the README's {@code curl} section against {@code /actuator/ojs},
  * {@code /actuator/deadletters} and {@code /actuator/health}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "sample.dashboard.admin-password=" + SampleActuatorWalkthroughTests.ADMIN_PASSWORD)
 class SampleActuatorWalkthroughTests {
+
+	static final String ADMIN_PASSWORD = "admin-secret";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -34,7 +37,7 @@ class SampleActuatorWalkthroughTests {
 
 	@BeforeEach
 	void createClient(@LocalServerPort int port) {
-		this.client = new SampleClient(port);
+		this.client = new SampleClient(port).as("admin", ADMIN_PASSWORD);
 	}
 
 	@Test

@@ -24,8 +24,11 @@ import static org.awaitility.Awaitility.await;
  * Starts the sample on embedded H2, enqueues every scenario over HTTP and checks where each
  * job ends up, and the dead letters through the actuator.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.enqueue-on-startup=false")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.enqueue-on-startup=false", "sample.dashboard.admin-password=" + SampleApplicationTests.ADMIN_PASSWORD })
 class SampleApplicationTests {
+
+	static final String ADMIN_PASSWORD = "admin-secret";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -33,7 +36,7 @@ class SampleApplicationTests {
 
 	@BeforeEach
 	void createClient(@LocalServerPort int port) {
-		this.client = new SampleClient(port);
+		this.client = new SampleClient(port).as("admin", ADMIN_PASSWORD);
 	}
 
 	@Test

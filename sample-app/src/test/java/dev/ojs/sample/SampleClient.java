@@ -4,6 +4,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+import org.jspecify.annotations.Nullable;
 
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -23,8 +27,21 @@ final class SampleClient {
 
 	private final int port;
 
+	private final @Nullable String authorization;
+
 	SampleClient(int port) {
+		this(port, null);
+	}
+
+	private SampleClient(int port, @Nullable String authorization) {
 		this.port = port;
+		this.authorization = authorization;
+	}
+
+	/** The same client, sending HTTP Basic credentials with every request. */
+	SampleClient as(String user, String password) {
+		return new SampleClient(this.port, "Basic "
+				+ Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
 	}
 
 	HttpResponse<String> get(String path) throws Exception {
@@ -34,6 +51,11 @@ final class SampleClient {
 	/** A {@code POST} without a body. */
 	HttpResponse<String> post(String path) throws Exception {
 		return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()));
+	}
+
+	/** A {@code POST} without a body, as a browser sends it from another origin. */
+	HttpResponse<String> postFrom(String origin, String path) throws Exception {
+		return send(HttpRequest.newBuilder(uri(path)).header("Origin", origin).POST(HttpRequest.BodyPublishers.noBody()));
 	}
 
 	HttpResponse<String> postJson(String path, String body) throws Exception {
@@ -62,6 +84,9 @@ final class SampleClient {
 	}
 
 	private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+		if (this.authorization != null) {
+			request.header("Authorization", this.authorization);
+		}
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
