@@ -17,6 +17,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.security.web.savedrequest.NullRequestCache;
 
@@ -100,7 +101,7 @@ class OjsDashboardSecurityConfiguration {
 	 * it is refused with {@code 401}, and no session or token is made for it.
 	 */
 	private static boolean carriesCredentials(HttpServletRequest request) {
-		return !READS.contains(HttpMethod.valueOf(request.getMethod()))
+		return CsrfFilter.DEFAULT_CSRF_MATCHER.matches(request)
 				&& (request.getHeader("Authorization") != null || request.getSession(false) != null);
 	}
 
