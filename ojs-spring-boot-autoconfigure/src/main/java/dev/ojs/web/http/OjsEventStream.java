@@ -1,26 +1,28 @@
 package dev.ojs.web.http;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
-import org.springframework.http.MediaType;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.util.Assert;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobIds;
@@ -44,55 +46,127 @@ import dev.ojs.worker.Expirer;
  * {@code job.completed}, {@code job.failed}, {@code job.discarded}) and {@code job.retrying},
  * built from the engine's job events of this node (in-process and HTTP workers alike) and
  * {@link JobEnqueuedEvent}s and {@link JobCancelledEvent}s of {@code OjsTemplate}, in the event envelope of §2, for the subscribers of
- * {@code GET /ojs/v1/events} (spec README decision 11). Events are handed to one delivery
- * thread, so the engine's threads never wait for a subscriber; a subscriber that cannot be
- * written to is dropped. Its streams end when the application stops, ahead of the web
- * server's graceful shutdown, which would otherwise wait for them.
+ * {@code GET /ojs/v1/events} (spec README decision 11).
+ * <p>
+ * At most {@code maxSubscribers} subscribe at once. Publishing an event encodes it once and
+ * offers it to the bounded buffer of each subscriber that wants it, never waiting: the
+ * engine's threads never wait for a subscriber, and no thread waits for one subscriber's
+ * socket, since every write is non-blocking ({@link EventOutput}). A subscriber whose buffer
+ * is full is dropped. Every subscriber gets a comment line every {@code keepAlive}, so that
+ * streams of clients that went away end. The streams end when the application stops, ahead
+ * of the web server's graceful shutdown, which would otherwise wait for them.
  */
 public class OjsEventStream implements OjsJobListener, SmartLifecycle, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(OjsEventStream.class);
 
-	/** Events waiting for delivery; more are dropped (and logged). */
-	static final int BACKLOG = 10_000;
+	/** Default of {@code ojs.http.events.max-subscribers}. */
+	public static final int DEFAULT_MAX_SUBSCRIBERS = 100;
+
+	/** Default of {@code ojs.http.events.buffer-size}. */
+	public static final int DEFAULT_BUFFER_SIZE = 1000;
+
+	/** Default of {@code ojs.http.events.keep-alive}. */
+	public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
+
+	/** An SSE comment line: keeps the connection in use, so a closed one is noticed. */
+	private static final byte[] KEEP_ALIVE = ":\n\n".getBytes(StandardCharsets.UTF_8);
 
 	private final String service;
 
-	private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+	private final JsonMapper jsonMapper;
+
+	private final int maxSubscribers;
+
+	private final int bufferSize;
+
+	private final Duration keepAlive;
+
+	private final List<EventSubscriber> subscribers = new CopyOnWriteArrayList<>();
+
+	/** One per subscriber; taken before a stream is opened, given back when it ends. */
+	private final Semaphore slots;
+
+	private final DropLog drops = new DropLog(logger, Duration.ofSeconds(10), System::nanoTime);
+
+	/** Delivers what events ask for and sends the keep-alive lines; never blocks on a socket. */
+	private final ScheduledThreadPoolExecutor writer = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+		Thread thread = new Thread(runnable, "ojs-events");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private @Nullable ScheduledFuture<?> keepAliveTask;
 
 	private volatile boolean running;
 
-	private final ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-			new ArrayBlockingQueue<>(BACKLOG), (runnable) -> {
-				Thread thread = new Thread(runnable, "ojs-events");
-				thread.setDaemon(true);
-				return thread;
-			}, (runnable, executor) -> logger.warn("OJS event stream backlog full: an event was dropped"));
-
 	/** @param service the service name in each event's {@code source} URI (§2.4) */
 	public OjsEventStream(String service) {
+		this(service, new JsonMapper(), DEFAULT_MAX_SUBSCRIBERS, DEFAULT_BUFFER_SIZE, DEFAULT_KEEP_ALIVE);
+	}
+
+	/**
+	 * @param service the service name in each event's {@code source} URI (§2.4)
+	 * @param jsonMapper writes the envelopes
+	 * @param maxSubscribers how many may subscribe at once
+	 * @param bufferSize how many events may wait for one subscriber before it is dropped
+	 * @param keepAlive how often each subscriber gets a comment line
+	 */
+	public OjsEventStream(String service, JsonMapper jsonMapper, int maxSubscribers, int bufferSize,
+			Duration keepAlive) {
+		Assert.isTrue(maxSubscribers >= 1, "maxSubscribers must be at least 1");
+		Assert.isTrue(bufferSize >= 1, "bufferSize must be at least 1");
+		Assert.isTrue(!keepAlive.isNegative() && !keepAlive.isZero(), "keepAlive must be positive");
 		this.service = service;
+		this.jsonMapper = jsonMapper;
+		this.maxSubscribers = maxSubscribers;
+		this.bufferSize = bufferSize;
+		this.keepAlive = keepAlive;
+		this.slots = new Semaphore(maxSubscribers);
+		this.writer.setRemoveOnCancelPolicy(true);
 	}
 
 	/**
 	 * Subscribes to the events of these event types, queues and job types (each empty for
 	 * all), until the client goes away.
+	 * @param output opens the subscriber's output, once a place is free
+	 * @return the subscriber, or {@code null} when {@link #maxSubscribers()} subscribe
+	 * already (and no output was opened)
 	 */
-	SseEmitter subscribe(Set<String> types, Set<String> queues, Set<String> jobTypes) {
-		SseEmitter emitter = new SseEmitter(0L);
-		Subscriber subscriber = new Subscriber(emitter, types, queues, jobTypes);
-		this.subscribers.add(subscriber);
-		emitter.onCompletion(() -> this.subscribers.remove(subscriber));
-		emitter.onTimeout(() -> this.subscribers.remove(subscriber));
-		emitter.onError((ex) -> this.subscribers.remove(subscriber));
-		if (!this.running) {
-			closeAll();
+	@Nullable EventSubscriber subscribe(Set<String> types, Set<String> queues, Set<String> jobTypes,
+			EventOutput.Opener output) throws IOException {
+		if (!this.slots.tryAcquire()) {
+			return null;
 		}
-		return emitter;
+		EventSubscriber subscriber;
+		try {
+			subscriber = new EventSubscriber(types, queues, jobTypes, output.open(), this.bufferSize, this.writer,
+					this::ended);
+		}
+		catch (IOException | RuntimeException ex) {
+			this.slots.release();
+			throw ex;
+		}
+		this.subscribers.add(subscriber);
+		subscriber.start();
+		if (!this.running) {
+			subscriber.close();
+		}
+		return subscriber;
+	}
+
+	private void ended(EventSubscriber subscriber) {
+		this.subscribers.remove(subscriber);
+		this.slots.release();
 	}
 
 	int subscriberCount() {
 		return this.subscribers.size();
+	}
+
+	/** How many may subscribe at once. */
+	int maxSubscribers() {
+		return this.maxSubscribers;
 	}
 
 	@EventListener
@@ -225,13 +299,30 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		return json;
 	}
 
-	/** The §2.1 envelope, handed to the delivery thread when anyone listens. */
-	private void publish(String type, String component, String jobId, Map<String, Object> data) {
+	/**
+	 * The §2.1 envelope, when anyone listens: encoded once and offered to every subscriber
+	 * that wants it, dropping those whose buffer is full.
+	 */
+	void publish(String type, String component, String jobId, Map<String, Object> data) {
 		if (this.subscribers.isEmpty()) {
 			return;
 		}
-		Map<String, Object> event = new LinkedHashMap<>();
 		String id = "evt_" + JobIds.newId();
+		byte[] encoded = null;
+		for (EventSubscriber subscriber : this.subscribers) {
+			if (!subscriber.wants(type, (String) data.get("queue"), (String) data.get("job_type"))) {
+				continue;
+			}
+			if (encoded == null) {
+				encoded = encode(id, type, component, jobId, data);
+			}
+			offer(subscriber, encoded);
+		}
+	}
+
+	/** A server-sent event: the event id, the type as its name, the envelope as JSON data. */
+	private byte[] encode(String id, String type, String component, String jobId, Map<String, Object> data) {
+		Map<String, Object> event = new LinkedHashMap<>();
 		event.put("specversion", "1.0");
 		event.put("id", id);
 		event.put("type", type);
@@ -240,35 +331,39 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		event.put("subject", jobId);
 		event.put("datacontenttype", "application/json");
 		event.put("data", data);
-		this.delivery.execute(() -> deliver(id, type, event));
+		String json = this.jsonMapper.writeValueAsString(event);
+		return ("id:" + id + "\nevent:" + type + "\ndata:" + json + "\n\n").getBytes(StandardCharsets.UTF_8);
 	}
 
-	private void deliver(String id, String type, Map<String, Object> event) {
-		@SuppressWarnings("unchecked")
-		Map<String, Object> data = (Map<String, Object>) event.get("data");
-		for (Subscriber subscriber : this.subscribers) {
-			if (!subscriber.wants(type, (String) data.get("queue"), (String) data.get("job_type"))) {
-				continue;
-			}
-			try {
-				subscriber.emitter().send(SseEmitter.event().id(id).name(type).data(event, MediaType.APPLICATION_JSON));
-			}
-			catch (IOException | RuntimeException ex) {
-				this.subscribers.remove(subscriber);
-				subscriber.emitter().completeWithError(ex);
-			}
+	private void offer(EventSubscriber subscriber, byte[] encoded) {
+		if (!subscriber.offer(encoded) && subscriber.close()) {
+			this.drops.dropped(this.bufferSize);
+		}
+	}
+
+	private void keepAlive() {
+		for (EventSubscriber subscriber : this.subscribers) {
+			offer(subscriber, KEEP_ALIVE);
 		}
 	}
 
 	@Override
-	public void start() {
+	public synchronized void start() {
 		this.running = true;
+		if (this.keepAliveTask == null) {
+			long period = this.keepAlive.toNanos();
+			this.keepAliveTask = this.writer.scheduleAtFixedRate(this::keepAlive, period, period, TimeUnit.NANOSECONDS);
+		}
 	}
 
 	/** Ends every stream: the web server's graceful shutdown (a later phase) waits for none. */
 	@Override
-	public void stop() {
+	public synchronized void stop() {
 		this.running = false;
+		if (this.keepAliveTask != null) {
+			this.keepAliveTask.cancel(false);
+			this.keepAliveTask = null;
+		}
 		closeAll();
 	}
 
@@ -278,24 +373,13 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	}
 
 	private void closeAll() {
-		this.subscribers.forEach((subscriber) -> subscriber.emitter().complete());
-		this.subscribers.clear();
+		this.subscribers.forEach(EventSubscriber::close);
 	}
 
 	@Override
 	public void destroy() {
-		this.delivery.shutdownNow();
+		this.writer.shutdownNow();
 		closeAll();
-	}
-
-	private record Subscriber(SseEmitter emitter, Set<String> types, Set<String> queues, Set<String> jobTypes) {
-
-		boolean wants(String type, String queue, String jobType) {
-			return (this.types.isEmpty() || this.types.contains(type))
-					&& (this.queues.isEmpty() || this.queues.contains(queue))
-					&& (this.jobTypes.isEmpty() || this.jobTypes.contains(jobType));
-		}
-
 	}
 
 }

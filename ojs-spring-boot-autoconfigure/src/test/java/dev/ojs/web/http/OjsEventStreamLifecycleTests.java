@@ -1,5 +1,6 @@
 package dev.ojs.web.http;
 
+import java.io.IOException;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -15,17 +16,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OjsEventStreamLifecycleTests {
 
 	@Test
-	void stopEndsEveryStreamAndRefusesNewOnes() {
+	void stopEndsEveryStreamAndRefusesNewOnes() throws IOException {
 		OjsEventStream stream = new OjsEventStream("test");
 		stream.start();
-		stream.subscribe(Set.of(), Set.of(), Set.of());
-		stream.subscribe(Set.of("job.completed"), Set.of(), Set.of());
+		stream.subscribe(Set.of(), Set.of(), Set.of(), FakeEventOutput::new);
+		stream.subscribe(Set.of("job.completed"), Set.of(), Set.of(), FakeEventOutput::new);
 		assertThat(stream.subscriberCount()).isEqualTo(2);
 
 		stream.stop();
 		assertThat(stream.isRunning()).isFalse();
 		assertThat(stream.subscriberCount()).isZero();
-		stream.subscribe(Set.of(), Set.of(), Set.of());
+		stream.subscribe(Set.of(), Set.of(), Set.of(), FakeEventOutput::new);
 		assertThat(stream.subscriberCount()).isZero();
 		stream.destroy();
 	}

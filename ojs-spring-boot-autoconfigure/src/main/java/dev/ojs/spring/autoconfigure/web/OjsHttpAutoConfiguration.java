@@ -101,13 +101,16 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsEventStream ojsHttpEventStream(Environment environment) {
-		return new OjsEventStream(environment.getProperty("spring.application.name", "application"));
+	OjsEventStream ojsHttpEventStream(Environment environment, OjsHttpProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		OjsHttpProperties.Events events = properties.getEvents();
+		return new OjsEventStream(environment.getProperty("spring.application.name", "application"),
+				jsonMapper(jsonMapper), events.getMaxSubscribers(), events.getBufferSize(), events.getKeepAlive());
 	}
 
 	@Bean
-	OjsEventsController ojsHttpEventsController(OjsEventStream stream) {
-		return new OjsEventsController(stream);
+	OjsEventsController ojsHttpEventsController(OjsEventStream stream, ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsEventsController(stream, jsonMapper(jsonMapper));
 	}
 
 	@Bean

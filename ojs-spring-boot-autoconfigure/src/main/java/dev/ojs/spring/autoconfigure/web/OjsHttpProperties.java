@@ -1,10 +1,12 @@
 package dev.ojs.spring.autoconfigure.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
 
 /**
  * Configuration of the OJS HTTP binding ({@code /ojs/v1/**} and {@code /ojs/manifest}),
@@ -106,6 +108,66 @@ public class OjsHttpProperties {
 
 	public void setAdminRole(String adminRole) {
 		this.adminRole = adminRole;
+	}
+
+	private final Events events = new Events();
+
+	public Events getEvents() {
+		return this.events;
+	}
+
+	/**
+	 * The event stream, {@code GET /ojs/v1/events}.
+	 */
+	public static class Events {
+
+		/**
+		 * Maximum number of clients subscribed at once; beyond it a subscription is refused
+		 * with 429 rate_limited.
+		 */
+		private int maxSubscribers = 100;
+
+		/**
+		 * Maximum number of events waiting for one subscriber; a subscriber that falls this
+		 * far behind is dropped.
+		 */
+		private int bufferSize = 1000;
+
+		/**
+		 * How often each subscriber gets a comment line, so that streams of clients that
+		 * went away end.
+		 */
+		private Duration keepAlive = Duration.ofSeconds(15);
+
+		public int getMaxSubscribers() {
+			return this.maxSubscribers;
+		}
+
+		public void setMaxSubscribers(int maxSubscribers) {
+			Assert.isTrue(maxSubscribers >= 1,
+					() -> "ojs.http.events.max-subscribers must be at least 1, not " + maxSubscribers);
+			this.maxSubscribers = maxSubscribers;
+		}
+
+		public int getBufferSize() {
+			return this.bufferSize;
+		}
+
+		public void setBufferSize(int bufferSize) {
+			Assert.isTrue(bufferSize >= 1, () -> "ojs.http.events.buffer-size must be at least 1, not " + bufferSize);
+			this.bufferSize = bufferSize;
+		}
+
+		public Duration getKeepAlive() {
+			return this.keepAlive;
+		}
+
+		public void setKeepAlive(Duration keepAlive) {
+			Assert.isTrue(!keepAlive.isNegative() && !keepAlive.isZero(),
+					() -> "ojs.http.events.keep-alive must be positive, not " + keepAlive);
+			this.keepAlive = keepAlive;
+		}
+
 	}
 
 }
