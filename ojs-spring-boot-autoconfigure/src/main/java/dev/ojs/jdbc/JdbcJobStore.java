@@ -301,6 +301,21 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return isId(id) && this.dialect.cancel(id, now());
 	}
 
+	/** One {@code UPDATE} per chunk of {@value JdbcDialect#CHUNK} ids, with the conditions of a single cancel. */
+	@Override
+	public int cancel(Collection<String> ids) {
+		List<String> valid = ids.stream().filter(JdbcJobStore::isId).distinct().toList();
+		if (valid.isEmpty()) {
+			return 0;
+		}
+		Instant now = now();
+		int cancelled = 0;
+		for (List<String> chunk : JdbcDialect.chunks(valid, JdbcDialect.CHUNK)) {
+			cancelled += this.dialect.cancel(chunk, now);
+		}
+		return cancelled;
+	}
+
 	@Override
 	public boolean activate(String id) {
 		if (!isId(id)) {

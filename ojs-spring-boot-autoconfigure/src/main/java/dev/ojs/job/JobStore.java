@@ -1,6 +1,7 @@
 package dev.ojs.job;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,21 @@ public interface JobStore {
 	 * ended (completed, discarded or cancelled)
 	 */
 	boolean cancel(String id);
+
+	/**
+	 * Cancels those of the jobs that are live, as {@link #cancel(String)} each; a JDBC store
+	 * does it in one statement per chunk of ids.
+	 * @return how many were cancelled
+	 */
+	default int cancel(Collection<String> ids) {
+		int cancelled = 0;
+		for (String id : ids) {
+			if (cancel(id)) {
+				cancelled++;
+			}
+		}
+		return cancelled;
+	}
 
 	/**
 	 * Activates a pending job (ojs-core.md §6.2): it becomes available now.

@@ -686,6 +686,50 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.find(running.id()).orElseThrow()).usingRecursiveComparison().isEqualTo(cancelled);
 	}
 
+	/**
+	 * Bulk cancel (Admin API §8) as single cancels do it, in one {@code UPDATE} per chunk of
+	 * ids: live and pending jobs end cancelled, an active one keeps its owner and its later
+	 * outcome is refused, ended and unknown jobs are left alone.
+	 */
+	@Test
+	void cancelManyIsOneStatementPerChunkWithTheSingleCancelsEffect() {
+		String scheduled = insertOne(job("email.send").runAt(this.clock.instant().plusSeconds(5)));
+		insertOne(job("email.send"));
+		Job running = claim(1).get(0);
+		String done = insertOne(job("email.send"));
+		assertThat(this.store.complete(List.of(claim(1).get(0)), false)).containsExactly(done);
+		List<String> waiting = this.store.insert(IntStream.range(0, 1_100)
+			.mapToObj((i) -> job("email.send").runAt(this.clock.instant().plusSeconds(60)).build())
+			.toList());
+		List<String> ids = new ArrayList<>(waiting);
+		ids.addAll(List.of(scheduled, running.id(), done, "nope", "01890a5d-ac96-774b-bcce-b302099a8057"));
+		List<String> updates = new java.util.concurrent.CopyOnWriteArrayList<>();
+		javax.sql.DataSource counting = new dev.ojs.testsupport.InterceptingDataSource(this.schema.dataSource(),
+				(call) -> {
+					String sql = call.sql();
+					if (sql != null && sql.startsWith("UPDATE")) {
+						updates.add(sql);
+					}
+					return call.proceed();
+				});
+		JdbcJobStore store = new JdbcJobStore(counting, this.schema.settings(), this.clock);
+
+		assertThat(store.cancel(ids)).isEqualTo(waiting.size() + 2);
+		assertThat(updates).hasSize(3);
+		for (String id : List.of(scheduled, running.id(), waiting.get(0), waiting.get(1_099))) {
+			Job cancelled = this.store.find(id).orElseThrow();
+			assertThat(cancelled.state()).as(id).isEqualTo(JobState.CANCELLED);
+			assertThat(cancelled.discardedAt()).as(id).isEqualTo(this.clock.instant());
+			assertThat(cancelled.lockedUntil()).as(id).isNull();
+		}
+		Job cancelled = this.store.find(running.id()).orElseThrow();
+		assertThat(cancelled.lockedBy()).isEqualTo(NODE);
+		assertThat(this.store.complete(List.of(running), false)).isEmpty();
+		assertThat(this.store.find(done).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+		assertThat(store.cancel(ids)).isZero();
+		assertThat(store.cancel(List.of())).isZero();
+	}
+
 	@Test
 	void cancelOfAnEndedOrUnknownJobIsRefused() {
 		insertOne(job("email.send"));

@@ -30,6 +30,7 @@ import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 import dev.ojs.web.RateLimits;
 
 /**
@@ -72,6 +73,7 @@ public class AdminQueuesController {
 
 	@GetMapping("/{name}")
 	public Map<String, Object> queue(@PathVariable String name) {
+		QueueNames.check(name, "name");
 		QueueSummary queue = this.admin.queue(name).orElse(null);
 		Integer concurrency = concurrency(name);
 		if (queue == null && concurrency == null) {
@@ -93,6 +95,7 @@ public class AdminQueuesController {
 	@PutMapping("/{name}/config")
 	public Map<String, Object> configure(@PathVariable String name,
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		QueueNames.check(name, "name");
 		if (body == null || !body.containsKey("rate_limit")) {
 			throw ApiException.invalidRequest("The body must set 'rate_limit' (an object, or null to remove it)",
 					Map.of("field", "rate_limit"));
@@ -130,11 +133,13 @@ public class AdminQueuesController {
 
 	@PostMapping("/{name}/pause")
 	public Map<String, Object> pause(@PathVariable String name) {
+		QueueNames.check(name, "name");
 		return state(this.queues.pause(name));
 	}
 
 	@PostMapping("/{name}/resume")
 	public Map<String, Object> resume(@PathVariable String name) {
+		QueueNames.check(name, "name");
 		return state(this.queues.resume(name));
 	}
 
@@ -142,6 +147,7 @@ public class AdminQueuesController {
 	@DeleteMapping("/{name}/jobs")
 	public Map<String, Object> purge(@PathVariable String name,
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
+		QueueNames.check(name, "name");
 		Map<String, Object> request = (body != null) ? body : Map.of();
 		Set<JobState> states = states(request.get("states"));
 		Instant olderThan = JobFilters.instant("older_than", JobFilters.text(request, "older_than"));

@@ -30,6 +30,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 import dev.ojs.worker.NodeInfo;
 
 /**
@@ -125,7 +126,7 @@ public class AdminSystemController {
 			throw ApiException.invalidRequest("since must be before until, at most " + MAX_BUCKETS + " periods apart");
 		}
 		Map<Instant, StatsBucket> found = new LinkedHashMap<>();
-		String q = JobFilters.blankToNull(queue);
+		String q = QueueNames.checkOptional(JobFilters.blankToNull(queue), "queue");
 		this.admin.stats(first, to, minutes, q).forEach((bucket) -> found.put(bucket.start(), bucket));
 		List<Map<String, Object>> data = new ArrayList<>();
 		for (Instant start = first; start.isBefore(to); start = start.plusSeconds(seconds)) {

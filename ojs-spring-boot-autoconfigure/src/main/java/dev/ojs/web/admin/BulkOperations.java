@@ -24,8 +24,6 @@ final class BulkOperations {
 	/** Counts of bulk matches are exact up to this many. */
 	private static final long EXACT_MATCHES = 10_000;
 
-	private static final int MAX_REPORTED_ERRORS = 100;
-
 	private static final Set<JobState> RETRYABLE = Set.of(JobState.DISCARDED, JobState.CANCELLED);
 
 	private final AdminStore admin;
@@ -56,7 +54,8 @@ final class BulkOperations {
 		int succeeded = switch (action) {
 			case "retry" -> this.admin.retry(ids);
 			case "delete" -> this.admin.delete(ids);
-			default -> cancel(ids, errors);
+			// set-based, as a single cancel each: only live jobs, an active one marked so its outcome is refused
+			default -> this.jobs.cancel(ids);
 		};
 		int failed = ids.size() - succeeded;
 		if (errors.isEmpty() && failed > 0) {
@@ -70,19 +69,6 @@ final class BulkOperations {
 		body.put("limit", this.limit);
 		body.put("truncated", matched.value() > ids.size() && ids.size() == this.limit);
 		return body;
-	}
-
-	private int cancel(List<String> ids, List<Map<String, Object>> errors) {
-		int cancelled = 0;
-		for (String id : ids) {
-			if (this.jobs.cancel(id)) {
-				cancelled++;
-			}
-			else if (errors.size() < MAX_REPORTED_ERRORS) {
-				errors.add(Map.of("id", id, "code", "conflict", "message", "The job already ended"));
-			}
-		}
-		return cancelled;
 	}
 
 	/** Each action needs a state it applies to, so that a filter cannot sweep unrelated jobs. */

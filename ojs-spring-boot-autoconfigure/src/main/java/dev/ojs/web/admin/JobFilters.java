@@ -13,6 +13,7 @@ import dev.ojs.admin.JobQuery;
 import dev.ojs.admin.PageCursor;
 import dev.ojs.job.JobState;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 
 /**
  * Reads the Admin API's job filters (ojs-admin-api.md §7.1, §8) from query parameters or a
@@ -45,7 +46,8 @@ final class JobFilters {
 				throw ApiException.invalidRequest("id must be a UUID: " + id, Map.of("parameter", "id"));
 			}
 		}
-		query = new JobQuery(null, null, blankToNull(queue), exactType, prefix, blankToNull(errorType),
+		String queueName = QueueNames.checkOptional(blankToNull(queue), "queue");
+		query = new JobQuery(null, null, queueName, exactType, prefix, blankToNull(errorType),
 				instant("since", since), instant("until", until), jobId, null, DEFAULT_PAGE, false);
 		return withState(query, state);
 	}

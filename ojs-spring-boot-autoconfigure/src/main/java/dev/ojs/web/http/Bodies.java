@@ -8,6 +8,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.web.ApiException;
+import dev.ojs.web.StorableText;
 
 /** Reads and checks request bodies: every POST body is a JSON object (ojs-http-binding.md §6.1). */
 final class Bodies {
@@ -15,7 +16,7 @@ final class Bodies {
 	private Bodies() {
 	}
 
-	/** The body as a JSON object, or {@code 400 invalid_request}. */
+	/** The body as a JSON object whose text the store can keep, or {@code 400 invalid_request}. */
 	static JsonNode object(@Nullable String body, JsonMapper jsonMapper) {
 		if (body == null || body.isBlank()) {
 			throw ApiException.invalidRequest("The request body must be a JSON object.", Map.of("field", "body"));
@@ -30,6 +31,7 @@ final class Bodies {
 		if (node == null || !node.isObject()) {
 			throw EnqueueRequest.invalid("body", "The request body must be a JSON object.", "object", node);
 		}
+		StorableText.check(node, "");
 		return node;
 	}
 

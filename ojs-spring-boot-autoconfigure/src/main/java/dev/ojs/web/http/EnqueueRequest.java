@@ -22,6 +22,7 @@ import dev.ojs.job.Timestamps;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 import dev.ojs.web.RateLimits;
 
 /**
@@ -43,12 +44,12 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 	/** Decision 6: dot-separated lowercase segments of letters, digits, {@code _} and {@code -}. */
 	static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_\\-]*(\\.[a-z][a-z0-9_\\-]*)*");
 
-	/** ojs-core.md queue names (L0-ENV-004). */
-	static final Pattern QUEUE = Pattern.compile("[a-z0-9][a-z0-9\\-.]*");
+	/** ojs-core.md queue names (L0-ENV-004): the rule of {@link QueueNames}. */
+	static final Pattern QUEUE = QueueNames.PATTERN;
 
 	static final int MAX_TYPE_LENGTH = 255;
 
-	static final int MAX_QUEUE_LENGTH = 128;
+	static final int MAX_QUEUE_LENGTH = QueueNames.MAX_LENGTH;
 
 	/** Decision 19: named priorities over HTTP. */
 	static final Map<String, Integer> NAMED_PRIORITIES = Map.of("high", 10, "normal", 0, "low", -10);
@@ -76,6 +77,14 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 	 */
 	static EnqueueRequest read(JsonNode body, String path, Instant now, Function<String, String> queueOfType,
 			JsonMapper jsonMapper) {
+		return read(body, path, now, queueOfType, jsonMapper, JobSizeLimits.DEFAULTS);
+	}
+
+	/**
+	 * Reads one job whose {@code args} and {@code meta} must keep within {@code limits}.
+	 */
+	static EnqueueRequest read(JsonNode body, String path, Instant now, Function<String, String> queueOfType,
+			JsonMapper jsonMapper, JobSizeLimits limits) {
 		if (!body.isObject()) {
 			throw invalid(path, "The request body must be a JSON object.", "object", body);
 		}
@@ -93,6 +102,7 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (args == null || !args.isArray()) {
 			throw invalid(path + "args", "The 'args' field must be a JSON array.", "array", args);
 		}
+		limits.checkArgs(args, path + "args", jsonMapper);
 		List<JsonNode> argList = new ArrayList<>(args.size());
 		args.forEach(argList::add);
 		ObjectNode options = options(body, path);
@@ -109,15 +119,11 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (!unknown.isEmpty()) {
 			meta.put(JobJson.UNKNOWN_FIELDS, unknown);
 		}
+		limits.checkMeta(meta, path + "meta", jsonMapper);
 		builder.meta(meta);
 		String queue = optionalString(options.get("queue"), path + "options.queue");
 		if (queue != null) {
-			if (queue.length() > MAX_QUEUE_LENGTH || !QUEUE.matcher(queue).matches()) {
-				throw invalid(path + "options.queue",
-						"The 'queue' must match ^[a-z0-9][a-z0-9\\-\\.]*$ and have at most 128 characters.",
-						"queue name", options.get("queue"));
-			}
-			builder.queue(queue);
+			builder.queue(QueueNames.check(queue, path + "options.queue"));
 		}
 		JsonNode priority = options.get("priority");
 		if (priority != null && !priority.isNull()) {

@@ -27,6 +27,7 @@ import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.RecurringJob;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 
 /**
  * Cron over HTTP (ojs-http-binding.md §13, spec README decision 14), backed by the
@@ -45,9 +46,19 @@ public class OjsCronController {
 
 	private final JsonMapper jsonMapper;
 
+	private final JobSizeLimits limits;
+
 	public OjsCronController(OjsRecurringJobs recurringJobs, JsonMapper jsonMapper) {
+		this(recurringJobs, jsonMapper, JobSizeLimits.DEFAULTS);
+	}
+
+	/**
+	 * @param limits the most the {@code args} and {@code meta} of the schedule's jobs may hold
+	 */
+	public OjsCronController(OjsRecurringJobs recurringJobs, JsonMapper jsonMapper, JobSizeLimits limits) {
 		this.recurringJobs = recurringJobs;
 		this.jsonMapper = jsonMapper;
+		this.limits = limits;
 	}
 
 	@GetMapping(PATH)
@@ -123,6 +134,7 @@ public class OjsCronController {
 			if (!args.isArray()) {
 				throw EnqueueRequest.invalid(templatePath + "args", "The 'args' field must be a JSON array.", "array", args);
 			}
+			this.limits.checkArgs(args, templatePath + "args", this.jsonMapper);
 			List<JsonNode> values = new ArrayList<>();
 			args.forEach(values::add);
 			job.args(values);
@@ -132,6 +144,7 @@ public class OjsCronController {
 			if (!meta.isObject()) {
 				throw EnqueueRequest.invalid("meta", "The 'meta' field must be a JSON object.", "object", meta);
 			}
+			this.limits.checkMeta(meta, template.has("meta") ? templatePath + "meta" : "meta", this.jsonMapper);
 			Map<String, Object> values = new LinkedHashMap<>();
 			meta.properties().forEach((entry) -> values.put(entry.getKey(), entry.getValue()));
 			job.meta(values);
@@ -156,13 +169,12 @@ public class OjsCronController {
 		if (!options.isObject()) {
 			throw EnqueueRequest.invalid(path, "The 'options' field must be a JSON object.", "object", options);
 		}
-		String queue = Bodies.optionalString(options, "queue", EnqueueRequest.MAX_QUEUE_LENGTH);
-		if (queue != null) {
-			if (!EnqueueRequest.QUEUE.matcher(queue).matches()) {
-				throw EnqueueRequest.invalid(path + ".queue", "The 'queue' must match ^[a-z0-9][a-z0-9\\-\\.]*$.",
-						"queue name", options.get("queue"));
+		JsonNode queue = options.get("queue");
+		if (queue != null && !queue.isNull()) {
+			if (!queue.isString()) {
+				throw QueueNames.invalid(path + ".queue");
 			}
-			job.queue(queue);
+			job.queue(QueueNames.check(queue.stringValue(), path + ".queue"));
 		}
 		JsonNode priority = options.get("priority");
 		if (priority != null && !priority.isNull()) {

@@ -54,6 +54,8 @@ public class OjsJobsController {
 
 	private final TransactionOperations transactions;
 
+	private final JobSizeLimits limits;
+
 	/**
 	 * @param handlers where a job enqueued without a queue goes (for its unique key)
 	 */
@@ -68,6 +70,18 @@ public class OjsJobsController {
 	 */
 	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers,
 			TransactionOperations transactions) {
+		this(template, store, jsonMapper, handlers, transactions, JobSizeLimits.DEFAULTS);
+	}
+
+	/**
+	 * @param handlers where a job enqueued without a queue goes (for its unique key)
+	 * @param transactions a transaction on the store's database, in which a request's rate
+	 * limits are set together with its jobs
+	 * @param limits the most a job's {@code args} and {@code meta} may hold
+	 */
+	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers,
+			TransactionOperations transactions, JobSizeLimits limits) {
+		this.limits = limits;
 		this.transactions = transactions;
 		this.template = template;
 		this.handlers = handlers;
@@ -87,7 +101,7 @@ public class OjsJobsController {
 	ResponseEntity<Map<String, Object>> enqueue(@RequestBody(required = false) @Nullable String body) {
 		Instant now = Instant.now();
 		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
-				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+				(type) -> this.handlers.route(type).queue(), this.jsonMapper, this.limits);
 		Job job = withRateLimits(List.of(request), () -> insert(request));
 		UniquePolicy unique = request.unique();
 		// a job created before this request is the live holder of the unique key
@@ -166,7 +180,7 @@ public class OjsJobsController {
 		List<EnqueueRequest> requests = new ArrayList<>(jobs.size());
 		for (int i = 0; i < jobs.size(); i++) {
 			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now,
-					(type) -> this.handlers.route(type).queue(), this.jsonMapper);
+					(type) -> this.handlers.route(type).queue(), this.jsonMapper, this.limits);
 			if (one.unique() != null) {
 				throw new ApiException(422, ApiError.UNSUPPORTED, "Unique jobs are not supported in a batch.", false,
 						Map.of("field", "jobs[" + i + "].options.unique"));

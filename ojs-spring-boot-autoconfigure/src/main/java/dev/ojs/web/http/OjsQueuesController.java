@@ -20,6 +20,7 @@ import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
 import dev.ojs.web.ApiException;
+import dev.ojs.web.QueueNames;
 import dev.ojs.web.RateLimits;
 
 /**
@@ -135,10 +136,7 @@ public class OjsQueuesController {
 	}
 
 	private static void validName(String name) {
-		if (name.length() > EnqueueRequest.MAX_QUEUE_LENGTH || !EnqueueRequest.QUEUE.matcher(name).matches()) {
-			throw ApiException.invalidRequest("The queue name must match ^[a-z0-9][a-z0-9\\-\\.]*$.",
-					Map.of("field", "name"));
-		}
+		QueueNames.check(name, "name");
 	}
 
 }

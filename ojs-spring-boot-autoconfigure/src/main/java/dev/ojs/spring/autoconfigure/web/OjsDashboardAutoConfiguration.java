@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,13 +16,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -41,6 +46,7 @@ import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
 import dev.ojs.web.OjsPaths;
 import dev.ojs.web.OwnHosts;
+import dev.ojs.web.RequestSizeFilter;
 import dev.ojs.web.admin.AdminApiSettings;
 import dev.ojs.web.admin.AdminDeadLetterController;
 import dev.ojs.web.admin.AdminJobsController;
@@ -69,7 +75,7 @@ import dev.ojs.worker.Worker;
 @ConditionalOnBooleanProperty("ojs.dashboard.enabled")
 @ConditionalOnBean({ JdbcJobStore.class, OjsQueues.class })
 @EnableConfigurationProperties(OjsDashboardProperties.class)
-@Import(OjsDashboardSecurityConfiguration.class)
+@Import({ OjsDashboardSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsDashboardAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(OjsDashboardAutoConfiguration.class);
@@ -130,10 +136,22 @@ public final class OjsDashboardAutoConfiguration {
 		return new OjsDashboardController(properties.normalizedPath()).routes();
 	}
 
+	/**
+	 * Bounds the Admin API's request bodies while they are read
+	 * ({@code ojs.dashboard.max-request-size}), and those to the dashboard's path outside the
+	 * binding's.
+	 */
 	@Bean
-	@ConditionalOnMissingBean
-	ApiExceptionHandler ojsApiExceptionHandler() {
-		return new ApiExceptionHandler();
+	FilterRegistrationBean<RequestSizeFilter> ojsAdminRequestSizeFilter(OjsDashboardProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		String dashboard = properties.normalizedPath();
+		FilterRegistrationBean<RequestSizeFilter> registration = new FilterRegistrationBean<>(
+				new RequestSizeFilter(properties.getMaxRequestSize().toBytes(),
+						(path) -> OjsPaths.isAdmin(path) || (!dashboard.equals("/") && OjsPaths.isUnder(path, dashboard)
+								&& !OjsPaths.isUnder(path, OjsPaths.BASE_PATH) && !path.equals(OjsPaths.MANIFEST_PATH)),
+						jsonMapper(jsonMapper)));
+		registration.setOrder(OjsHttpAutoConfiguration.REQUEST_SIZE_FILTER_ORDER);
+		return registration;
 	}
 
 	@Bean
@@ -142,7 +160,14 @@ public final class OjsDashboardAutoConfiguration {
 		return new WebMvcConfigurer() {
 			@Override
 			public void addInterceptors(InterceptorRegistry registry) {
-				registry.addInterceptor(guard).addPathPatterns(AdminApiSettings.API_PATH + "/**");
+				// only before an Admin API controller: an unknown path stays a 404 (or 405)
+				registry.addInterceptor(new HandlerInterceptor() {
+					@Override
+					public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+							throws Exception {
+						return !(handler instanceof HandlerMethod) || guard.preHandle(request, response, handler);
+					}
+				}).addPathPatterns(AdminApiSettings.API_PATH + "/**");
 			}
 		};
 	}

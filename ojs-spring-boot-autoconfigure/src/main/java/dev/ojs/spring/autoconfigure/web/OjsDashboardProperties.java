@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of the OJS Admin API ({@code /ojs/v1/admin}) and dashboard.
@@ -160,6 +161,23 @@ public class OjsDashboardProperties {
 			trimmed = trimmed.substring(0, trimmed.length() - 1);
 		}
 		return trimmed.startsWith("/") ? trimmed : "/" + trimmed;
+	}
+
+	// ---- request size limit
+
+	/**
+	 * Most bytes of a request body to the Admin API (and the dashboard's path). A larger one
+	 * is answered 413 as it is read, never held whole. Its bodies are small filters and
+	 * settings: 1MB leaves room.
+	 */
+	private DataSize maxRequestSize = DataSize.ofMegabytes(1);
+
+	public DataSize getMaxRequestSize() {
+		return this.maxRequestSize;
+	}
+
+	public void setMaxRequestSize(DataSize maxRequestSize) {
+		this.maxRequestSize = maxRequestSize;
 	}
 
 }

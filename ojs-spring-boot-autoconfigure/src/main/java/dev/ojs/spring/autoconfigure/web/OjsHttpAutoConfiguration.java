@@ -39,6 +39,8 @@ import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
 import dev.ojs.web.OjsPaths;
 import dev.ojs.web.OwnHosts;
+import dev.ojs.web.RequestSizeFilter;
+import dev.ojs.web.http.JobSizeLimits;
 import dev.ojs.web.http.Manifest;
 import dev.ojs.web.http.OjsEventStream;
 import dev.ojs.web.http.OjsEventsController;
@@ -67,7 +69,7 @@ import dev.ojs.worker.Worker;
 @ConditionalOnBooleanProperty("ojs.http.enabled")
 @ConditionalOnBean({ JobStore.class, OjsTemplate.class })
 @EnableConfigurationProperties(OjsHttpProperties.class)
-@Import(OjsHttpSecurityConfiguration.class)
+@Import({ OjsHttpSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsHttpAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(OjsHttpAutoConfiguration.class);
@@ -75,20 +77,18 @@ public final class OjsHttpAutoConfiguration {
 	/** Runs early, so even refusals carry the binding's headers. */
 	static final int PROTOCOL_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
 
-	@Bean
-	@ConditionalOnMissingBean
-	ApiExceptionHandler ojsApiExceptionHandler() {
-		return new ApiExceptionHandler();
-	}
+	/** After the protocol and token filters, before Spring Security and anything that reads a body. */
+	static final int REQUEST_SIZE_FILTER_ORDER = PROTOCOL_FILTER_ORDER + 2;
 
 	@Bean
 	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
-			HandlerDirectory handlers) {
+			HandlerDirectory handlers, OjsHttpProperties properties) {
 		// a request's rate limits are set in the transaction of its jobs' insert
 		TransactionOperations transactions = (store instanceof JdbcJobStore jdbc)
 				? new TransactionTemplate(new DataSourceTransactionManager(jdbc.dataSource()))
 				: TransactionOperations.withoutTransaction();
-		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers, transactions);
+		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers, transactions,
+				jobSizeLimits(properties));
 	}
 
 	@Bean
@@ -128,8 +128,9 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(OjsRecurringJobs.class)
-	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper));
+	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper,
+			OjsHttpProperties properties) {
+		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper), jobSizeLimits(properties));
 	}
 
 	@Bean
@@ -152,6 +153,26 @@ public final class OjsHttpAutoConfiguration {
 				new OjsHttpFilter(jsonMapper(jsonMapper)));
 		registration.setOrder(PROTOCOL_FILTER_ORDER);
 		return registration;
+	}
+
+	/**
+	 * Bounds the binding's request bodies while they are read ({@code ojs.http.max-request-size}):
+	 * every path under {@code /ojs} but the Admin API's, right after the protocol headers are
+	 * set and before any body is read.
+	 */
+	@Bean
+	FilterRegistrationBean<RequestSizeFilter> ojsHttpRequestSizeFilter(OjsHttpProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		FilterRegistrationBean<RequestSizeFilter> registration = new FilterRegistrationBean<>(
+				new RequestSizeFilter(properties.getMaxRequestSize().toBytes(),
+						(path) -> OjsPaths.isUnder(path, OjsPaths.ROOT) && !OjsPaths.isAdmin(path),
+						jsonMapper(jsonMapper)));
+		registration.setOrder(REQUEST_SIZE_FILTER_ORDER);
+		return registration;
+	}
+
+	private static JobSizeLimits jobSizeLimits(OjsHttpProperties properties) {
+		return new JobSizeLimits(properties.getMaxArgsSize().toBytes(), properties.getMaxMetaSize().toBytes());
 	}
 
 	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.Assert;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the OJS HTTP binding ({@code /ojs/v1/**} and {@code /ojs/manifest}),
@@ -108,6 +109,51 @@ public class OjsHttpProperties {
 
 	public void setAdminRole(String adminRole) {
 		this.adminRole = adminRole;
+	}
+
+	// ---- request and job size limits
+
+	/**
+	 * Most bytes of a request body to the binding. A larger one is answered 413 as it is
+	 * read (at once when its Content-Length says so), never held whole. The default, 4MB,
+	 * holds a batch of 1,000 small jobs or an ack with a 1MB result.
+	 */
+	private DataSize maxRequestSize = DataSize.ofMegabytes(4);
+
+	/**
+	 * Most bytes of a job's args, as serialized JSON, for every job taken over HTTP (push,
+	 * batch, cron registration). A larger one is refused with 400 invalid_request.
+	 */
+	private DataSize maxArgsSize = DataSize.ofKilobytes(256);
+
+	/**
+	 * Most bytes of a job's meta, as serialized JSON, for every job taken over HTTP (push,
+	 * batch, cron registration). A larger one is refused with 400 invalid_request.
+	 */
+	private DataSize maxMetaSize = DataSize.ofKilobytes(64);
+
+	public DataSize getMaxRequestSize() {
+		return this.maxRequestSize;
+	}
+
+	public void setMaxRequestSize(DataSize maxRequestSize) {
+		this.maxRequestSize = maxRequestSize;
+	}
+
+	public DataSize getMaxArgsSize() {
+		return this.maxArgsSize;
+	}
+
+	public void setMaxArgsSize(DataSize maxArgsSize) {
+		this.maxArgsSize = maxArgsSize;
+	}
+
+	public DataSize getMaxMetaSize() {
+		return this.maxMetaSize;
+	}
+
+	public void setMaxMetaSize(DataSize maxMetaSize) {
+		this.maxMetaSize = maxMetaSize;
 	}
 
 	private final Events events = new Events();

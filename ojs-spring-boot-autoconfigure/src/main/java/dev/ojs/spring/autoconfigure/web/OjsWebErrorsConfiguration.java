@@ -1,0 +1,71 @@
+package dev.ojs.spring.autoconfigure.web;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.web.ApiExceptionHandler;
+import dev.ojs.web.OjsErrorResolver;
+import dev.ojs.web.OjsPaths;
+import dev.ojs.web.StorableTextBodyAdvice;
+import dev.ojs.web.StorableTextInterceptor;
+
+/**
+ * What the binding and the Admin API share, imported by both auto-configurations and
+ * defined once: the error body for every answer under an OJS surface
+ * ({@link ApiExceptionHandler} for the OJS controllers, {@link OjsErrorResolver} where none
+ * was found), and the refusal of text the store cannot keep in bodies
+ * ({@link StorableTextBodyAdvice}) and query parameters ({@link StorableTextInterceptor}).
+ */
+@Configuration(proxyBeanMethods = false)
+class OjsWebErrorsConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApiExceptionHandler ojsApiExceptionHandler() {
+		return new ApiExceptionHandler();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsErrorResolver ojsErrorResolver(ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<OjsDashboardProperties> dashboard) {
+		return new OjsErrorResolver(jsonMapper.getIfUnique(JsonMapper::new), () -> prefixes(dashboard));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	StorableTextBodyAdvice ojsStorableTextBodyAdvice() {
+		return new StorableTextBodyAdvice();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "ojsStorableTextConfigurer")
+	WebMvcConfigurer ojsStorableTextConfigurer() {
+		StorableTextInterceptor interceptor = new StorableTextInterceptor();
+		return new WebMvcConfigurer() {
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(interceptor);
+			}
+		};
+	}
+
+	/** {@link OjsPaths#ROOT}, and the dashboard's path when it is served. */
+	private static List<String> prefixes(ObjectProvider<OjsDashboardProperties> dashboard) {
+		List<String> prefixes = new ArrayList<>(List.of(OjsPaths.ROOT));
+		OjsDashboardProperties properties = dashboard.getIfAvailable();
+		if (properties != null && properties.isEnabled()) {
+			prefixes.add(properties.normalizedPath());
+		}
+		return prefixes;
+	}
+
+}
