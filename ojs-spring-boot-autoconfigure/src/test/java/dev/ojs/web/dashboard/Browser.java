@@ -82,6 +82,16 @@ final class Browser implements AutoCloseable {
 		return this.driver;
 	}
 
+	/** Opens any URL (another origin's page, the dashboard without a route) without waiting for it to render. */
+	void visit(String url) {
+		this.driver.get(url);
+	}
+
+	/** Runs a script in the page and returns its result. */
+	Object script(String script, Object... args) {
+		return this.driver.executeScript(script, args);
+	}
+
 	/**
 	 * Opens a route ({@code overview}, {@code jobs?state=...}) and waits until the page has
 	 * rendered its content.
@@ -165,12 +175,22 @@ final class Browser implements AutoCloseable {
 
 	/** Fails when the page logged a severe entry: a script error or a failed request. */
 	void assertNoSevereLogs() {
+		assertNoSevereLogsExcept((message) -> false);
+	}
+
+	/**
+	 * Fails when the page logged a severe entry that is not expected, such as the console entry
+	 * Chromium logs for every {@code 401} response a page's script asked for.
+	 * @param expected which severe messages are expected
+	 */
+	void assertNoSevereLogsExcept(java.util.function.Predicate<String> expected) {
 		List<LogEntry> severe = this.driver.manage()
 			.logs()
 			.get(LogType.BROWSER)
 			.getAll()
 			.stream()
 			.filter((entry) -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+			.filter((entry) -> !expected.test(entry.getMessage()))
 			.toList();
 		assertThat(severe).as("severe browser console entries").isEmpty();
 	}
