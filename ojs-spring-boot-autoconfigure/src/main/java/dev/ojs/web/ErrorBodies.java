@@ -7,10 +7,12 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.ojs.web.http.OjsHttp;
+
 /**
  * Writes a refusal as the binding's error body from a servlet filter or a security handler,
- * where no controller advice runs: the status, {@code application/openjobspec+json}, and the
- * {@link ApiError} body with the request's id.
+ * where no controller advice runs: the status, {@code application/openjobspec+json}, the
+ * {@code OJS-Version} header, and the {@link ApiError} body with the request's id.
  */
 public final class ErrorBodies {
 
@@ -26,6 +28,9 @@ public final class ErrorBodies {
 		if (requestId == null) {
 			requestId = ApiExceptionHandler.requestId(request);
 			response.setHeader(ApiExceptionHandler.REQUEST_ID_HEADER, requestId);
+		}
+		if (response.getHeader(OjsHttp.VERSION_HEADER) == null) {
+			response.setHeader(OjsHttp.VERSION_HEADER, OjsHttp.VERSION);
 		}
 		response.setStatus(refusal.status());
 		response.setContentType(MEDIA_TYPE);

@@ -55,6 +55,12 @@ class OjsEventStreamHttpTests {
 	/** Within this a reading subscriber gets an event, and a closed one is noticed. */
 	private static final Duration PROMPTLY = Duration.ofSeconds(5);
 
+	/**
+	 * A batch takes milliseconds on loopback, and a delivery stalled by the slow subscriber
+	 * about a minute (the TCP write times out); the bound leaves room for a busy build machine.
+	 */
+	private static final Duration BATCH_DELIVERED = Duration.ofSeconds(20);
+
 	@LocalServerPort
 	int port;
 
@@ -139,7 +145,7 @@ class OjsEventStreamHttpTests {
 			}
 			// a batch (800 KB) takes milliseconds on loopback; a stalled delivery never arrives
 			int expected = published;
-			await().atMost(PROMPTLY).pollInterval(Duration.ofMillis(10)).until(() -> received.size() >= expected);
+			await().atMost(BATCH_DELIVERED).pollInterval(Duration.ofMillis(10)).until(() -> received.size() >= expected);
 		}
 		assertThat(received).hasSize(events);
 		for (int i = 0; i < events; i++) {
