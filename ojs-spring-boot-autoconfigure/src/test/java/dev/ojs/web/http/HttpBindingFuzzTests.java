@@ -219,7 +219,7 @@ class HttpBindingFuzzTests {
 			case 2 -> new Case("POST", "/ojs/v1/jobs", body, Map.of("Content-Type", "application/json"), false);
 			default -> new Case(pick(List.of("POST", "GET")), pick(List.of("/ojs/v1/jobs", "/ojs/v1/health")),
 					body, Map.of("Content-Type", "application/json", "Authorization",
-							pick(List.of("Bearer wrong", "Basic dGVzdA==", "Bearer", "bearer " + HttpBindingTestApplication.TOKEN,
+							pick(List.of("Bearer wrong", "Basic dGVzdA==", "Bearer", "bearer" + HttpBindingTestApplication.TOKEN,
 									"Bearer " + HttpBindingTestApplication.TOKEN + "x"))), true);
 		};
 	}
