@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
  * every mode (with or without Spring Security):
  * <ul>
  * <li>a path not spelled canonically ({@link OjsPaths#isCanonical}: percent-encoded letters,
- * path parameters, {@code ..}, {@code //}, another case of the surface's prefix) is refused
+ * path parameters, {@code ..}, {@code //}, another case of the surface's prefix or of a fixed
+ * sub-path such as {@code /ojs/v1}) is refused
  * with {@code 400}, as Spring Security's {@code StrictHttpFirewall} does. The servlet
  * container, Spring MVC and Spring Security each read such a path in their own way; after
  * this filter they all read the same one;</li>
@@ -36,7 +37,9 @@ public class OjsRequestGuard extends OncePerRequestFilter {
 
 	/**
 	 * @param prefixes the paths, relative to the context path, under which the OJS surfaces
-	 * lie ({@link OjsPaths#ROOT}, the dashboard's path, the OJS actuator endpoints)
+	 * lie ({@link OjsPaths#ROOT}, the dashboard's path, the OJS actuator endpoints), and those
+	 * of their fixed sub-paths whose case a request must keep too ({@link OjsPaths#BASE_PATH},
+	 * ...)
 	 */
 	public OjsRequestGuard(List<String> prefixes, JsonMapper jsonMapper) {
 		this.prefixes = List.copyOf(prefixes);
@@ -48,20 +51,22 @@ public class OjsRequestGuard extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		String raw = rawPath(request);
 		String lenient = OjsPaths.lenientPath(raw);
+		boolean guarded = false;
 		for (String prefix : this.prefixes) {
 			if (OjsPaths.isUnder(lenient, prefix.toLowerCase(Locale.ROOT))) {
+				// every prefix the path is aimed at, in its one spelling (/ojs/V1/jobs is not /ojs/v1/jobs)
 				if (!(OjsPaths.isCanonical(raw) && OjsPaths.isUnder(raw, prefix)
 						&& raw.equals(OjsPaths.routedPath(request)))) {
 					refuse(request, response, ApiException.invalidRequest("The request path is not in canonical form.",
 							Map.of("field", "path")));
 					return;
 				}
-				if (CrossOrigin.isCrossOriginWrite(request)) {
-					refuse(request, response, ApiException.forbidden("Cross-origin writes are refused."));
-					return;
-				}
-				break;
+				guarded = true;
 			}
+		}
+		if (guarded && CrossOrigin.isCrossOriginWrite(request)) {
+			refuse(request, response, ApiException.forbidden("Cross-origin writes are refused."));
+			return;
 		}
 		chain.doFilter(request, response);
 	}

@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfToken;
@@ -59,6 +59,12 @@ class OjsDashboardSecurityConfiguration {
 		String path = properties.normalizedPath();
 		String viewer = properties.getViewerRole();
 		String admin = properties.getAdminRole();
+		// one challenge, with the binding's error body, for no credential and for a wrong one (HTTP Basic's own)
+		AuthenticationEntryPoint challenge = (request, response, ex) -> {
+			response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
+			ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
+					"Authentication is required.", false, Map.of()));
+		};
 		http.securityMatcher(OjsHttpSecurityConfiguration.routed((routed) -> OjsPaths.isAdmin(routed)
 				|| (OjsPaths.isUnder(routed, path) && !OjsPaths.isBinding(routed))))
 			.authorizeHttpRequests((requests) -> requests
@@ -68,13 +74,9 @@ class OjsDashboardSecurityConfiguration {
 				.hasRole(admin))
 			.csrf((csrf) -> csrf.requireCsrfProtectionMatcher(OjsDashboardSecurityConfiguration::carriesCredentials))
 			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
-			.httpBasic(Customizer.withDefaults())
+			.httpBasic((basic) -> basic.authenticationEntryPoint(challenge))
 			.exceptionHandling((exceptions) -> exceptions
-				.authenticationEntryPoint((request, response, ex) -> {
-					response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
-					ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
-							"Authentication is required.", false, Map.of()));
-				})
+				.authenticationEntryPoint(challenge)
 				.accessDeniedHandler((request, response, ex) -> ErrorBodies.write(mapper, request, response,
 						ApiException.forbidden("Access denied: this role may not do this, or the CSRF token is missing."))));
 		return http.build();

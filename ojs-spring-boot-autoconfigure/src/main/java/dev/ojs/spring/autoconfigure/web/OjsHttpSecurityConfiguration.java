@@ -12,9 +12,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.savedrequest.NullRequestCache;
@@ -71,6 +71,12 @@ class OjsHttpSecurityConfiguration {
 		String producer = properties.getProducerRole();
 		String worker = properties.getWorkerRole();
 		String admin = properties.getAdminRole();
+		// one challenge, with the binding's error body, for no credential and for a wrong one (HTTP Basic's own)
+		AuthenticationEntryPoint challenge = (request, response, ex) -> {
+			response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
+			ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
+					"Authentication is required.", false, Map.of()));
+		};
 		http.securityMatcher(routed(OjsPaths::isBinding))
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers(routed(HttpMethod.GET, (path) -> path.equals(OjsHttp.BASE_PATH + "/health")
@@ -85,13 +91,9 @@ class OjsHttpSecurityConfiguration {
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
-			.httpBasic(Customizer.withDefaults())
+			.httpBasic((basic) -> basic.authenticationEntryPoint(challenge))
 			.exceptionHandling((exceptions) -> exceptions
-				.authenticationEntryPoint((request, response, ex) -> {
-					response.setHeader("WWW-Authenticate", "Basic realm=\"OJS\"");
-					ErrorBodies.write(mapper, request, response, new ApiException(401, ApiError.UNAUTHORIZED,
-							"Authentication is required.", false, Map.of()));
-				})
+				.authenticationEntryPoint(challenge)
 				.accessDeniedHandler((request, response, ex) -> ErrorBodies.write(mapper, request, response,
 						ApiException.forbidden("This role may not use this endpoint."))));
 		BearerToken token = BearerToken.of(properties.getToken());

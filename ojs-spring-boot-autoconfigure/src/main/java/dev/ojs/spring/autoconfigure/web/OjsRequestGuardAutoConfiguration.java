@@ -52,9 +52,14 @@ public final class OjsRequestGuardAutoConfiguration {
 	/** Where the OJS surfaces lie, relative to the context path. */
 	static List<String> prefixes(Environment environment) {
 		Binder binder = Binder.get(environment);
-		List<String> prefixes = new ArrayList<>(List.of(OjsPaths.ROOT));
+		// the root, and the fixed sub-paths below it whose case is checked as well
+		List<String> prefixes = new ArrayList<>(
+				List.of(OjsPaths.ROOT, OjsPaths.BASE_PATH, OjsPaths.ADMIN_PATH, OjsPaths.MANIFEST_PATH));
 		if (binder.bind("ojs.dashboard.enabled", Boolean.class).orElse(false)) {
-			prefixes.add(binder.bindOrCreate("ojs.dashboard", OjsDashboardProperties.class).normalizedPath());
+			String dashboard = binder.bindOrCreate("ojs.dashboard", OjsDashboardProperties.class).normalizedPath();
+			prefixes.add(dashboard);
+			prefixes.add(dashboard + "/assets");
+			prefixes.add(dashboard + "/index.html");
 		}
 		String managementPort = environment.getProperty("management.server.port");
 		if (managementPort == null || managementPort.equals(environment.getProperty("server.port"))) {
