@@ -346,7 +346,7 @@ final class SecurityMatrix {
 		Endpoint endpoint = cell.endpoint();
 		// 1. OjsRequestGuard, first in every mode: a path under an OJS surface has one spelling
 		// (no %xx, no ;params, no . or .., no //, no other case of its prefix); others are 400.
-		if (!cell.spelling().canonical()) {
+		if (!cell.spelling().canonical() && !unservedCase(mode, cell)) {
 			return BAD_SPELLING;
 		}
 		// 2. OjsRequestGuard: a write a browser sends from another origin is 403, whatever its credential.
@@ -366,6 +366,16 @@ final class SecurityMatrix {
 			return (surface == Surface.ACTUATOR) ? Answer.of(404) : NOT_FOUND;
 		}
 		return endpoint.handled();
+	}
+
+	/**
+	 * Another case of a segment below {@code /ojs} where nothing is served (the dashboard's
+	 * assets with the dashboard off): the guard checks the case of the surfaces that are on,
+	 * and this path routes nowhere.
+	 */
+	private static boolean unservedCase(Mode mode, Cell cell) {
+		return cell.spelling().kind() == Spelling.Kind.UPPER_CASE && cell.spelling().segment() >= 1
+				&& !mode.dashboard() && cell.endpoint().path().startsWith(mode.dashboardPath() + "/assets");
 	}
 
 	/** Which surface a routed path belongs to (the definitions). */

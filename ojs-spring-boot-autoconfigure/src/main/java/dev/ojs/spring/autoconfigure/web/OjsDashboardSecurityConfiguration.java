@@ -72,7 +72,8 @@ class OjsDashboardSecurityConfiguration {
 				.hasAnyRole(viewer, admin)
 				.anyRequest()
 				.hasRole(admin))
-			.csrf((csrf) -> csrf.requireCsrfProtectionMatcher(OjsDashboardSecurityConfiguration::carriesCredentials))
+			.csrf((csrf) -> csrf.csrfTokenRepository(new SessionCsrfTokens())
+				.requireCsrfProtectionMatcher(OjsDashboardSecurityConfiguration::carriesCredentials))
 			.requestCache((cache) -> cache.requestCache(new NullRequestCache()))
 			.httpBasic((basic) -> basic.authenticationEntryPoint(challenge))
 			.exceptionHandling((exceptions) -> exceptions
