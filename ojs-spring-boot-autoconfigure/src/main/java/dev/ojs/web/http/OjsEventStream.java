@@ -160,8 +160,9 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		this.slots.release();
 	}
 
+	/** How many subscribe now: the places taken, the one count the limit is held to. */
 	int subscriberCount() {
-		return this.subscribers.size();
+		return this.maxSubscribers - this.slots.availablePermits();
 	}
 
 	/** How many may subscribe at once. */
