@@ -13,13 +13,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QueueNames {
 
-	/** ojs-core.md queue names. */
-	public static final Pattern PATTERN = Pattern.compile("[a-z0-9][a-z0-9\\-.]*");
+	/**
+	 * ojs-core.md's queue names ({@code ^[a-z0-9][a-z0-9\-\.]*$}) and {@code _} after the first
+	 * character, which Java producers and {@code ojs.worker.queues} keys commonly use
+	 * ({@code billing_eu}), so that such a queue can be managed over HTTP too.
+	 */
+	public static final Pattern PATTERN = Pattern.compile("[a-z0-9][a-z0-9_\\-.]*");
 
 	public static final int MAX_LENGTH = 128;
 
 	/** What a refusal says. */
-	public static final String MESSAGE = "A queue name must match ^[a-z0-9][a-z0-9\\-\\.]*$ and have at most "
+	public static final String MESSAGE = "A queue name must match ^[a-z0-9][a-z0-9_\\-\\.]*$ and have at most "
 			+ MAX_LENGTH + " characters.";
 
 	private QueueNames() {

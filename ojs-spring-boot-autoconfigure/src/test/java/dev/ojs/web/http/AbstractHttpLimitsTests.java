@@ -175,6 +175,11 @@ abstract class AbstractHttpLimitsTests {
 		assertRefused(client.post(ADMIN + "/jobs/bulk/cancel", "{\"filter\":{\"state\":\"available\",\"queue\":\"-x\"}}"),
 				400, "queue");
 		assertThat(client.get(ADMIN + "/jobs?queue=good.queue-1").status()).isEqualTo(200);
+		// a queue a Java producer named with an underscore is managed over HTTP too
+		assertThat(client.get(ADMIN + "/jobs?queue=billing_eu").status()).isEqualTo(200);
+		assertThat(client.post(ADMIN + "/queues/billing_eu/pause", "{}").status()).isEqualTo(200);
+		assertThat(client.get("/ojs/v1/queues/billing_eu/stats").status()).isEqualTo(200);
+		assertRefused(client.get(ADMIN + "/jobs?queue=_billing"), 400, "queue");
 	}
 
 	// ---- error bodies
