@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.cron.CronStore;
-import dev.ojs.cron.ForwardingCronStore;
+import dev.ojs.testsupport.ForwardingCronStore;
 import dev.ojs.cron.OverlapPolicy;
 import dev.ojs.cron.StoredSchedule;
 import dev.ojs.jdbc.JdbcCronStore;

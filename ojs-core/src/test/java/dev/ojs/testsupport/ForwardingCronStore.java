@@ -1,4 +1,4 @@
-package dev.ojs.cron;
+package dev.ojs.testsupport;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +8,8 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.cron.CronStore;
+import dev.ojs.cron.StoredSchedule;
 import dev.ojs.job.JobState;
 
 /**

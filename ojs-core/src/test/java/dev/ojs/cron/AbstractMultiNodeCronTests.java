@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.testsupport.ForwardingCronStore;
 import dev.ojs.jdbc.JdbcCronStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.NewJob;
