@@ -18,6 +18,7 @@ import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.job.QueueState;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.QueueNames;
@@ -36,15 +37,20 @@ public class OjsQueuesController {
 
 	private final JobStore store;
 
+	private final OjsQueues queues;
+
 	private final @Nullable AdminStore admin;
 
 	/**
-	 * @param store the job store
+	 * @param store the job store, for counts
+	 * @param queues pauses and resumes, as every edge does (logged, and this node's worker
+	 * told at once)
 	 * @param admin the per-minute statistics behind the stats' throughput, or {@code null}
 	 * when the store keeps none
 	 */
-	public OjsQueuesController(JobStore store, @Nullable AdminStore admin) {
+	public OjsQueuesController(JobStore store, OjsQueues queues, @Nullable AdminStore admin) {
 		this.store = store;
+		this.queues = queues;
 		this.admin = admin;
 	}
 
@@ -103,14 +109,14 @@ public class OjsQueuesController {
 	@PostMapping(PATH + "/{name}/pause")
 	Map<String, Object> pause(@PathVariable String name) {
 		validName(name);
-		return queue(name, this.store.pauseQueue(name));
+		return queue(name, this.queues.pause(name));
 	}
 
 	/** §11.4. */
 	@PostMapping(PATH + "/{name}/resume")
 	Map<String, Object> resume(@PathVariable String name) {
 		validName(name);
-		return queue(name, this.store.resumeQueue(name));
+		return queue(name, this.queues.resume(name));
 	}
 
 	private Map<String, QueueState> states() {

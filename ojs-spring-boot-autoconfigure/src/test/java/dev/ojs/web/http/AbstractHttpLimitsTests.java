@@ -182,6 +182,16 @@ abstract class AbstractHttpLimitsTests {
 		assertRefused(client.get(ADMIN + "/jobs?queue=_billing"), 400, "queue");
 	}
 
+	/** A pause over the binding goes through the queues service, as the Admin API's does: logged, the worker told. */
+	@Test
+	void pausesGoThroughTheQueuesService(CapturedOutput output) {
+		OjsClient client = client();
+		assertThat(client.post("/ojs/v1/queues/svc_q/pause", "{}").status()).isEqualTo(200);
+		assertThat(output.getAll()).contains("OJS queue 'svc_q' paused");
+		assertThat(client.post("/ojs/v1/queues/svc_q/resume", "{}").status()).isEqualTo(200);
+		assertThat(output.getAll()).contains("OJS queue 'svc_q' resumed");
+	}
+
 	// ---- error bodies
 
 	@Test

@@ -29,6 +29,7 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
@@ -67,7 +68,7 @@ import dev.ojs.worker.Worker;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBooleanProperty("ojs.http.enabled")
-@ConditionalOnBean({ JobStore.class, OjsTemplate.class })
+@ConditionalOnBean({ JobStore.class, OjsTemplate.class, OjsQueues.class })
 @EnableConfigurationProperties(OjsHttpProperties.class)
 @Import({ OjsHttpSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsHttpAutoConfiguration {
@@ -114,11 +115,12 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsQueuesController ojsHttpQueuesController(JobStore store, ObjectProvider<AdminStore> adminStore) {
+	OjsQueuesController ojsHttpQueuesController(JobStore store, OjsQueues queues,
+			ObjectProvider<AdminStore> adminStore) {
 		// the queue stats' throughput reads the per-minute statistics, also with the dashboard off
 		AdminStore admin = adminStore
 			.getIfAvailable(() -> (store instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
-		return new OjsQueuesController(store, admin);
+		return new OjsQueuesController(store, queues, admin);
 	}
 
 	@Bean
