@@ -69,6 +69,12 @@ class OjsEventStreamHttpTests {
 
 	private final List<AutoCloseable> streams = new ArrayList<>();
 
+	/**
+	 * Held for the whole test: a JDK HttpClient that is no longer referenced closes its
+	 * connections once it is collected, which would end the reading subscriber's stream.
+	 */
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		IntegrationTestApplication.configure(registry, TestDatabases.Kind.H2);
@@ -192,10 +198,7 @@ class OjsEventStreamHttpTests {
 			.header("Accept", "text/event-stream")
 			.header("Authorization", "Bearer " + HttpBindingTestApplication.TOKEN)
 			.build();
-		HttpResponse<Stream<String>> response = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.build()
-			.send(request, HttpResponse.BodyHandlers.ofLines());
+		HttpResponse<Stream<String>> response = this.http.send(request, HttpResponse.BodyHandlers.ofLines());
 		assertThat(response.statusCode()).isEqualTo(200);
 		Stream<String> lines = response.body();
 		this.streams.add(lines::close);
