@@ -111,9 +111,9 @@ final class SecurityMatrix {
 		DASHBOARD_TOKEN(null, "Bearer " + SecurityMatrix.DASHBOARD_TOKEN),
 		DASHBOARD_TOKEN_LOWER(null, "bearer " + SecurityMatrix.DASHBOARD_TOKEN), PRODUCER(PRODUCER_ROLE, null),
 		WORKER(WORKER_ROLE, null), ADMIN(ADMIN_ROLE, null), VIEWER(VIEWER_ROLE, null), NOBODY("OTHER", null),
-		/** The admin user with its session cookie and that session's CSRF token. */
+		/** The admin user with its HTTP session cookie and the CSRF token kept in it. */
 		ADMIN_CSRF(ADMIN_ROLE, null),
-		/** The viewer user with its session cookie and that session's CSRF token. */
+		/** The viewer user with its HTTP session cookie and the CSRF token kept in it. */
 		VIEWER_CSRF(VIEWER_ROLE, null);
 
 		/** The role of an HTTP Basic user (password {@value SecurityMatrix#PASSWORD}), or {@code null}. */
