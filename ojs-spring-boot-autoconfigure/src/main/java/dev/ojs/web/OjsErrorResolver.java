@@ -2,7 +2,6 @@ package dev.ojs.web;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -30,15 +29,15 @@ public class OjsErrorResolver implements HandlerExceptionResolver, Ordered {
 
 	private final JsonMapper jsonMapper;
 
-	private final Supplier<List<String>> prefixes;
+	private final List<String> prefixes;
 
 	/**
 	 * @param prefixes the paths, relative to the context path, under which the OJS surfaces
-	 * lie ({@link OjsPaths#ROOT} and the dashboard's path), read at each error
+	 * lie ({@link OjsPaths#ROOT} and the dashboard's path)
 	 */
-	public OjsErrorResolver(JsonMapper jsonMapper, Supplier<List<String>> prefixes) {
+	public OjsErrorResolver(JsonMapper jsonMapper, List<String> prefixes) {
 		this.jsonMapper = jsonMapper;
-		this.prefixes = prefixes;
+		this.prefixes = List.copyOf(prefixes);
 	}
 
 	@Override
@@ -71,7 +70,7 @@ public class OjsErrorResolver implements HandlerExceptionResolver, Ordered {
 	}
 
 	private boolean isOjsPath(String path) {
-		for (String prefix : this.prefixes.get()) {
+		for (String prefix : this.prefixes) {
 			if (!prefix.isEmpty() && !prefix.equals("/") && OjsPaths.isUnder(path, prefix)) {
 				return true;
 			}

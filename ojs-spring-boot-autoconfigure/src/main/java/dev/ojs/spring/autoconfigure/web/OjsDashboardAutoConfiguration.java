@@ -21,7 +21,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -45,7 +44,6 @@ import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
 import dev.ojs.web.OjsPaths;
-import dev.ojs.web.OwnHosts;
 import dev.ojs.web.RequestSizeFilter;
 import dev.ojs.web.admin.AdminApiSettings;
 import dev.ojs.web.admin.AdminDeadLetterController;
@@ -77,11 +75,6 @@ import dev.ojs.worker.Worker;
 @EnableConfigurationProperties(OjsDashboardProperties.class)
 @Import({ OjsDashboardSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsDashboardAutoConfiguration {
-
-	private static final Log logger = LogFactory.getLog(OjsDashboardAutoConfiguration.class);
-
-	/** Behind the request guard, ahead of Spring MVC. */
-	static final int ACCESS_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 51;
 
 	/** Node heartbeats land this often; a node not seen for three is stale. */
 	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
@@ -186,24 +179,12 @@ public final class OjsDashboardAutoConfiguration {
 		FilterRegistrationBean<OjsAccessFilter> ojsAdminAccessFilter(OjsDashboardProperties properties,
 				Environment environment, ObjectProvider<JsonMapper> jsonMapper) {
 			BearerToken token = BearerToken.of(properties.getToken());
-			if (token == null) {
-				token = BearerToken.of(environment.getProperty("ojs.http.token"));
-			}
-			boolean loopback = properties.isAllowUnauthenticatedLoopback();
-			if (token == null && !loopback) {
-				throw new IllegalStateException("The OJS Admin API (ojs.dashboard.enabled=true) needs a credential"
-						+ " without Spring Security: set ojs.dashboard.token (or ojs.http.token), or"
-						+ " ojs.dashboard.allow-unauthenticated-loopback=true to serve loopback clients only, or add"
-						+ " Spring Security");
-			}
-			if (loopback) {
-				logger.warn("The OJS Admin API lets loopback clients read every job and, unless read-only, change"
-						+ " them without a token (ojs.dashboard.allow-unauthenticated-loopback=true)");
-			}
-			FilterRegistrationBean<OjsAccessFilter> registration = new FilterRegistrationBean<>(new OjsAccessFilter(
-					OjsPaths::isAdmin, token, loopback, new OwnHosts(properties.getAllowedHosts()), jsonMapper(jsonMapper)));
-			registration.setOrder(ACCESS_FILTER_ORDER);
-			return registration;
+			return AccessFilters.registration(
+					new AccessFilters.Surface("The OJS Admin API (ojs.dashboard.enabled=true)", OjsPaths::isAdmin,
+							"ojs.dashboard.token (or ojs.http.token)", "ojs.dashboard.allow-unauthenticated-loopback",
+							"read every job and, unless read-only, change them"),
+					(token != null) ? token : BearerToken.of(environment.getProperty("ojs.http.token")),
+					properties.isAllowUnauthenticatedLoopback(), properties.getAllowedHosts(), jsonMapper(jsonMapper));
 		}
 
 	}

@@ -1,8 +1,5 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -39,7 +36,6 @@ import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
 import dev.ojs.web.OjsPaths;
-import dev.ojs.web.OwnHosts;
 import dev.ojs.web.RequestSizeFilter;
 import dev.ojs.web.http.JobSizeLimits;
 import dev.ojs.web.http.Manifest;
@@ -72,8 +68,6 @@ import dev.ojs.worker.Worker;
 @EnableConfigurationProperties(OjsHttpProperties.class)
 @Import({ OjsHttpSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsHttpAutoConfiguration {
-
-	private static final Log logger = LogFactory.getLog(OjsHttpAutoConfiguration.class);
 
 	/** Runs early, so even refusals carry the binding's headers. */
 	static final int PROTOCOL_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
@@ -192,21 +186,12 @@ public final class OjsHttpAutoConfiguration {
 		@Bean
 		FilterRegistrationBean<OjsAccessFilter> ojsHttpAccessFilter(OjsHttpProperties properties,
 				ObjectProvider<JsonMapper> jsonMapper) {
-			BearerToken token = BearerToken.of(properties.getToken());
-			boolean loopback = properties.isAllowUnauthenticatedLoopback();
-			if (token == null && !loopback) {
-				throw new IllegalStateException("The OJS HTTP binding (ojs.http.enabled=true) needs a bearer token"
-						+ " without Spring Security: set ojs.http.token, or ojs.http.allow-unauthenticated-loopback=true"
-						+ " to serve loopback clients only, or add Spring Security");
-			}
-			if (loopback) {
-				logger.warn("The OJS HTTP binding lets loopback clients enqueue, fetch and ack jobs without a token"
-						+ " (ojs.http.allow-unauthenticated-loopback=true): any process on this host can run jobs");
-			}
-			FilterRegistrationBean<OjsAccessFilter> registration = new FilterRegistrationBean<>(new OjsAccessFilter(
-					OjsPaths::isBinding, token, loopback, new OwnHosts(properties.getAllowedHosts()), jsonMapper(jsonMapper)));
-			registration.setOrder(PROTOCOL_FILTER_ORDER + 1);
-			return registration;
+			return AccessFilters.registration(
+					new AccessFilters.Surface("The OJS HTTP binding (ojs.http.enabled=true)", OjsPaths::isBinding,
+							"ojs.http.token", "ojs.http.allow-unauthenticated-loopback",
+							"enqueue, fetch and ack jobs (any process on this host can run jobs)"),
+					BearerToken.of(properties.getToken()), properties.isAllowUnauthenticatedLoopback(),
+					properties.getAllowedHosts(), jsonMapper(jsonMapper));
 		}
 
 	}

@@ -1,19 +1,16 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.OjsErrorResolver;
-import dev.ojs.web.OjsPaths;
 import dev.ojs.web.StorableTextBodyAdvice;
 import dev.ojs.web.StorableTextInterceptor;
 
@@ -35,9 +32,8 @@ class OjsWebErrorsConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsErrorResolver ojsErrorResolver(ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<OjsDashboardProperties> dashboard) {
-		return new OjsErrorResolver(jsonMapper.getIfUnique(JsonMapper::new), () -> prefixes(dashboard));
+	OjsErrorResolver ojsErrorResolver(ObjectProvider<JsonMapper> jsonMapper, Environment environment) {
+		return new OjsErrorResolver(jsonMapper.getIfUnique(JsonMapper::new), OjsSurfacePaths.surfaces(environment));
 	}
 
 	@Bean
@@ -56,16 +52,6 @@ class OjsWebErrorsConfiguration {
 				registry.addInterceptor(interceptor);
 			}
 		};
-	}
-
-	/** {@link OjsPaths#ROOT}, and the dashboard's path when it is served. */
-	private static List<String> prefixes(ObjectProvider<OjsDashboardProperties> dashboard) {
-		List<String> prefixes = new ArrayList<>(List.of(OjsPaths.ROOT));
-		OjsDashboardProperties properties = dashboard.getIfAvailable();
-		if (properties != null && properties.isEnabled()) {
-			prefixes.add(properties.normalizedPath());
-		}
-		return prefixes;
 	}
 
 }
