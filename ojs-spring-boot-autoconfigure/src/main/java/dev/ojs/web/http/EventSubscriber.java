@@ -45,6 +45,13 @@ final class EventSubscriber {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/**
+	 * Whether the container has called the output's write listener once: until then the
+	 * request's own thread may still be in the servlet, and the output is not written from
+	 * any other thread (events wait in the buffer).
+	 */
+	private volatile boolean writable;
+
 	// written and read only by the delivering thread
 	private boolean unflushed = true;
 
@@ -68,7 +75,10 @@ final class EventSubscriber {
 
 	/** Starts delivery: the status and headers go out first, ahead of any event. */
 	void start() {
-		this.output.start(this::deliver, this::close);
+		this.output.start(() -> {
+			this.writable = true;
+			deliver();
+		}, this::close);
 	}
 
 	boolean wants(String type, String queue, String jobType) {
@@ -151,7 +161,7 @@ final class EventSubscriber {
 	}
 
 	private void write() throws IOException {
-		while (!this.closed.get() && this.output.isReady()) {
+		while (this.writable && !this.closed.get() && this.output.isReady()) {
 			byte[] event = this.buffer.poll();
 			if (event != null) {
 				this.output.write(event);

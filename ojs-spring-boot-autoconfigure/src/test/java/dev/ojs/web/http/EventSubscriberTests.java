@@ -52,6 +52,48 @@ class EventSubscriberTests {
 		assertThat(output.operations).containsExactly("flush", "a", "b", "flush");
 	}
 
+	/** Until the container calls the write listener, the request's own thread may still be in the servlet. */
+	@Test
+	void writesNothingBeforeTheContainerCallsTheWriteListener() {
+		List<String> written = new ArrayList<>();
+		Runnable[] listener = new Runnable[1];
+		EventOutput output = new EventOutput() {
+
+			@Override
+			public void start(Runnable writable, Runnable closed) {
+				listener[0] = writable;
+			}
+
+			@Override
+			public boolean isReady() {
+				return true;
+			}
+
+			@Override
+			public void write(byte[] bytes) {
+				written.add(new String(bytes, StandardCharsets.UTF_8));
+			}
+
+			@Override
+			public void flush() {
+				written.add("flush");
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		EventSubscriber subscriber = new EventSubscriber(Set.of(), Set.of(), Set.of(), output, 10, this.writer,
+				this.ended::add);
+		subscriber.start();
+		subscriber.offer(bytes("a"));
+		runScheduled();
+		assertThat(written).isEmpty();
+		listener[0].run();
+		assertThat(written).containsExactly("a", "flush");
+	}
+
 	@Test
 	void writesNothingWhileNotReadyAndResumesWhenWritable() {
 		FakeEventOutput output = new FakeEventOutput(false);
