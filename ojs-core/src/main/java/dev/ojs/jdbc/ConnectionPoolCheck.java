@@ -9,13 +9,16 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks at worker start that a HikariCP pool is large enough. The worker's own threads hold
- * a connection each while they work (a poller per served queue, the completer, heartbeats,
- * rescuer and pruner, and on PostgreSQL the {@code LISTEN} connection). A pool smaller
- * than that plus one makes the engine's own writes wait, so heartbeats and outcomes come
- * late: that is a warning. Handler threads hold connections only when handlers use the
- * database, so a pool that cannot also serve every handler slot is only worth an info line.
- * Hikari is found reflectively: it is not a dependency.
+ * Checks at worker start that a HikariCP pool is large enough. The worker's own threads may
+ * each hold a connection while they work (a poller per served queue, the completer,
+ * heartbeats, rescuer, pruner, expirer, the pause and cancel watchers, and on PostgreSQL the
+ * {@code LISTEN} connection). A pool smaller than that makes the engine's own writes wait,
+ * so heartbeats and outcomes come late: that is a warning. A pool of exactly that size is
+ * enough, as these threads rarely hold their connections at the same moment: Hikari's
+ * default of 10 serves a node of one queue on PostgreSQL without a warning. Handler threads
+ * hold connections only when handlers use the database, so a pool that cannot also serve
+ * every handler slot is only worth an info line. Hikari is found reflectively: it is not a
+ * dependency.
  */
 final class ConnectionPoolCheck {
 
@@ -49,16 +52,17 @@ final class ConnectionPoolCheck {
 	/** What to log for a pool of {@code maximum} connections, or {@code null} when it is enough. */
 	static @Nullable Finding check(int maximum, int workerConnections, int handlerSlots) {
 		int all = workerConnections + handlerSlots;
-		if (maximum <= workerConnections) {
-			return new Finding(true, "The OJS worker's own threads (a poller per queue, completer, heartbeats,"
-					+ " rescuer, pruner, pause and cancel watchers, listener) may hold " + workerConnections
-					+ " database connections at once, but the connection pool allows " + maximum + ": raise " + PROPERTY
-					+ " to at least " + all + ", or heartbeats and outcomes will wait for connections");
+		if (maximum < workerConnections) {
+			return new Finding(true, "The connection pool allows " + maximum + " connections, fewer than the "
+					+ workerConnections + " the OJS worker's own threads (a poller per queue, completer, heartbeats,"
+					+ " rescuer, pruner, expirer, pause and cancel watchers, listener) may hold at once, so heartbeats"
+					+ " and outcomes will wait for connections: raise " + PROPERTY + " to at least " + workerConnections
+					+ " (" + all + " if handlers use the database)");
 		}
 		if (maximum < all) {
-			return new Finding(false, "OJS handlers that use the database may wait for connections: " + handlerSlots
-					+ " handler slots and " + workerConnections + " worker connections share a pool of " + maximum
-					+ " (raise " + PROPERTY + " to " + all + " if handlers use the database)");
+			return new Finding(false, "OJS handlers that use the database may wait for connections: the pool allows "
+					+ maximum + ", the worker's own threads may hold " + workerConnections + " and its " + handlerSlots
+					+ " handler slots one each (raise " + PROPERTY + " to " + all + " if handlers use the database)");
 		}
 		return null;
 	}

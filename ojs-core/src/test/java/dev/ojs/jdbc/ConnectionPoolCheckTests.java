@@ -26,13 +26,20 @@ class ConnectionPoolCheckTests extends DatabaseTests {
 		assertThat(ConnectionPoolCheck.check(10, 5, 5)).isNull();
 		ConnectionPoolCheck.Finding info = ConnectionPoolCheck.check(10, 5, 10);
 		assertThat(info.warning()).isFalse();
-		assertThat(info.message()).contains("10 handler slots and 5 worker connections share a pool of 10")
+		assertThat(info.message()).contains("the pool allows 10, the worker's own threads may hold 5 and its 10 handler slots")
 			.contains("raise spring.datasource.hikari.maximum-pool-size to 15 if handlers use the database");
-		ConnectionPoolCheck.Finding warning = ConnectionPoolCheck.check(5, 5, 10);
+		ConnectionPoolCheck.Finding warning = ConnectionPoolCheck.check(4, 5, 10);
 		assertThat(warning.warning()).isTrue();
-		assertThat(warning.message()).contains("may hold 5 database connections")
-			.contains("allows 5")
-			.contains("raise spring.datasource.hikari.maximum-pool-size to at least 15");
+		assertThat(warning.message()).contains("The connection pool allows 4 connections, fewer than the 5")
+			.contains("raise spring.datasource.hikari.maximum-pool-size to at least 5 (15 if handlers use the database)");
+	}
+
+	/** Hikari's default pool (10) serves a node of one queue on PostgreSQL (9 threads and the listener). */
+	@Test
+	void aPoolAsLargeAsTheWorkersOwnThreadsIsNoWarning() {
+		ConnectionPoolCheck.Finding defaults = ConnectionPoolCheck.check(10, 10, 32);
+		assertThat(defaults.warning()).isFalse();
+		assertThat(ConnectionPoolCheck.check(9, 10, 32).warning()).isTrue();
 	}
 
 	@Test
