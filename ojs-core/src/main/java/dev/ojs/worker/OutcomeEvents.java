@@ -11,8 +11,9 @@ import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
 
 /**
- * Tells the {@link JobEventListener} about stored outcomes. Whatever the listener throws is
- * logged, never passed to the worker thread that told it.
+ * Tells the {@link JobEventListener} about stored outcomes, and logs each failed attempt
+ * ({@link FailedAttempts}). Whatever the listener throws is logged, never passed to the
+ * worker thread that told it.
  */
 final class OutcomeEvents {
 
@@ -60,6 +61,7 @@ final class OutcomeEvents {
 	}
 
 	void failed(FailurePlanner.Plan plan, Duration handlerDuration) {
+		FailedAttempts.log(plan);
 		Job job = plan.job();
 		try {
 			if (plan.delay() != null) {

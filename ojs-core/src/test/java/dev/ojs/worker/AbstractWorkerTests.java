@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -297,6 +300,52 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		assertTerminal(nonRetryable, true, "payment.declined", ErrorCode.RETRY, "deadLettered");
 		assertTerminal(nonRetryableDiscard, false, "payment.declined", ErrorCode.RETRY, "discarded");
 		assertThat(this.store.find(discard).orElseThrow().lastError().details()).isEqualTo(Map.of("why", "DISCARD"));
+	}
+
+	/**
+	 * Every failed attempt is logged once it is stored (logger {@code dev.ojs.worker.FailedAttempts}):
+	 * DEBUG while it is retried, WARN when it is dead-lettered, INFO when it is discarded.
+	 */
+	@Test
+	void failedAttemptsAreLogged(CapturedOutput output) {
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		logging.setLogLevel("dev.ojs.worker.FailedAttempts", LogLevel.DEBUG);
+		try {
+			assertFailedAttemptsAreLogged(output);
+		}
+		finally {
+			logging.setLogLevel("dev.ojs.worker.FailedAttempts", null);
+		}
+	}
+
+	private void assertFailedAttemptsAreLogged(CapturedOutput output) {
+		start(handler(TYPE, (execution) -> {
+			throw new IllegalStateException("smtp down " + execution.job().attempt());
+		}));
+		String deadLetter = enqueue(job(TYPE).policy(RetryPolicy.builder()
+			.maxAttempts(3)
+			.initialInterval(Duration.ofMillis(10))
+			.jitter(false)
+			.onExhaustion(OnExhaustion.DEAD_LETTER)
+			.build()
+			.effective()));
+		String discard = enqueue(job(TYPE).policy(quickRetries(1)));
+		awaitState(deadLetter, JobState.DISCARDED);
+		awaitState(discard, JobState.DISCARDED);
+		String error = ": " + IllegalStateException.class.getName() + ": smtp down ";
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(output.getAll())
+			.containsPattern(logLine("WARN", deadLetter, 3, " failed and was dead-lettered" + error + "3"))
+			.containsPattern(logLine("INFO", discard, 1, " failed and was discarded" + error + "1")));
+		assertThat(output.getAll())
+			.containsPattern(logLine("DEBUG", deadLetter, 1, " failed, retrying in PT0.01S at ") + "\\S+"
+					+ Pattern.quote(error + "1"))
+			.containsPattern(logLine("DEBUG", deadLetter, 2, " failed, retrying in PT0.02S at ") + "\\S+"
+					+ Pattern.quote(error + "2"));
+	}
+
+	private static String logLine(String level, String id, int attempt, String rest) {
+		return level + "\\s+dev\\.ojs\\.worker\\.FailedAttempts -- "
+				+ Pattern.quote("OJS job " + TYPE + " " + id + " (queue default) attempt " + attempt + rest);
 	}
 
 	private void assertTerminal(String id, boolean deadLetter, String errorType, ErrorCode code, String event) {
