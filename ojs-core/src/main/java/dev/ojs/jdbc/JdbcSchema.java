@@ -4,12 +4,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
@@ -18,7 +27,8 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
  * {@code dev/ojs/jdbc/schema-{postgresql,mariadb,mysql,h2}.sql}, written for the default
  * prefix {@code ojs_}; this class substitutes the prefix of {@link JdbcStoreSettings} (which
  * validates it) into the table and index names. Every statement is
- * {@code IF NOT EXISTS}, so creating twice is harmless.
+ * {@code IF NOT EXISTS}, so creating twice is harmless. {@link #verify} tells at start-up
+ * whether the tables exist.
  */
 public final class JdbcSchema {
 
@@ -66,6 +76,59 @@ public final class JdbcSchema {
 	/** Drops the OJS tables that exist. */
 	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
 		JdbcDialect.dropTable(dataSource, settings);
+	}
+
+	/**
+	 * Fails when a table of the store does not exist, naming every missing one. Reads the
+	 * connection's metadata only (no statement on the tables): the current catalog, any
+	 * schema, names as the database stores unquoted identifiers.
+	 * @throws MissingTablesException when a table is missing
+	 * @throws CannotGetJdbcConnectionException when the metadata cannot be read
+	 */
+	public static void verify(DataSource dataSource, JdbcStoreSettings settings) {
+		List<String> missing = new ArrayList<>(tables(settings));
+		Connection connection = DataSourceUtils.getConnection(dataSource);
+		try {
+			DatabaseMetaData metaData = connection.getMetaData();
+			Set<String> present = new HashSet<>();
+			String escape = metaData.getSearchStringEscape();
+			String pattern = stored(metaData, settings.tablePrefix()).replace("_", escape + "_").replace("%", escape + "%")
+					+ "%";
+			try (ResultSet tables = metaData.getTables(connection.getCatalog(), null, pattern, null)) {
+				while (tables.next()) {
+					present.add(tables.getString("TABLE_NAME"));
+				}
+			}
+			for (String table : tables(settings)) {
+				if (present.contains(stored(metaData, table))) {
+					missing.remove(table);
+				}
+			}
+		}
+		catch (SQLException ex) {
+			throw new CannotGetJdbcConnectionException("Cannot read the tables of the database", ex);
+		}
+		finally {
+			DataSourceUtils.releaseConnection(connection, dataSource);
+		}
+		if (!missing.isEmpty()) {
+			throw new MissingTablesException(missing, JdbcPlatform.detect(dataSource), settings.tablePrefix());
+		}
+	}
+
+	/** Every table the schema script creates. */
+	static List<String> tables(JdbcStoreSettings settings) {
+		return List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
+				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
+				settings.nodesTableName(), settings.statsTableName());
+	}
+
+	/** An unquoted identifier as the database stores it. */
+	private static String stored(DatabaseMetaData metaData, String identifier) throws SQLException {
+		if (metaData.storesUpperCaseIdentifiers()) {
+			return identifier.toUpperCase(Locale.ROOT);
+		}
+		return metaData.storesLowerCaseIdentifiers() ? identifier.toLowerCase(Locale.ROOT) : identifier;
 	}
 
 }

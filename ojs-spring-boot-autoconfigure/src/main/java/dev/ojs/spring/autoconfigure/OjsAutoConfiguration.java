@@ -3,6 +3,7 @@ package dev.ojs.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,10 +24,13 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.jdbc.MissingTablesException;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
@@ -60,12 +64,24 @@ import dev.ojs.worker.Worker;
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class OjsAutoConfiguration {
 
+	/**
+	 * The store, once its tables exist: a missing one fails start-up with a
+	 * {@link MissingTablesException} ({@link MissingTablesFailureAnalyzer}) rather than with
+	 * the first statement's SQL error. A database that cannot be reached yet is not checked.
+	 */
 	@Bean
 	@ConditionalOnMissingBean(JobStore.class)
 	JdbcJobStore ojsJobStore(ObjectProvider<DataSource> dataSource,
 			@OjsDataSource ObjectProvider<DataSource> ojsDataSource, OjsProperties properties) {
-		return new JdbcJobStore(getDataSource(dataSource, ojsDataSource), new JdbcStoreSettings(
-				properties.getJdbc().getTablePrefix()));
+		DataSource jobsDataSource = getDataSource(dataSource, ojsDataSource);
+		JdbcStoreSettings settings = new JdbcStoreSettings(properties.getJdbc().getTablePrefix());
+		try {
+			JdbcSchema.verify(jobsDataSource, settings);
+		}
+		catch (CannotGetJdbcConnectionException ex) {
+			LogFactory.getLog(OjsAutoConfiguration.class).debug("OJS could not check that its tables exist", ex);
+		}
+		return new JdbcJobStore(jobsDataSource, settings);
 	}
 
 	@Bean

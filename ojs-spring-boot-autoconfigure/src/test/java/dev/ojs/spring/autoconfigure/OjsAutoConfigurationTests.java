@@ -20,6 +20,9 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.JdbcSchema;
+import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.jdbc.MissingTablesException;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsJob;
@@ -136,7 +139,10 @@ class OjsAutoConfigurationTests {
 
 	@Test
 	void withoutScriptInitializationSupportThereIsNoInitializer() {
+		DataSource dataSource = embedded();
+		JdbcSchema.create(dataSource, JdbcStoreSettings.defaults());
 		this.contextRunner.withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
+			.withBean(DataSource.class, () -> dataSource)
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
 				.hasSingleBean(JobStore.class));
@@ -191,10 +197,22 @@ class OjsAutoConfigurationTests {
 
 	@Test
 	void initializeSchemaNeverHasNoInitializer() {
-		this.contextRunner.withPropertyValues("ojs.jdbc.initialize-schema=never")
+		DataSource dataSource = embedded();
+		JdbcSchema.create(dataSource, JdbcStoreSettings.defaults());
+		this.contextRunner.withBean(DataSource.class, () -> dataSource)
+			.withPropertyValues("ojs.jdbc.initialize-schema=never")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(OjsDataSourceScriptDatabaseInitializer.class)
 				.hasSingleBean(JobStore.class));
+	}
+
+	@Test
+	void initializeSchemaNeverWithoutTheTablesFailsNamingThem() {
+		this.contextRunner.withPropertyValues("ojs.jdbc.initialize-schema=never")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(MissingTablesException.class)
+				.hasMessageContaining("ojs_jobs, ojs_job_errors"));
 	}
 
 	@Test
@@ -372,7 +390,7 @@ class OjsAutoConfigurationTests {
 
 	}
 
-	/** The README's two-DataSource pattern. */
+	/** The two-DataSource pattern of docs/configuration.md. */
 	@Configuration(proxyBeanMethods = false)
 	static class SeparateOjsDataSource {
 
