@@ -3,6 +3,7 @@ package dev.ojs.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -15,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
@@ -24,14 +26,19 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.unit.DataSize;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.JobSizeLimits;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
@@ -41,8 +48,9 @@ import dev.ojs.worker.Worker;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
- * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
- * {@link OjsTemplate} and {@link OjsQueues}. The worker is configured by
+ * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, and the
+ * services every edge calls: {@link OjsTemplate}, {@link OjsJobs} and {@link OjsQueues}.
+ * The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
@@ -93,20 +101,54 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean
 	OjsTemplate ojsTemplate(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<JobEnqueueObservationConvention> observationConvention) {
+			ObjectProvider<JobEnqueueObservationConvention> observationConvention, OjsProperties properties,
+			Environment environment) {
 		OjsTemplate template = new OjsTemplate(jobStore, handlers, getJsonMapper(jsonMapper));
 		template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		template.setObservationConvention(observationConvention.getIfUnique());
+		template.setSizeLimits(jobSizeLimits(properties, environment));
 		return template;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker, OjsProperties properties) {
-		OjsQueues queues = new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
+	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<AdminStore> adminStore, ObjectProvider<Worker> worker,
+			OjsProperties properties) {
+		OjsQueues queues = new OjsQueues(jobStore, getAdminStore(adminStore, jobStore),
+				() -> worker.ifAvailable(Worker::refreshPausedQueues));
 		// the configured rate limits hold before any worker claims
 		properties.rateLimits().forEach(queues::setRateLimit);
 		return queues;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsJobs ojsJobs(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<AdminStore> adminStore) {
+		return new OjsJobs(jobStore, handlers, getAdminStore(adminStore, jobStore));
+	}
+
+	/**
+	 * The {@link AdminStore} bean (the Admin API's), else one over a JDBC job store: the
+	 * queries behind the queue statistics and job lists, also without the Admin API.
+	 */
+	static @Nullable AdminStore getAdminStore(ObjectProvider<AdminStore> adminStore, JobStore jobStore) {
+		return adminStore.getIfAvailable(() -> (jobStore instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
+	}
+
+	/**
+	 * {@code ojs.max-args-size} and {@code ojs.max-meta-size}, each else the deprecated
+	 * {@code ojs.http.*} property it replaces, else the default.
+	 */
+	static JobSizeLimits jobSizeLimits(OjsProperties properties, Environment environment) {
+		Binder binder = Binder.get(environment);
+		DataSize args = size(binder, "max-args-size", properties.getMaxArgsSize());
+		DataSize meta = size(binder, "max-meta-size", properties.getMaxMetaSize());
+		return new JobSizeLimits(args.toBytes(), meta.toBytes());
+	}
+
+	private static DataSize size(Binder binder, String name, DataSize bound) {
+		return binder.bind("ojs." + name, DataSize.class).isBound() ? bound
+				: binder.bind("ojs.http." + name, DataSize.class).orElse(bound);
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {
