@@ -12,13 +12,15 @@ import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.LazyErrorHistory;
+import dev.ojs.json.JobJson;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 
 /**
  * What an application sees of a stored job. Serialised with Jackson, the state is its
  * lowercase spec value ({@code "completed"}, as the actuator shows it) and the policy,
- * arguments and metadata are written as JSON values, not strings.
+ * arguments and metadata are written as JSON values, not strings ({@link JobJson} holds the
+ * serializers).
  *
  * @param id lowercase UUIDv7
  * @param type the job type
@@ -47,8 +49,8 @@ import dev.ojs.retry.RetryPolicyLayers;
  * @param discardedAt when it was discarded, dead-lettered or cancelled, or {@code null}
  */
 public record JobInfo(String id, String type, String queue, int priority,
-		@JsonSerialize(using = JobInfoSerializers.StateValue.class) JobState state, int attempt, int maxAttempts,
-		@JsonSerialize(using = JobInfoSerializers.RetryPolicyValue.class) RetryPolicy retryPolicy,
+		@JsonSerialize(using = JobJson.StateSerializer.class) JobState state, int attempt, int maxAttempts,
+		@JsonSerialize(using = JobJson.PolicySerializer.class) RetryPolicy retryPolicy,
 		Map<String, String> retryPolicySources,
 		List<ErrorEntry> errors, boolean deadLetter, @Nullable Instant nextRetryAt, @JsonRawValue String argsJson,
 		@JsonRawValue String metaJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,

@@ -1,33 +1,46 @@
 package dev.ojs.spring;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.QueueSummary;
+import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 
 /**
- * Pauses, resumes and lists queues (ojs-queue-config.md §5.1, ojs-admin-api.md §6.1, §6.3,
- * §6.4). The state is stored in the database, so it holds on every node and across restarts:
- * this node's worker follows at once, every other node's within one
+ * Pauses, resumes, rate-limits, lists and counts queues (ojs-queue-config.md §5.1, §6.2,
+ * ojs-admin-api.md §6): the one service of queues behind the Java API, the HTTP binding, the
+ * Admin API and the actuator. The state is stored in the database, so it holds on every node
+ * and across restarts: this node's worker follows at once, every other node's within one
  * {@code ojs.worker.poll-interval}. Jobs already running (or claimed as the pause took
  * effect) finish; enqueues into a paused queue succeed and the jobs wait.
+ * <p>
+ * Every queue name given is checked by {@link OjsNames}: a name breaking the rule throws
+ * {@link OjsValidationException} (field {@code queue}). The statistics and summaries need an
+ * {@link AdminStore}; without one they throw {@link UnsupportedOperationException}.
  */
 public class OjsQueues {
 
 	private static final Log logger = LogFactory.getLog(OjsQueues.class);
 
 	private final JobStore store;
+
+	private final @Nullable AdminStore admin;
 
 	private final Runnable changed;
 
@@ -45,20 +58,32 @@ public class OjsQueues {
 	 * {@link dev.ojs.worker.Worker#refreshPausedQueues()} for this node's worker
 	 */
 	public OjsQueues(JobStore store, Runnable changed) {
+		this(store, null, changed);
+	}
+
+	/**
+	 * @param store where queue states and jobs are stored
+	 * @param admin the queue summaries and per-minute statistics, or {@code null} when the
+	 * store keeps none
+	 * @param changed run after each pause or resume, such as
+	 * {@link dev.ojs.worker.Worker#refreshPausedQueues()} for this node's worker
+	 */
+	public OjsQueues(JobStore store, @Nullable AdminStore admin, Runnable changed) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.admin = admin;
 		this.changed = Objects.requireNonNull(changed, "changed must not be null");
 	}
 
 	/**
 	 * Pauses a queue, also one that has never held a job. Pausing a paused queue keeps
 	 * its {@link QueueState#pausedAt()}.
-	 * @param queue the queue name, at most 255 characters
+	 * @param queue the queue name
 	 * @return its state now
-	 * @throws IllegalArgumentException when the name is blank or longer than 255 characters
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
 	 * @throws UnsupportedOperationException when the job store cannot pause queues
 	 */
 	public QueueState pause(String queue) {
-		QueueState state = this.store.pauseQueue(queue);
+		QueueState state = this.store.pauseQueue(OjsNames.checkQueue(queue, "queue"));
 		logger.info("OJS queue '" + queue + "' paused");
 		this.changed.run();
 		return state;
@@ -67,13 +92,13 @@ public class OjsQueues {
 	/**
 	 * Resumes a queue: workers claim its jobs again. Resuming a queue that is not paused
 	 * changes nothing.
-	 * @param queue the queue name, at most 255 characters
+	 * @param queue the queue name
 	 * @return its state now
-	 * @throws IllegalArgumentException when the name is blank or longer than 255 characters
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
 	 * @throws UnsupportedOperationException when the job store cannot pause queues
 	 */
 	public QueueState resume(String queue) {
-		QueueState state = this.store.resumeQueue(queue);
+		QueueState state = this.store.resumeQueue(OjsNames.checkQueue(queue, "queue"));
 		logger.info("OJS queue '" + queue + "' resumed");
 		this.changed.run();
 		return state;
@@ -84,16 +109,31 @@ public class OjsQueues {
 	 * never held a job: at most {@code limit.limit()} of its jobs start per
 	 * {@code limit.period()}, on all nodes and workers (in process and over HTTP) together.
 	 * This node follows at once, other nodes within a second.
-	 * @param queue the queue name, at most 255 characters
+	 * @param queue the queue name
 	 * @param limit the limit, or {@code null} to remove it
 	 * @return its state now
-	 * @throws IllegalArgumentException when the name is blank or longer than 255 characters
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
 	 * @throws UnsupportedOperationException when the job store cannot limit queues
 	 */
 	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
-		QueueState state = this.store.setRateLimit(queue, limit);
+		QueueState state = this.store.setRateLimit(OjsNames.checkQueue(queue, "queue"), limit);
 		logger.info("OJS queue '" + queue + "' rate limit " + ((limit != null)
 				? "set to " + limit.limit() + " per " + limit.period() : "removed"));
+		return state;
+	}
+
+	/**
+	 * Sets a queue's rate limit as a job's own {@code rate_limit} option does over HTTP (spec
+	 * README decision 22): every such enqueue sets it again, so it is logged at debug level
+	 * only. Joins the caller's transaction.
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 */
+	public QueueState setRateLimitOfJob(String queue, RateLimit limit) {
+		QueueState state = this.store.setRateLimit(OjsNames.checkQueue(queue, "queue"), limit);
+		if (logger.isDebugEnabled()) {
+			logger.debug("OJS queue '" + queue + "' rate limit set to " + limit.limit() + " per " + limit.period()
+					+ " by a job");
+		}
 		return state;
 	}
 
@@ -119,9 +159,9 @@ public class OjsQueues {
 	}
 
 	/**
-	 * Every known queue, in name order: those holding jobs and those ever paused or resumed
-	 * (a paused queue without jobs too), with their counts. Counting reads the whole job
-	 * table.
+	 * Every known queue, in name order: those holding jobs and those ever paused, resumed or
+	 * rate-limited (a paused queue without jobs too), with their counts. Counting reads the
+	 * whole job table.
 	 */
 	public List<QueueInfo> queues() {
 		Map<String, Map<JobState, Long>> counts = this.store.countByQueueAndState();
@@ -129,14 +169,96 @@ public class OjsQueues {
 		counts.keySet().forEach((queue) -> states.put(queue, QueueState.active(queue)));
 		this.store.queueStates().forEach((state) -> states.put(state.name(), state));
 		List<QueueInfo> queues = new ArrayList<>(states.size());
-		states.forEach((queue, state) -> {
-			Map<JobState, Long> byState = new EnumMap<>(JobState.class);
-			for (JobState jobState : JobState.values()) {
-				byState.put(jobState, counts.getOrDefault(queue, Map.of()).getOrDefault(jobState, 0L));
-			}
-			queues.add(new QueueInfo(queue, state.paused(), state.pausedAt(), byState));
-		});
+		states.forEach((queue, state) -> queues.add(info(state, counts.getOrDefault(queue, Map.of()))));
 		return queues;
+	}
+
+	/**
+	 * A queue with its exact counts, also one never seen (active, no jobs). Counting reads
+	 * the whole job table.
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 */
+	public QueueInfo queue(String name) {
+		OjsNames.checkQueue(name, "queue");
+		Map<JobState, Long> counts = this.store.countByQueueAndState().getOrDefault(name, Map.of());
+		QueueState state = this.store.queueStates()
+			.stream()
+			.filter((candidate) -> candidate.name().equals(name))
+			.findFirst()
+			.orElseGet(() -> QueueState.active(name));
+		return info(state, counts);
+	}
+
+	private static QueueInfo info(QueueState state, Map<JobState, Long> counts) {
+		Map<JobState, Long> byState = new EnumMap<>(JobState.class);
+		for (JobState jobState : JobState.values()) {
+			byState.put(jobState, counts.getOrDefault(jobState, 0L));
+		}
+		return new QueueInfo(state.name(), state.paused(), state.pausedAt(), byState, state.rateLimit());
+	}
+
+	/**
+	 * Every queue that holds a job or has a stored state, in name order, as the Admin API
+	 * lists them (counts estimated on large tables, dead letters apart, latency).
+	 */
+	public List<QueueSummary> summaries() {
+		return admin().queues();
+	}
+
+	/**
+	 * One queue as {@link #summaries()} shows it, if it holds a job or has a stored state.
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 */
+	public Optional<QueueSummary> summary(String name) {
+		return admin().queue(OjsNames.checkQueue(name, "queue"));
+	}
+
+	/** Whether per-minute statistics are kept ({@link #stats}, {@link #statsByQueue}). */
+	public boolean hasStatistics() {
+		return this.admin != null;
+	}
+
+	/** The store's clock, at the precision stored: the end of every statistics window. */
+	public Instant now() {
+		return admin().now();
+	}
+
+	/**
+	 * Outcome counters of a queue (or of all, as queue {@code "*"}, for {@code null}) in
+	 * periods of {@code periodMinutes} between {@code since} and {@code until}, oldest first.
+	 */
+	public List<StatsBucket> stats(Instant since, Instant until, int periodMinutes, @Nullable String queue) {
+		return admin().stats(since, until, periodMinutes, queue);
+	}
+
+	/** Outcome counters per queue summed between {@code since} and {@code until}, by queue name. */
+	public Map<String, StatsBucket> statsByQueue(Instant since, Instant until) {
+		return admin().statsByQueue(since, until);
+	}
+
+	/**
+	 * Deletes up to {@code limit} jobs of the queue in these terminal states created before
+	 * {@code olderThan} ({@code null}: any time).
+	 * @return how many were deleted
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 */
+	public int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
+		return admin().purge(OjsNames.checkQueue(queue, "queue"), states, olderThan, limit);
+	}
+
+	/**
+	 * How many jobs {@link #purge} would delete without a limit.
+	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 */
+	public long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
+		return admin().countPurgeable(OjsNames.checkQueue(queue, "queue"), states, olderThan);
+	}
+
+	private AdminStore admin() {
+		if (this.admin == null) {
+			throw new UnsupportedOperationException(this.store.getClass().getName() + " keeps no queue statistics");
+		}
+		return this.admin;
 	}
 
 }

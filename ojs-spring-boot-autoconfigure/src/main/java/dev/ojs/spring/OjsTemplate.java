@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -36,7 +37,9 @@ import dev.ojs.spring.observation.OjsObservationDocumentation;
  * the job ({@link JobOptions.Builder#retry(RetryPolicy)}) are stored with it: the handler
  * that runs the job supplies the rest (spec §8.1). They are validated at enqueue (RET-16):
  * an invalid policy throws {@link RetryPolicyValidationException} naming the field, and
- * nothing is written.
+ * nothing is written. So are the type and queue name ({@link OjsNames}) and the size of the
+ * arguments and metadata ({@link #setSizeLimits JobSizeLimits}): a job breaking them throws
+ * {@link OjsValidationException} naming the field, the same refusal every HTTP edge answers.
  * <p>
  * Each case has one call shape: {@link #enqueue(String)} for a job without arguments,
  * {@link #enqueue(String, Object...)} where each value is one argument,
@@ -60,6 +63,8 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	private @Nullable JobEnqueueObservationConvention observationConvention;
 
 	private @Nullable ApplicationEventPublisher eventPublisher;
+
+	private JobSizeLimits sizeLimits = JobSizeLimits.DEFAULTS;
 
 	/**
 	 * @param store where jobs are stored
@@ -103,6 +108,19 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	}
 
 	/**
+	 * The most a job's arguments and metadata may hold ({@link JobSizeLimits#DEFAULTS} unless
+	 * set).
+	 */
+	public void setSizeLimits(JobSizeLimits sizeLimits) {
+		this.sizeLimits = Objects.requireNonNull(sizeLimits, "sizeLimits must not be null");
+	}
+
+	/** The most a job's arguments and metadata may hold. */
+	public JobSizeLimits getSizeLimits() {
+		return this.sizeLimits;
+	}
+
+	/**
 	 * The convention of enqueue observations, instead of
 	 * {@link DefaultJobEnqueueObservationConvention}.
 	 */
@@ -126,6 +144,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	 * @return the job id (an existing live job's id when one of the same type has the same
 	 * unique key)
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
+	 * @throws OjsValidationException when the type, queue or metadata is refused
 	 */
 	public String enqueue(String type, JobOptions options) {
 		return enqueue(type, List.of(), options);
@@ -171,6 +190,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	 * @return the job id (an existing live job's id when one of the same type has the same
 	 * unique key)
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
+	 * @throws OjsValidationException when the type, queue, arguments or metadata are refused
 	 */
 	public String enqueue(String type, List<?> args, JobOptions options) {
 		Objects.requireNonNull(args, "args must not be null: pass List.of() for a job without arguments");
@@ -189,6 +209,8 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	 * ({@link JobOptions#none()} for none)
 	 * @return the job ids, in the order of {@code argsList}
 	 * @throws RetryPolicyValidationException when the resulting retry policy is invalid
+	 * @throws OjsValidationException when the type, queue, arguments ({@code args[i]}) or
+	 * metadata are refused
 	 */
 	public List<String> enqueueAll(String type, List<? extends List<?>> argsList, JobOptions options) {
 		Objects.requireNonNull(argsList, "argsList must not be null");
@@ -222,12 +244,20 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	 * @return the job ids, in order
 	 * @throws RetryPolicyValidationException when a job's retry policy is invalid; nothing is
 	 * written
+	 * @throws OjsValidationException when a job's type, queue, arguments or metadata are
+	 * refused, naming the job ({@code jobs[i].queue}); nothing is written
 	 */
 	public List<String> enqueueBatch(List<Enqueue> jobs) {
 		Objects.requireNonNull(jobs, "jobs must not be null");
 		List<NewJob> newJobs = new ArrayList<>(jobs.size());
-		for (Enqueue job : jobs) {
-			newJobs.addAll(newJobs(job.type(), List.of(job.args()), job.options()));
+		for (int i = 0; i < jobs.size(); i++) {
+			Enqueue job = jobs.get(i);
+			try {
+				newJobs.addAll(newJobs(job.type(), List.of(job.args()), job.options(), Map.of()));
+			}
+			catch (OjsValidationException ex) {
+				throw ex.withField("jobs[" + i + "]." + ex.getField());
+			}
 		}
 		return newJobs.isEmpty() ? List.of() : published(newJobs);
 	}
@@ -239,14 +269,14 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	private List<String> insert(String type, List<? extends List<?>> argsList, JobOptions options) {
 		Objects.requireNonNull(options, "options must not be null: pass JobOptions.none() for the defaults");
 		if (this.observationRegistry.isNoop()) {
-			return published(newJobs(type, argsList, options));
+			return published(newJobs(type, argsList, options, Map.of()));
 		}
 		JobEnqueueContext context = new JobEnqueueContext(type, argsList.size());
 		return OjsObservationDocumentation.JOB_ENQUEUE
 			.observation(this.observationConvention, DefaultJobEnqueueObservationConvention.INSTANCE, () -> context,
 					this.observationRegistry)
 			.observe(() -> {
-				List<NewJob> jobs = newJobs(type, argsList, options.withMeta(context.traceFields()));
+				List<NewJob> jobs = newJobs(type, argsList, options, context.traceFields());
 				String queue = jobs.get(0).queue();
 				context.setQueue((queue != null) ? queue : NewJob.DEFAULT_QUEUE);
 				List<String> ids = published(jobs);
@@ -292,16 +322,28 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	/**
 	 * One job per argument list. Everything but the arguments depends only on the type and
 	 * the options, so it is resolved (and the policy merged and validated) once per call.
+	 * The type, the arguments, the metadata as given and the queue are checked first, in
+	 * this order; {@code trace} (an observation's context) joins the metadata after.
 	 */
-	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, @Nullable JobOptions options) {
-		Objects.requireNonNull(type, "type must not be null");
+	private List<NewJob> newJobs(String type, List<? extends List<?>> argsList, @Nullable JobOptions options,
+			Map<String, String> trace) {
+		OjsNames.checkType(type, "type");
 		options = (options != null) ? options : JobOptions.none();
+		List<String> argsJson = argsJson(argsList);
+		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
+		this.sizeLimits.checkMetaJson(metaJson, "meta");
+		if (options.queue() != null) {
+			OjsNames.checkQueue(options.queue(), "queue");
+		}
+		if (!trace.isEmpty()) {
+			options = options.withMeta(trace);
+			metaJson = this.jsonMapper.writeValueAsString(options.meta());
+		}
 		HandlerDirectory.Route route = this.handlers.route(type);
 		String queue = (options.queue() != null) ? options.queue() : route.queue();
 		int priority = (options.priority() != null) ? options.priority() : route.priority();
 		RetryPolicy own = options.partialRetry();
 		int maxAttempts = effectivePolicy(route, own).maxAttempts();
-		String metaJson = this.jsonMapper.writeValueAsString(options.meta());
 		Instant runAt = runAt(options);
 		Instant expiresAt = (options.expiresAt() != null) ? options.expiresAt()
 				: (options.expiresIn() != null) ? this.clock.instant().plus(options.expiresIn()) : null;
@@ -309,19 +351,31 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 			throw new IllegalArgumentException("expiresAt " + expiresAt + " is before the job's run time " + runAt);
 		}
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
-		List<?> previous = null;
-		String argsJson = null;
-		for (List<?> args : argsList) {
-			Objects.requireNonNull(args, "args must not be null");
-			if (args != previous || argsJson == null) {
-				// the same list again (Collections.nCopies) is written once
-				argsJson = this.jsonMapper.writeValueAsString(args);
-				previous = args;
-			}
-			jobs.add(new NewJob(type, queue, priority, argsJson, metaJson, own, runAt, options.uniqueKey(),
-					maxAttempts, options.pending(), expiresAt));
+		for (String args : argsJson) {
+			jobs.add(new NewJob(type, queue, priority, args, metaJson, own, runAt, options.uniqueKey(), maxAttempts,
+					options.pending(), expiresAt));
 		}
 		return jobs;
+	}
+
+	/**
+	 * Each argument list as JSON, within the size limit ({@code args}, or {@code args[i]} of
+	 * several); the same list again (Collections.nCopies) is written and measured once.
+	 */
+	private List<String> argsJson(List<? extends List<?>> argsList) {
+		List<String> argsJson = new ArrayList<>(argsList.size());
+		List<?> previous = null;
+		String json = null;
+		for (List<?> args : argsList) {
+			Objects.requireNonNull(args, "args must not be null");
+			if (args != previous || json == null) {
+				json = this.jsonMapper.writeValueAsString(args);
+				this.sizeLimits.checkArgsJson(json, (argsList.size() == 1) ? "args" : "args[" + argsJson.size() + "]");
+				previous = args;
+			}
+			argsJson.add(json);
+		}
+		return argsJson;
 	}
 
 	/**

@@ -6,6 +6,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.JobState;
+import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
 
 /**
  * A queue as {@link OjsQueues#queues()} shows it (ojs-admin-api.md §6.1).
@@ -14,11 +16,23 @@ import dev.ojs.job.JobState;
  * @param paused whether it is paused: no worker claims its jobs
  * @param pausedAt when it was paused, or {@code null} when it is not
  * @param counts its jobs per state, every state present (0 when it has none)
+ * @param rateLimit its rate limit (ojs-queue-config.md §6.2), or {@code null} when it has none
  */
-public record QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts) {
+public record QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts,
+		@Nullable RateLimit rateLimit) {
 
 	public QueueInfo {
 		counts = Map.copyOf(counts);
+	}
+
+	/** A queue without a rate limit. */
+	public QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts) {
+		this(name, paused, pausedAt, counts, null);
+	}
+
+	/** Its stored state: paused or not, and its rate limit. */
+	public QueueState state() {
+		return new QueueState(this.name, this.paused, this.pausedAt, this.rateLimit);
 	}
 
 	/** Its jobs in a state. */

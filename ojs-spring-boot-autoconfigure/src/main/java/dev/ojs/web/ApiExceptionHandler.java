@@ -31,9 +31,12 @@ import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import dev.ojs.spring.OjsValidationException;
+
 /**
  * Writes every refusal of an OJS controller (package {@code dev.ojs.web} and below) as the
- * binding's {@link ApiError} body: {@link ApiException}s with their status, unreadable or
+ * binding's {@link ApiError} body: {@link ApiException}s with their status, a service's
+ * {@link OjsValidationException} as {@code 400 invalid_request} with its message, unreadable or
  * mistyped input as {@code 400 invalid_request}, a body past its limit as {@code 413}, never
  * a 5xx for bad input. {@link #refusal(Throwable)} is the one translation of an exception to
  * an answer, also used by {@link OjsErrorResolver} where no OJS controller was found. The
@@ -91,6 +94,10 @@ public class ApiExceptionHandler {
 	public static @Nullable ApiException refusal(Throwable ex) {
 		if (ex instanceof ApiException api) {
 			return api;
+		}
+		if (ex instanceof OjsValidationException invalid) {
+			// a service's refusal: the same message as the Java API's, the field as the request named it
+			return ApiException.invalidRequest(invalid.getMessage(), invalid.getDetails());
 		}
 		if (ex.getClass().getName().startsWith("org.springframework.security.")) {
 			return null;

@@ -2,48 +2,38 @@ package dev.ojs.web;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.spring.OjsNames;
+import dev.ojs.spring.OjsValidationException;
+
 /**
- * The rule for queue names wherever a request names a queue, the binding's and the Admin
- * API's alike (ojs-core.md, L0-ENV-004): lowercase letters, digits, {@code -} and
- * {@code .}, starting with a letter or digit, at most {@value #MAX_LENGTH} characters.
+ * The queue-name rule of the services ({@link OjsNames}) for a queue name an edge reads
+ * before any service sees it, such as a list filter: the same rule and message, refused with
+ * {@code 400 invalid_request} naming the request's field.
  */
 public final class QueueNames {
 
-	/**
-	 * ojs-core.md's queue names ({@code ^[a-z0-9][a-z0-9\-\.]*$}) and {@code _} after the first
-	 * character, which Java producers and {@code ojs.worker.queues} keys commonly use
-	 * ({@code billing_eu}), so that such a queue can be managed over HTTP too.
-	 */
-	public static final Pattern PATTERN = Pattern.compile("[a-z0-9][a-z0-9_\\-.]*");
-
-	public static final int MAX_LENGTH = 128;
-
 	/** What a refusal says. */
-	public static final String MESSAGE = "A queue name must match ^[a-z0-9][a-z0-9_\\-\\.]*$ and have at most "
-			+ MAX_LENGTH + " characters.";
+	public static final String MESSAGE = OjsNames.QUEUE_MESSAGE;
 
 	private QueueNames() {
 	}
 
 	/** Whether the name follows the rule. */
 	public static boolean isValid(String name) {
-		return name.length() <= MAX_LENGTH && PATTERN.matcher(name).matches();
+		return OjsNames.isQueue(name);
 	}
 
 	/**
-	 * The name, or {@code 400 invalid_request} naming {@code field} when it breaks the rule.
+	 * The name, or an {@link OjsValidationException} naming {@code field} when it breaks the
+	 * rule (answered as {@code 400 invalid_request}).
 	 * @param name the name as given
 	 * @param field the request field or parameter that gave it
 	 */
 	public static String check(String name, String field) {
-		if (!isValid(name)) {
-			throw invalid(field);
-		}
-		return name;
+		return OjsNames.checkQueue(name, field);
 	}
 
 	/** {@link #check} for an optional value; {@code null} passes. */

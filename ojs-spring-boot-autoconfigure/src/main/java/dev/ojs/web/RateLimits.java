@@ -2,7 +2,6 @@ package dev.ojs.web;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -12,8 +11,7 @@ import dev.ojs.job.RateLimit;
 /**
  * A queue's rate limit on the wire, for the HTTP binding and the Admin API: read from
  * ojs-queue-config.md's {@code {"limit": 100, "period": "PT1M"}} or openapi.yaml's
- * {@code {"max_per_second": 10}}, written as the former (plus {@code max_per_second} when
- * the period is one second).
+ * {@code {"max_per_second": 10}}; written by {@link dev.ojs.json.QueueJson#rateLimit}.
  */
 public final class RateLimits {
 
@@ -45,17 +43,6 @@ public final class RateLimits {
 		}
 		throw invalid(field, "The '" + field + "' field must have 'limit' (an integer) and 'period' (an ISO-8601"
 				+ " duration), or 'max_per_second' alone.");
-	}
-
-	/** The rate limit as the Admin API and the binding show it. */
-	public static Map<String, Object> view(RateLimit limit) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("limit", limit.limit());
-		view.put("period", limit.period().toString());
-		if (limit.period().equals(Duration.ofSeconds(1))) {
-			view.put("max_per_second", limit.limit());
-		}
-		return view;
 	}
 
 	private static int positiveInt(Object value, String field) {

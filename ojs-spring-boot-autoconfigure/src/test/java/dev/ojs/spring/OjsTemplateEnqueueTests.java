@@ -233,6 +233,40 @@ class OjsTemplateEnqueueTests {
 			.hasError();
 	}
 
+	/**
+	 * Issue 27: the type and queue rule of every edge (decision 6, L0-ENV-003, L0-ENV-004),
+	 * and the sizes of args and meta, refused naming the field before anything is written.
+	 */
+	@Test
+	void namesAndSizesAreCheckedBeforeAnythingIsWritten() {
+		this.template.setSizeLimits(new JobSizeLimits(16, 12));
+		assertRefused(() -> this.template.enqueue("Email.send"), "type", OjsNames.TYPE_MESSAGE);
+		assertRefused(() -> this.template.enqueue("a..b"), "type", OjsNames.TYPE_MESSAGE);
+		for (String queue : List.of("Mail", "", "-mail", "my queue", "q".repeat(256))) {
+			assertRefused(() -> this.template.enqueue("t", JobOptions.builder().queue(queue).build()), "queue",
+					OjsNames.QUEUE_MESSAGE);
+		}
+		assertRefused(() -> this.template.enqueue("t", "x".repeat(13)), "args",
+				"The 'args' field is larger than the limit of 16 bytes of JSON.");
+		assertRefused(() -> this.template.enqueueAll("t", List.of(List.of(), List.of("é".repeat(7))), JobOptions.none()),
+				"args[1]", "The 'args[1]' field is larger than the limit of 16 bytes of JSON.");
+		assertRefused(() -> this.template.enqueue("t", JobOptions.builder().meta("k", "1234567").build()), "meta",
+				"The 'meta' field is larger than the limit of 12 bytes of JSON.");
+		assertRefused(() -> this.template.enqueueBatch(List.of(new OjsTemplate.Enqueue("t", List.of(), JobOptions.none()),
+				new OjsTemplate.Enqueue("t", List.of(), JobOptions.builder().queue("Mail").build()))), "jobs[1].queue",
+				OjsNames.QUEUE_MESSAGE);
+		assertThat(this.inserted).isEmpty();
+		this.template.enqueue("billing.invoice_eu-2", JobOptions.builder().queue("billing_eu." + "q".repeat(240)).build());
+		this.template.enqueue("t", "x".repeat(12));
+		assertThat(this.inserted).hasSize(2);
+	}
+
+	private static void assertRefused(Runnable enqueue, String field, String message) {
+		assertThatExceptionOfType(OjsValidationException.class).isThrownBy(enqueue::run)
+			.withMessage(message)
+			.satisfies((ex) -> assertThat(ex.getDetails()).containsEntry("field", field));
+	}
+
 	private List<String> argsJson() {
 		return this.inserted.stream().map(NewJob::argsJson).toList();
 	}

@@ -1,14 +1,15 @@
 package dev.ojs.spring.actuate;
 
-import dev.ojs.retry.RetryPolicy;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.ojs.json.JobJson;
+import dev.ojs.retry.RetryPolicy;
+
 /**
- * Turns the JSON a job stores (args, meta, retry policy) into plain values (lists, maps,
- * strings, numbers, booleans) so that endpoint responses show them as JSON structures
- * rather than as strings holding JSON, whatever technology (HTTP or JMX) renders them.
+ * The stored JSON of a job (args, meta, retry policy) as plain values for the endpoints'
+ * descriptors ({@link JobJson#parse}), read with a plain {@link JsonMapper} so that HTTP and
+ * JMX render them alike.
  */
 final class JsonValues {
 
@@ -17,31 +18,14 @@ final class JsonValues {
 	private JsonValues() {
 	}
 
-	/**
-	 * Parses stored JSON; a value that is not valid JSON is returned as it is, so that a
-	 * damaged row can still be inspected.
-	 * @param json the stored JSON, may be {@code null}
-	 * @return the parsed value, or {@code null}
-	 */
+	/** {@link JobJson#parse} with the endpoints' mapper. */
 	static @Nullable Object parse(@Nullable String json) {
-		if (json == null || json.isBlank()) {
-			return null;
-		}
-		try {
-			return jsonMapper.readValue(json, Object.class);
-		}
-		catch (JacksonException ex) {
-			return json;
-		}
+		return JobJson.parse(jsonMapper, json);
 	}
 
-	/**
-	 * The policy as the spec's JSON object (snake_case fields, durations as ISO-8601).
-	 * @param policy the policy, may be {@code null}
-	 * @return the policy's fields, or {@code null}
-	 */
+	/** {@link JobJson#policy} with the endpoints' mapper. */
 	static @Nullable Object policy(@Nullable RetryPolicy policy) {
-		return (policy != null) ? parse(policy.toJson()) : null;
+		return JobJson.policy(jsonMapper, policy);
 	}
 
 }

@@ -1,16 +1,14 @@
 package dev.ojs.spring.actuate;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
+import dev.ojs.json.QueueJson;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.QueueInfo;
@@ -63,17 +61,6 @@ public class OjsEndpoint {
 
 	/**
 	 * Creates the endpoint.
-	 * @param jobStore the job store
-	 * @param registry the registered job handlers
-	 * @param workerStatus this node's worker status, supplying {@code null} when the node
-	 * has no worker
-	 */
-	public OjsEndpoint(JobStore jobStore, OjsJobRegistry registry, Supplier<@Nullable WorkerStatus> workerStatus) {
-		this(new OjsQueues(jobStore), registry, workerStatus);
-	}
-
-	/**
-	 * Creates the endpoint.
 	 * @param queues lists, pauses and resumes the queues of the job store
 	 * @param registry the registered job handlers
 	 * @param workerStatus this node's worker status, supplying {@code null} when the node
@@ -108,10 +95,11 @@ public class OjsEndpoint {
 	 * Pauses or resumes a queue: {@code POST /actuator/ojs/queues/{queue}/pause} or
 	 * {@code .../resume}.
 	 * @param queues {@value #QUEUES_SELECTOR}
-	 * @param queue the queue name, at most 255 characters
+	 * @param queue the queue name ({@link dev.ojs.spring.OjsNames})
 	 * @param action {@value #PAUSE} or {@value #RESUME}
 	 * @return the queue's state now
-	 * @throws InvalidEndpointRequestException (400) for another path or an invalid name
+	 * @throws InvalidEndpointRequestException (400) for another path or an invalid name, with
+	 * the message every edge gives
 	 */
 	@WriteOperation
 	public QueueStateDescriptor queue(@Selector String queues, @Selector String queue, @Selector String action) {
@@ -137,11 +125,7 @@ public class OjsEndpoint {
 	static Map<String, Map<String, Long>> counts(List<QueueInfo> queues) {
 		Map<String, Map<String, Long>> counts = new TreeMap<>();
 		for (QueueInfo queue : queues) {
-			Map<String, Long> states = new LinkedHashMap<>();
-			for (JobState state : JobState.values()) {
-				states.put(state.value(), queue.count(state));
-			}
-			counts.put(queue.name(), states);
+			counts.put(queue.name(), QueueJson.counts(queue.counts()));
 		}
 		return counts;
 	}

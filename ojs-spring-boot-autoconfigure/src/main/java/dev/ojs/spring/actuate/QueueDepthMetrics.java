@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
-import dev.ojs.job.QueueState;
+import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.QueueInfo;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -26,9 +26,8 @@ import org.springframework.util.Assert;
  * state of each queue; and {@value #PAUSED} (tag {@code queue}): 1 while the queue is paused
  * (ojs-queue-config.md §5.1), else 0.
  * <p>
- * The counts come from one {@link JobStore#countByQueueAndState()} query, and the paused
- * queues from one {@link JobStore#queueStates()} query, both cached
- * for the refresh interval: however often and by however many registries the gauges are
+ * The counts and the paused queues come from one {@link OjsQueues#queues()} call (a count
+ * and a read of the queue states), cached for the refresh interval: however often and by however many registries the gauges are
  * read, the store is queried at most once per interval, and only while someone reads them.
  * A failed query keeps the previous counts until the next interval.
  * <p>
@@ -46,7 +45,7 @@ public class QueueDepthMetrics implements MeterBinder {
 
 	private static final Log logger = LogFactory.getLog(QueueDepthMetrics.class);
 
-	private final JobStore jobStore;
+	private final OjsQueues service;
 
 	private final long refreshIntervalNanos;
 
@@ -70,18 +69,18 @@ public class QueueDepthMetrics implements MeterBinder {
 
 	/**
 	 * Creates the gauges' source.
-	 * @param jobStore the job store to count
+	 * @param queues the queues to count
 	 * @param refreshInterval how long one query's counts are served
 	 */
-	public QueueDepthMetrics(JobStore jobStore, Duration refreshInterval) {
-		this(jobStore, refreshInterval, System::nanoTime);
+	public QueueDepthMetrics(OjsQueues queues, Duration refreshInterval) {
+		this(queues, refreshInterval, System::nanoTime);
 	}
 
-	QueueDepthMetrics(JobStore jobStore, Duration refreshInterval, LongSupplier nanoTime) {
-		Assert.notNull(jobStore, "'jobStore' must not be null");
+	QueueDepthMetrics(OjsQueues queues, Duration refreshInterval, LongSupplier nanoTime) {
+		Assert.notNull(queues, "'queues' must not be null");
 		Assert.isTrue(refreshInterval != null && !refreshInterval.isNegative(),
 				"'refreshInterval' must not be null or negative");
-		this.jobStore = jobStore;
+		this.service = queues;
 		this.refreshIntervalNanos = refreshInterval.toNanos();
 		this.nanoTime = nanoTime;
 	}
@@ -149,12 +148,10 @@ public class QueueDepthMetrics implements MeterBinder {
 
 	private void refresh() {
 		try {
-			Map<String, Map<JobState, Long>> fresh = Map.copyOf(this.jobStore.countByQueueAndState());
-			List<QueueState> states = this.jobStore.queueStates();
-			this.counts = fresh;
-			this.paused = states.stream().filter(QueueState::paused).map(QueueState::name).collect(Collectors.toSet());
-			fresh.keySet().forEach(this::track);
-			states.forEach((state) -> track(state.name()));
+			List<QueueInfo> queues = this.service.queues();
+			this.counts = queues.stream().collect(Collectors.toUnmodifiableMap(QueueInfo::name, QueueInfo::counts));
+			this.paused = queues.stream().filter(QueueInfo::paused).map(QueueInfo::name).collect(Collectors.toSet());
+			queues.forEach((queue) -> track(queue.name()));
 			if (this.failing) {
 				logger.info("Counting OJS jobs for " + DEPTH + " works again");
 				this.failing = false;

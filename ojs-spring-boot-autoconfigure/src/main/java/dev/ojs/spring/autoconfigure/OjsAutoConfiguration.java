@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
@@ -26,7 +28,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.unit.DataSize;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
@@ -34,8 +39,10 @@ import dev.ojs.jdbc.MissingTablesException;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.JobSizeLimits;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
@@ -45,8 +52,9 @@ import dev.ojs.worker.Worker;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
- * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
- * {@link OjsTemplate} and {@link OjsQueues}. The worker is configured by
+ * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, and the
+ * services every edge calls: {@link OjsTemplate}, {@link OjsJobs} and {@link OjsQueues}.
+ * The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
@@ -109,20 +117,54 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean
 	OjsTemplate ojsTemplate(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<JobEnqueueObservationConvention> observationConvention) {
+			ObjectProvider<JobEnqueueObservationConvention> observationConvention, OjsProperties properties,
+			Environment environment) {
 		OjsTemplate template = new OjsTemplate(jobStore, handlers, getJsonMapper(jsonMapper));
 		template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		template.setObservationConvention(observationConvention.getIfUnique());
+		template.setSizeLimits(jobSizeLimits(properties, environment));
 		return template;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<Worker> worker, OjsProperties properties) {
-		OjsQueues queues = new OjsQueues(jobStore, () -> worker.ifAvailable(Worker::refreshPausedQueues));
+	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<AdminStore> adminStore, ObjectProvider<Worker> worker,
+			OjsProperties properties) {
+		OjsQueues queues = new OjsQueues(jobStore, getAdminStore(adminStore, jobStore),
+				() -> worker.ifAvailable(Worker::refreshPausedQueues));
 		// the configured rate limits hold before any worker claims
 		properties.rateLimits().forEach(queues::setRateLimit);
 		return queues;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsJobs ojsJobs(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<AdminStore> adminStore) {
+		return new OjsJobs(jobStore, handlers, getAdminStore(adminStore, jobStore));
+	}
+
+	/**
+	 * The {@link AdminStore} bean (the Admin API's), else one over a JDBC job store: the
+	 * queries behind the queue statistics and job lists, also without the Admin API.
+	 */
+	static @Nullable AdminStore getAdminStore(ObjectProvider<AdminStore> adminStore, JobStore jobStore) {
+		return adminStore.getIfAvailable(() -> (jobStore instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
+	}
+
+	/**
+	 * {@code ojs.max-args-size} and {@code ojs.max-meta-size}, each else the deprecated
+	 * {@code ojs.http.*} property it replaces, else the default.
+	 */
+	static JobSizeLimits jobSizeLimits(OjsProperties properties, Environment environment) {
+		Binder binder = Binder.get(environment);
+		DataSize args = size(binder, "max-args-size", properties.getMaxArgsSize());
+		DataSize meta = size(binder, "max-meta-size", properties.getMaxMetaSize());
+		return new JobSizeLimits(args.toBytes(), meta.toBytes());
+	}
+
+	private static DataSize size(Binder binder, String name, DataSize bound) {
+		return binder.bind("ojs." + name, DataSize.class).isBound() ? bound
+				: binder.bind("ojs.http." + name, DataSize.class).orElse(bound);
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -18,6 +19,8 @@ import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.JobSizeLimits;
+import dev.ojs.spring.OjsNames;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerSettings;
 
@@ -185,8 +188,9 @@ public class OjsProperties implements Validator {
 		notNegative(errors, "retention.discarded", "ojs.retention.discarded", this.retention.discarded);
 		positive(errors, "retention.pruneInterval", "ojs.retention.prune-interval", this.retention.pruneInterval);
 		this.rateLimits.forEach((queue, limit) -> {
-			if (queue.isBlank()) {
-				reject(errors, "rateLimits", "ojs.rate-limits", queue, "queue names must not be blank");
+			if (!OjsNames.isQueue(queue)) {
+				// the rule OjsQueues, which sets the limits at start-up, applies to every edge
+				reject(errors, "rateLimits", "ojs.rate-limits", queue, OjsNames.QUEUE_MESSAGE);
 			}
 			try {
 				limit.toRateLimit();
@@ -195,6 +199,8 @@ public class OjsProperties implements Validator {
 				reject(errors, "rateLimits", "ojs.rate-limits." + queue, limit, ex.getMessage());
 			}
 		});
+		positive(errors, "maxArgsSize", "ojs.max-args-size", this.maxArgsSize);
+		positive(errors, "maxMetaSize", "ojs.max-meta-size", this.maxMetaSize);
 		try {
 			defaultRetryPolicy();
 		}
@@ -208,6 +214,12 @@ public class OjsProperties implements Validator {
 	private static void positive(Errors errors, String field, String property, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
 			reject(errors, field, property, value, "must be a positive duration");
+		}
+	}
+
+	private static void positive(Errors errors, String field, String property, @Nullable DataSize value) {
+		if (value == null || value.toBytes() < 1) {
+			reject(errors, field, property, value, "must be at least 1B");
 		}
 	}
 
@@ -650,6 +662,40 @@ public class OjsProperties implements Validator {
 			return "limit=" + this.limit + ", period=" + this.period;
 		}
 
+	}
+
+
+	// ---- job size limits
+
+	/**
+	 * Most bytes of a job's args, as serialized JSON, for every job enqueued (Java API,
+	 * HTTP binding, recurring jobs registered over HTTP). A larger one is refused: an
+	 * OjsValidationException naming 'args', over HTTP 400 invalid_request. Replaces
+	 * 'ojs.http.max-args-size', which is read when this is not set.
+	 */
+	private DataSize maxArgsSize = DataSize.ofBytes(JobSizeLimits.DEFAULT_MAX_ARGS_BYTES);
+
+	/**
+	 * Most bytes of a job's meta, as serialized JSON, for every job enqueued. A larger one is
+	 * refused as 'ojs.max-args-size' says. Replaces 'ojs.http.max-meta-size', which is read
+	 * when this is not set.
+	 */
+	private DataSize maxMetaSize = DataSize.ofBytes(JobSizeLimits.DEFAULT_MAX_META_BYTES);
+
+	public DataSize getMaxArgsSize() {
+		return this.maxArgsSize;
+	}
+
+	public void setMaxArgsSize(DataSize maxArgsSize) {
+		this.maxArgsSize = maxArgsSize;
+	}
+
+	public DataSize getMaxMetaSize() {
+		return this.maxMetaSize;
+	}
+
+	public void setMaxMetaSize(DataSize maxMetaSize) {
+		this.maxMetaSize = maxMetaSize;
 	}
 
 }

@@ -25,6 +25,7 @@ import dev.ojs.admin.JobQuery;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.web.ApiException;
 
 /**
@@ -51,7 +52,7 @@ public class AdminDeadLetterController {
 		this.admin = admin;
 		this.jobs = jobs;
 		this.views = new AdminViews(jsonMapper, settings);
-		this.bulk = new BulkOperations(admin, jobs, settings.bulkLimit());
+		this.bulk = new BulkOperations(new OjsJobs(jobs, null, admin), settings.bulkLimit());
 	}
 
 	@GetMapping

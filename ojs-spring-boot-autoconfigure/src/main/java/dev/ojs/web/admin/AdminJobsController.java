@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,39 +17,34 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
-import dev.ojs.retry.RetryPolicyLayers;
-import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsJobs;
+import dev.ojs.spring.OjsTemplate;
 import dev.ojs.web.ApiException;
 
 /**
- * Jobs (ojs-admin-api.md §7) and bulk operations on them (§8).
+ * Jobs (ojs-admin-api.md §7) and bulk operations on them (§8), through {@link OjsJobs} and,
+ * for one job's cancel, {@link OjsTemplate} (which publishes the {@code JobCancelledEvent}).
  */
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH + "/jobs")
 public class AdminJobsController {
 
-	private final AdminStore admin;
+	private final OjsTemplate template;
 
-	private final JobStore jobs;
-
-	private final ObjectProvider<HandlerDirectory> handlers;
+	private final OjsJobs jobs;
 
 	private final AdminViews views;
 
 	private final BulkOperations bulk;
 
-	public AdminJobsController(AdminStore admin, JobStore jobs, ObjectProvider<HandlerDirectory> handlers,
-			JsonMapper jsonMapper, AdminApiSettings settings) {
-		this.admin = admin;
+	public AdminJobsController(OjsTemplate template, OjsJobs jobs, JsonMapper jsonMapper, AdminApiSettings settings) {
+		this.template = template;
 		this.jobs = jobs;
-		this.handlers = handlers;
 		this.views = new AdminViews(jsonMapper, settings);
-		this.bulk = new BulkOperations(admin, jobs, settings.bulkLimit());
+		this.bulk = new BulkOperations(jobs, settings.bulkLimit());
 	}
 
 	@GetMapping
@@ -63,21 +57,19 @@ public class AdminJobsController {
 			@RequestParam(required = false) @Nullable String order) {
 		JobQuery query = JobFilters.page(JobFilters.query(state, queue, type, errorType, since, until, id), cursor,
 				perPage, order);
-		return this.views.page(this.admin.jobs(query), query.limit());
+		return this.views.page(this.jobs.page(query), query.limit());
 	}
 
 	@GetMapping("/{id}")
 	public Map<String, Object> job(@PathVariable String id) {
 		Job job = find(id);
-		HandlerDirectory directory = this.handlers.getIfAvailable();
-		RetryPolicyLayers layers = (directory != null) ? directory.layers(job) : null;
-		return this.views.detail(job, layers);
+		return this.views.detail(job, this.jobs.layers(job));
 	}
 
 	@PostMapping("/{id}/cancel")
 	public Map<String, Object> cancel(@PathVariable String id) {
 		find(id);
-		if (!this.jobs.cancel(id)) {
+		if (!this.template.cancel(id)) {
 			throw ApiException.conflict("Job " + id + " already ended and cannot be cancelled");
 		}
 		return this.views.summary(find(id));
@@ -90,7 +82,7 @@ public class AdminJobsController {
 			throw ApiException.conflict("Job " + id + " is " + job.state().value()
 					+ ": only discarded, dead-lettered or cancelled jobs can be retried");
 		}
-		if (this.admin.retry(List.of(job.id())) != 1) {
+		if (this.jobs.retry(List.of(job.id())) != 1) {
 			throw ApiException.conflict("Job " + id + " changed state meanwhile or another live job holds its unique key");
 		}
 		return this.views.summary(find(id));
@@ -99,7 +91,7 @@ public class AdminJobsController {
 	@DeleteMapping("/{id}")
 	public ResponseEntity<Void> delete(@PathVariable String id) {
 		Job job = find(id);
-		if (!job.state().isTerminal() || this.admin.delete(List.of(job.id())) != 1) {
+		if (!job.state().isTerminal() || this.jobs.delete(List.of(job.id())) != 1) {
 			throw ApiException.conflict("Job " + id + " is " + job.state().value()
 					+ ": only completed, discarded or cancelled jobs can be deleted");
 		}

@@ -20,22 +20,24 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.QueueSummary;
 import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
+import dev.ojs.json.QueueJson;
+import dev.ojs.spring.OjsNames;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
-import dev.ojs.web.QueueNames;
+import dev.ojs.web.PathVariables;
 import dev.ojs.web.RateLimits;
 
 /**
- * Queues (ojs-admin-api.md §6): list with counts, latency of the oldest ready job and
- * throughput over the last minutes; detail; pause, resume and purge of terminal jobs.
+ * Queues (ojs-admin-api.md §6) through {@link OjsQueues}: list with counts, latency of the
+ * oldest ready job and throughput over the last minutes; detail; pause, resume, rate limit and
+ * purge of terminal jobs.
  */
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH + "/queues")
@@ -46,26 +48,23 @@ public class AdminQueuesController {
 
 	private static final int PURGE_LIMIT = 10_000;
 
-	private final AdminStore admin;
-
 	private final OjsQueues queues;
 
 	private final ObjectProvider<OjsWorker> worker;
 
-	public AdminQueuesController(AdminStore admin, OjsQueues queues, ObjectProvider<OjsWorker> worker) {
-		this.admin = admin;
+	public AdminQueuesController(OjsQueues queues, ObjectProvider<OjsWorker> worker) {
 		this.queues = queues;
 		this.worker = worker;
 	}
 
 	@GetMapping
 	public Map<String, Object> list() {
-		Instant now = this.admin.now();
+		Instant now = this.queues.now();
 		Map<String, StatsBucket> recent = recent(now);
 		Map<String, RateLimit> rateLimits = this.queues.rateLimits();
-		List<Map<String, Object>> items = this.admin.queues().stream().map((queue) -> {
-			Map<String, Object> view = AdminViews.queue(queue, recent.get(queue.name()), THROUGHPUT_MINUTES, now);
-			view.put("rate_limit", rateLimit(rateLimits.get(queue.name())));
+		List<Map<String, Object>> items = this.queues.summaries().stream().map((queue) -> {
+			Map<String, Object> view = QueueJson.admin(queue, recent.get(queue.name()), THROUGHPUT_MINUTES, now);
+			view.put("rate_limit", QueueJson.adminRateLimit(rateLimits.get(queue.name())));
 			return view;
 		}).toList();
 		return AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
@@ -73,8 +72,7 @@ public class AdminQueuesController {
 
 	@GetMapping("/{name}")
 	public Map<String, Object> queue(@PathVariable String name) {
-		QueueNames.check(name, "name");
-		QueueSummary queue = this.admin.queue(name).orElse(null);
+		QueueSummary queue = PathVariables.named("name", () -> this.queues.summary(name)).orElse(null);
 		Integer concurrency = concurrency(name);
 		if (queue == null && concurrency == null) {
 			throw ApiException.notFound("No queue " + name);
@@ -82,9 +80,9 @@ public class AdminQueuesController {
 		if (queue == null) {
 			queue = new QueueSummary(name, Map.of(), 0, null, false, null, false);
 		}
-		Instant now = this.admin.now();
-		Map<String, Object> view = AdminViews.queue(queue, recent(now).get(name), THROUGHPUT_MINUTES, now);
-		view.put("configuration", configuration(concurrency, this.queues.rateLimit(name)));
+		Instant now = this.queues.now();
+		Map<String, Object> view = QueueJson.admin(queue, recent(now).get(name), THROUGHPUT_MINUTES, now);
+		view.put("configuration", QueueJson.adminConfiguration(concurrency, this.queues.rateLimit(name)));
 		return view;
 	}
 
@@ -95,7 +93,8 @@ public class AdminQueuesController {
 	@PutMapping("/{name}/config")
 	public Map<String, Object> configure(@PathVariable String name,
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
-		QueueNames.check(name, "name");
+		// the service's rule, applied before the body is read: a bad name is the answer whatever the body
+		PathVariables.named("name", () -> OjsNames.checkQueue(name, "queue"));
 		if (body == null || !body.containsKey("rate_limit")) {
 			throw ApiException.invalidRequest("The body must set 'rate_limit' (an object, or null to remove it)",
 					Map.of("field", "rate_limit"));
@@ -108,56 +107,38 @@ public class AdminQueuesController {
 		}
 		Object value = body.get("rate_limit");
 		RateLimit limit = (value != null) ? RateLimits.read(value, "rate_limit") : null;
-		QueueState state = this.queues.setRateLimit(name, limit);
-		Map<String, Object> view = state(state);
-		view.put("configuration", configuration(concurrency(name), state.rateLimit()));
-		return view;
-	}
-
-	private static Map<String, Object> configuration(@Nullable Integer concurrency, @Nullable RateLimit rateLimit) {
-		Map<String, Object> configuration = new LinkedHashMap<>();
-		configuration.put("concurrency", concurrency);
-		configuration.put("rate_limit", rateLimit(rateLimit));
-		return configuration;
-	}
-
-	/** The rate limit as the binding shows it, plus {@code period_ms} for the dashboard. */
-	private static @Nullable Map<String, Object> rateLimit(@Nullable RateLimit rateLimit) {
-		if (rateLimit == null) {
-			return null;
-		}
-		Map<String, Object> view = RateLimits.view(rateLimit);
-		view.put("period_ms", rateLimit.period().toMillis());
+		QueueState state = PathVariables.named("name", () -> this.queues.setRateLimit(name, limit));
+		Map<String, Object> view = QueueJson.adminState(state);
+		view.put("configuration", QueueJson.adminConfiguration(concurrency(name), state.rateLimit()));
 		return view;
 	}
 
 	@PostMapping("/{name}/pause")
 	public Map<String, Object> pause(@PathVariable String name) {
-		QueueNames.check(name, "name");
-		return state(this.queues.pause(name));
+		return QueueJson.adminState(PathVariables.named("name", () -> this.queues.pause(name)));
 	}
 
 	@PostMapping("/{name}/resume")
 	public Map<String, Object> resume(@PathVariable String name) {
-		QueueNames.check(name, "name");
-		return state(this.queues.resume(name));
+		return QueueJson.adminState(PathVariables.named("name", () -> this.queues.resume(name)));
 	}
 
 	/** Deletes terminal jobs of the queue: counts first, acts with {@code confirm: true}. */
 	@DeleteMapping("/{name}/jobs")
 	public Map<String, Object> purge(@PathVariable String name,
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
-		QueueNames.check(name, "name");
+		// the service's rule, applied before the body is read: a bad name is the answer whatever the body
+		PathVariables.named("name", () -> OjsNames.checkQueue(name, "queue"));
 		Map<String, Object> request = (body != null) ? body : Map.of();
 		Set<JobState> states = states(request.get("states"));
 		Instant olderThan = JobFilters.instant("older_than", JobFilters.text(request, "older_than"));
 		Map<String, Object> answer = new LinkedHashMap<>();
 		if (!Boolean.TRUE.equals(request.get("confirm"))) {
-			answer.put("would_purge", this.admin.countPurgeable(name, states, olderThan));
+			answer.put("would_purge", this.queues.countPurgeable(name, states, olderThan));
 			answer.put("confirm_required", true);
 			return answer;
 		}
-		int purged = this.admin.purge(name, states, olderThan, PURGE_LIMIT);
+		int purged = this.queues.purge(name, states, olderThan, PURGE_LIMIT);
 		answer.put("purged_count", purged);
 		answer.put("states", states.stream().map(JobState::value).sorted().toList());
 		answer.put("truncated", purged == PURGE_LIMIT);
@@ -189,20 +170,12 @@ public class AdminQueuesController {
 	}
 
 	private Map<String, StatsBucket> recent(Instant now) {
-		return this.admin.statsByQueue(now.minus(Duration.ofMinutes(THROUGHPUT_MINUTES)), now);
+		return this.queues.statsByQueue(now.minus(Duration.ofMinutes(THROUGHPUT_MINUTES)), now);
 	}
 
 	private @Nullable Integer concurrency(String name) {
 		OjsWorker worker = this.worker.getIfAvailable();
 		return (worker != null) ? worker.status().queues().get(name) : null;
-	}
-
-	static Map<String, Object> state(QueueState state) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("name", state.name());
-		view.put("paused", state.paused());
-		view.put("paused_at", AdminViews.time(state.pausedAt()));
-		return view;
 	}
 
 }

@@ -1,31 +1,25 @@
 package dev.ojs.web.admin;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.admin.JobPage;
-import dev.ojs.admin.QueueSummary;
 import dev.ojs.admin.StatsBucket;
-import dev.ojs.cron.OverlapPolicy;
-import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
-import dev.ojs.job.JobState;
-import dev.ojs.retry.RetryPolicy;
+import dev.ojs.json.JobJson;
+import dev.ojs.json.QueueJson;
 import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.worker.NodeInfo;
 
 /**
  * The Admin API's JSON shapes (snake_case, RFC 3339 UTC instants), built as ordered maps so
- * that every field, also a {@code null} one, is written.
+ * that every field, also a {@code null} one, is written: the list envelope, worker nodes and
+ * statistics here; a job as {@link JobJson} and a queue as {@link QueueJson} write them.
  */
 final class AdminViews {
 
@@ -33,17 +27,17 @@ final class AdminViews {
 	static final List<String> COUNTED_STATES = List.of("pending", "available", "active", "scheduled", "retryable",
 			"completed", "discarded", "cancelled", "dead_letter");
 
-	private final JsonMapper jsonMapper;
+	private final JobJson jobJson;
 
 	private final AdminApiSettings settings;
 
 	AdminViews(JsonMapper jsonMapper, AdminApiSettings settings) {
-		this.jsonMapper = jsonMapper;
+		this.jobJson = new JobJson(jsonMapper);
 		this.settings = settings;
 	}
 
 	static @Nullable String time(@Nullable Instant instant) {
-		return (instant != null) ? instant.toString() : null;
+		return JobJson.Surface.ADMIN.time(instant);
 	}
 
 	/** A list response (decision 13): items, pagination and the next cursor. */
@@ -61,138 +55,24 @@ final class AdminViews {
 		return body;
 	}
 
+	/** A page of jobs, each as {@link #summary(Job)}. */
 	Map<String, Object> page(JobPage page, int perPage) {
 		return list(page.items().stream().map(this::summary).toList(), page.total(), page.totalIsEstimate(), perPage,
 				(page.next() != null) ? page.next().encode() : null);
 	}
 
-	/** A job in lists (ojs-admin-api.md §7.1). */
+	/** A job in lists (ojs-admin-api.md §7.1): {@link JobJson#summary(Job)}. */
 	Map<String, Object> summary(Job job) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("id", job.id());
-		view.put("type", job.type());
-		view.put("queue", job.queue());
-		view.put("state", job.state().value());
-		view.put("priority", job.priority());
-		view.put("attempt", job.attempt());
-		view.put("max_attempts", job.maxAttempts());
-		view.put("dead_letter", job.deadLetter());
-		ErrorEntry last = job.lastError();
-		if (last != null) {
-			Map<String, Object> error = new LinkedHashMap<>();
-			error.put("type", last.type());
-			error.put("message", last.message());
-			view.put("last_error", error);
-		}
-		else {
-			view.put("last_error", null);
-		}
-		view.put("created_at", time(job.createdAt()));
-		view.put("scheduled_at", time(job.scheduledAt()));
-		view.put("started_at", time(job.startedAt()));
-		view.put("completed_at", time(job.completedAt()));
-		view.put("discarded_at", time(job.discardedAt()));
-		view.put("next_retry_at", time(job.nextRetryAt()));
-		return view;
+		return this.jobJson.summary(job);
 	}
 
-	/** A job's full envelope (ojs-admin-api.md §7.2), with its effective retry policy. */
+	/** A job's full envelope (ojs-admin-api.md §7.2), {@code args} as {@code ojs.dashboard.show-args} says. */
 	Map<String, Object> detail(Job job, @Nullable RetryPolicyLayers layers) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("id", job.id());
-		view.put("specversion", "1.0");
-		view.put("type", job.type());
-		view.put("queue", job.queue());
-		if (this.settings.showArgs()) {
-			view.put("args", parse(job.argsJson()));
-			view.put("meta", parse(job.metaJson()));
-		}
-		else {
-			view.put("args_hidden", true);
-		}
-		view.put("state", job.state().value());
-		view.put("priority", job.priority());
-		view.put("attempt", job.attempt());
-		RetryPolicy effective = (layers != null) ? layers.effective() : job.retryPolicy();
-		Integer maxAttempts = (layers != null) ? effective.maxAttempts() : null;
-		view.put("max_attempts", (maxAttempts != null) ? maxAttempts : job.maxAttempts());
-		view.put("dead_letter", job.deadLetter());
-		view.put("retry_policy", parse(effective.toJson()));
-		view.put("retry_policy_sources", (layers != null) ? layers.sources() : Map.of());
-		view.put("errors", job.errors().stream().map(AdminViews::error).toList());
-		view.put("next_retry_at", time(job.nextRetryAt()));
-		view.put("unique_key", job.uniqueKey());
-		view.put("locked_by", job.lockedBy());
-		view.put("locked_until", time(job.lockedUntil()));
-		Map<String, Object> metadata = new LinkedHashMap<>();
-		metadata.put("created_at", time(job.createdAt()));
-		metadata.put("enqueued_at", time(job.enqueuedAt()));
-		metadata.put("scheduled_at", time(job.scheduledAt()));
-		metadata.put("started_at", time(job.startedAt()));
-		metadata.put("completed_at", time(job.completedAt()));
-		metadata.put("cancelled_at", (job.state() == JobState.CANCELLED) ? time(job.discardedAt()) : null);
-		metadata.put("discarded_at", (job.state() == JobState.DISCARDED) ? time(job.discardedAt()) : null);
-		view.put("metadata", metadata);
-		view.put("actions", actions(job));
-		return view;
-	}
-
-	/** The operations valid in the job's state. */
-	static List<String> actions(Job job) {
-		List<String> actions = new ArrayList<>();
-		if (!job.state().isTerminal()) {
-			actions.add("cancel");
-		}
-		if (job.state() == JobState.DISCARDED || job.state() == JobState.CANCELLED) {
-			actions.add("retry");
-		}
-		if (job.state().isTerminal()) {
-			actions.add("delete");
-		}
-		return actions;
-	}
-
-	private static Map<String, Object> error(ErrorEntry entry) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("attempt", entry.attempt());
-		view.put("type", entry.type());
-		view.put("message", entry.message());
-		view.put("code", entry.code().name().toLowerCase(Locale.ROOT));
-		view.put("timestamp", time(entry.timestamp()));
-		view.put("occurred_at", time(entry.timestamp()));
-		view.put("details", entry.details());
-		return view;
-	}
-
-	/** A queue (ojs-admin-api.md §6.1); throughput from the last minutes' statistics. */
-	static Map<String, Object> queue(QueueSummary queue, @Nullable StatsBucket recent, int minutes, Instant now) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("name", queue.name());
-		view.put("state", queue.paused() ? "paused" : "active");
-		view.put("paused", queue.paused());
-		view.put("paused_at", time(queue.pausedAt()));
-		Map<String, Object> counts = new LinkedHashMap<>();
-		for (JobState state : List.of(JobState.PENDING, JobState.AVAILABLE, JobState.ACTIVE, JobState.SCHEDULED,
-				JobState.RETRYABLE, JobState.COMPLETED)) {
-			counts.put(state.value(), queue.count(state));
-		}
-		counts.put("discarded", queue.count(JobState.DISCARDED) - queue.deadLetters());
-		counts.put("cancelled", queue.count(JobState.CANCELLED));
-		counts.put("dead_letter", queue.deadLetters());
-		view.put("counts", counts);
-		view.put("counts_estimated", queue.countsEstimated());
-		view.put("throughput", throughput(recent, minutes));
-		view.put("oldest_available_at", time(queue.oldestAvailableAt()));
-		Instant oldest = queue.oldestAvailableAt();
-		view.put("latency_ms", (oldest != null) ? Math.max(0, Duration.between(oldest, now).toMillis()) : null);
-		return view;
+		return this.jobJson.detail(job, layers, this.settings.showArgs());
 	}
 
 	static Map<String, Object> throughput(@Nullable StatsBucket recent, int minutes) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("processed_per_minute", (recent != null) ? (double) recent.processed() / minutes : 0.0);
-		view.put("failed_per_minute", (recent != null) ? (double) recent.failed() / minutes : 0.0);
-		return view;
+		return QueueJson.throughput(recent, minutes);
 	}
 
 	static Map<String, Object> bucket(StatsBucket bucket) {
@@ -227,23 +107,6 @@ final class AdminViews {
 	/** No heartbeat for three heartbeat intervals. */
 	boolean isStale(NodeInfo node, Instant now) {
 		return node.lastSeenAt().plus(this.settings.heartbeatInterval().multipliedBy(3)).isBefore(now);
-	}
-
-	static String overlap(OverlapPolicy overlap) {
-		return overlap.value();
-	}
-
-	/** Stored JSON as plain values; text that is not JSON as it is. */
-	@Nullable Object parse(@Nullable String json) {
-		if (json == null || json.isBlank()) {
-			return null;
-		}
-		try {
-			return this.jsonMapper.readValue(json, Object.class);
-		}
-		catch (JacksonException ex) {
-			return json;
-		}
 	}
 
 }

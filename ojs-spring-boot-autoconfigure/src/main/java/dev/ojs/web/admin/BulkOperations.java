@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.JobCount;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.web.ApiException;
 
 /**
@@ -26,21 +25,18 @@ final class BulkOperations {
 
 	private static final Set<JobState> RETRYABLE = Set.of(JobState.DISCARDED, JobState.CANCELLED);
 
-	private final AdminStore admin;
-
-	private final JobStore jobs;
+	private final OjsJobs jobs;
 
 	private final int limit;
 
-	BulkOperations(AdminStore admin, JobStore jobs, int limit) {
-		this.admin = admin;
+	BulkOperations(OjsJobs jobs, int limit) {
 		this.jobs = jobs;
 		this.limit = limit;
 	}
 
 	Map<String, Object> run(String action, JobQuery query, boolean confirm) {
 		check(action, query);
-		JobCount matched = this.admin.count(query, EXACT_MATCHES);
+		JobCount matched = this.jobs.count(query, EXACT_MATCHES);
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("action", action);
 		body.put("matched", matched.value());
@@ -49,11 +45,11 @@ final class BulkOperations {
 			body.put("confirm_required", true);
 			return body;
 		}
-		List<String> ids = this.admin.ids(query, this.limit);
+		List<String> ids = this.jobs.ids(query, this.limit);
 		List<Map<String, Object>> errors = new ArrayList<>();
 		int succeeded = switch (action) {
-			case "retry" -> this.admin.retry(ids);
-			case "delete" -> this.admin.delete(ids);
+			case "retry" -> this.jobs.retry(ids);
+			case "delete" -> this.jobs.delete(ids);
 			// set-based, as a single cancel each: only live jobs, an active one marked so its outcome is refused
 			default -> this.jobs.cancel(ids);
 		};

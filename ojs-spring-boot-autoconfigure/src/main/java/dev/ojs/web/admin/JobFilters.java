@@ -8,10 +8,10 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.admin.PageCursor;
 import dev.ojs.job.JobState;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.QueueNames;
 
@@ -73,8 +73,8 @@ final class JobFilters {
 	/** The page of a list request: cursor, {@code per_page} (1 to 100) and order. */
 	static JobQuery page(JobQuery query, @Nullable String cursor, @Nullable Integer perPage, @Nullable String order) {
 		int size = (perPage != null) ? perPage : DEFAULT_PAGE;
-		if (size < 1 || size > AdminStore.MAX_PAGE) {
-			throw ApiException.invalidRequest("per_page must be between 1 and " + AdminStore.MAX_PAGE,
+		if (size < 1 || size > OjsJobs.MAX_PAGE) {
+			throw ApiException.invalidRequest("per_page must be between 1 and " + OjsJobs.MAX_PAGE,
 					Map.of("parameter", "per_page"));
 		}
 		boolean ascending = "asc".equalsIgnoreCase(order);

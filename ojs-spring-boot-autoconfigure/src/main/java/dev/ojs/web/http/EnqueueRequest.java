@@ -19,18 +19,22 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.ojs.job.RateLimit;
 import dev.ojs.job.Timestamps;
+import dev.ojs.json.JobJson;
 import dev.ojs.spring.JobOptions;
+import dev.ojs.spring.OjsNames;
+import dev.ojs.spring.OjsTemplate;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
-import dev.ojs.web.QueueNames;
 import dev.ojs.web.RateLimits;
 
 /**
- * One job of a PUSH request (ojs-http-binding.md §9.1, openapi.yaml {@code EnqueueRequest}),
- * validated by the rules of ojs-core.md and ojs-json-format.md: {@code type} by spec
- * README decision 6, {@code args} a JSON array, {@code meta} an object, and the options
- * (given under {@code options}, or at the top level as in the JSON wire envelope). The
- * retry policy is left to the enqueue, which validates it (RET-16, decision 3).
+ * One job of a PUSH request (ojs-http-binding.md §9.1, openapi.yaml {@code EnqueueRequest})
+ * read from the wire format into {@link OjsTemplate}'s types: {@code type} a string,
+ * {@code args} a JSON array, {@code meta} an object, and the options (given under
+ * {@code options}, or at the top level as in the JSON wire envelope) of the JSON types and
+ * forms ojs-json-format.md gives them. What the enqueue checks for every edge is left to it:
+ * the type and queue names ({@link OjsNames}), the sizes of {@code args} and {@code meta}
+ * and the retry policy (RET-16, decision 3).
  *
  * @param type the job type
  * @param args the arguments, one JSON value each
@@ -41,15 +45,15 @@ import dev.ojs.web.RateLimits;
 record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nullable UniquePolicy unique,
 		@Nullable RateLimit rateLimit) {
 
-	/** Decision 6: dot-separated lowercase segments of letters, digits, {@code _} and {@code -}. */
-	static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_\\-]*(\\.[a-z][a-z0-9_\\-]*)*");
+	/** Job types: the rule of {@link OjsNames}. */
+	static final Pattern TYPE = OjsNames.TYPE;
 
-	/** ojs-core.md queue names (L0-ENV-004): the rule of {@link QueueNames}. */
-	static final Pattern QUEUE = QueueNames.PATTERN;
+	/** Queue names: the rule of {@link OjsNames}. */
+	static final Pattern QUEUE = OjsNames.QUEUE;
 
-	static final int MAX_TYPE_LENGTH = 255;
+	static final int MAX_TYPE_LENGTH = OjsNames.MAX_TYPE_LENGTH;
 
-	static final int MAX_QUEUE_LENGTH = QueueNames.MAX_LENGTH;
+	static final int MAX_QUEUE_LENGTH = OjsNames.MAX_QUEUE_LENGTH;
 
 	/** Decision 19: named priorities over HTTP. */
 	static final Map<String, Integer> NAMED_PRIORITIES = Map.of("high", 10, "normal", 0, "low", -10);
@@ -77,14 +81,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 	 */
 	static EnqueueRequest read(JsonNode body, String path, Instant now, Function<String, String> queueOfType,
 			JsonMapper jsonMapper) {
-		return read(body, path, now, queueOfType, jsonMapper, JobSizeLimits.DEFAULTS);
-	}
-
-	/**
-	 * Reads one job whose {@code args} and {@code meta} must keep within {@code limits}.
-	 */
-	static EnqueueRequest read(JsonNode body, String path, Instant now, Function<String, String> queueOfType,
-			JsonMapper jsonMapper, JobSizeLimits limits) {
 		if (!body.isObject()) {
 			throw invalid(path, "The request body must be a JSON object.", "object", body);
 		}
@@ -102,7 +98,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (args == null || !args.isArray()) {
 			throw invalid(path + "args", "The 'args' field must be a JSON array.", "array", args);
 		}
-		limits.checkArgs(args, path + "args", jsonMapper);
 		List<JsonNode> argList = new ArrayList<>(args.size());
 		args.forEach(argList::add);
 		ObjectNode options = options(body, path);
@@ -119,11 +114,10 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (!unknown.isEmpty()) {
 			meta.put(JobJson.UNKNOWN_FIELDS, unknown);
 		}
-		limits.checkMeta(meta, path + "meta", jsonMapper);
 		builder.meta(meta);
 		String queue = optionalString(options.get("queue"), path + "options.queue");
 		if (queue != null) {
-			builder.queue(QueueNames.check(queue, path + "options.queue"));
+			builder.queue(queue);
 		}
 		JsonNode priority = options.get("priority");
 		if (priority != null && !priority.isNull()) {
@@ -193,12 +187,7 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (node == null || !node.isString()) {
 			throw invalid(field, "The 'type' field is required and must be a string.", "string", node);
 		}
-		String type = node.stringValue();
-		if (type.length() > MAX_TYPE_LENGTH || !TYPE.matcher(type).matches()) {
-			throw invalid(field, "The 'type' must be dot-separated lowercase segments of letters, digits, '_' and '-',"
-					+ " each starting with a letter, at most 255 characters.", "job type", node);
-		}
-		return type;
+		return node.stringValue();
 	}
 
 	/** The options object merged over the top-level option fields. */

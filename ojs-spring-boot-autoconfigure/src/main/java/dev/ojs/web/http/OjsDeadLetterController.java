@@ -22,6 +22,7 @@ import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
+import dev.ojs.json.JobJson;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 

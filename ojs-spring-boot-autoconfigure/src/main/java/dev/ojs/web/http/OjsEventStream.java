@@ -26,6 +26,7 @@ import org.springframework.util.Assert;
 
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobIds;
+import dev.ojs.json.JobJson;
 import dev.ojs.retry.JobError;
 import dev.ojs.spring.JobCancelledEvent;
 import dev.ojs.spring.JobCompletedEvent;

@@ -23,18 +23,23 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
 import dev.ojs.job.RateLimit;
+import dev.ojs.json.JobJson;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsJobs;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsValidationException;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 
 /**
- * PUSH, INFO and CANCEL (ojs-http-binding.md §9.1, §9.3, §9.4): jobs enqueued here go
+ * PUSH, INFO, CANCEL and ACTIVATE (ojs-http-binding.md §9.1–§9.5): jobs enqueued here go
  * through {@link OjsTemplate}, so they get their handler's queue, priority and retry policy
- * like any job the application enqueues, and {@code @OjsJob} handlers run them.
+ * like any job the application enqueues, the same checks of names and sizes, and
+ * {@code @OjsJob} handlers run them. Stored jobs are read and activated through
+ * {@link OjsJobs}, and a job's {@code rate_limit} set through {@link OjsQueues}.
  */
 @RestController
 public class OjsJobsController {
@@ -44,7 +49,9 @@ public class OjsJobsController {
 
 	private final OjsTemplate template;
 
-	private final JobStore store;
+	private final OjsJobs jobs;
+
+	private final OjsQueues queues;
 
 	private final JsonMapper jsonMapper;
 
@@ -54,13 +61,12 @@ public class OjsJobsController {
 
 	private final TransactionOperations transactions;
 
-	private final JobSizeLimits limits;
-
 	/**
 	 * @param handlers where a job enqueued without a queue goes (for its unique key)
 	 */
-	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers) {
-		this(template, store, jsonMapper, handlers, TransactionOperations.withoutTransaction());
+	public OjsJobsController(OjsTemplate template, OjsJobs jobs, OjsQueues queues, JsonMapper jsonMapper,
+			HandlerDirectory handlers) {
+		this(template, jobs, queues, jsonMapper, handlers, TransactionOperations.withoutTransaction());
 	}
 
 	/**
@@ -68,24 +74,13 @@ public class OjsJobsController {
 	 * @param transactions a transaction on the store's database, in which a request's rate
 	 * limits are set together with its jobs
 	 */
-	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers,
-			TransactionOperations transactions) {
-		this(template, store, jsonMapper, handlers, transactions, JobSizeLimits.DEFAULTS);
-	}
-
-	/**
-	 * @param handlers where a job enqueued without a queue goes (for its unique key)
-	 * @param transactions a transaction on the store's database, in which a request's rate
-	 * limits are set together with its jobs
-	 * @param limits the most a job's {@code args} and {@code meta} may hold
-	 */
-	public OjsJobsController(OjsTemplate template, JobStore store, JsonMapper jsonMapper, HandlerDirectory handlers,
-			TransactionOperations transactions, JobSizeLimits limits) {
-		this.limits = limits;
+	public OjsJobsController(OjsTemplate template, OjsJobs jobs, OjsQueues queues, JsonMapper jsonMapper,
+			HandlerDirectory handlers, TransactionOperations transactions) {
 		this.transactions = transactions;
 		this.template = template;
+		this.jobs = jobs;
+		this.queues = queues;
 		this.handlers = handlers;
-		this.store = store;
 		this.jsonMapper = jsonMapper;
 		this.jobJson = new JobJson(jsonMapper);
 	}
@@ -101,7 +96,7 @@ public class OjsJobsController {
 	ResponseEntity<Map<String, Object>> enqueue(@RequestBody(required = false) @Nullable String body) {
 		Instant now = Instant.now();
 		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
-				(type) -> this.handlers.route(type).queue(), this.jsonMapper, this.limits);
+				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
 		Job job = withRateLimits(List.of(request), () -> insert(request));
 		UniquePolicy unique = request.unique();
 		// a job created before this request is the live holder of the unique key
@@ -128,22 +123,24 @@ public class OjsJobsController {
 
 	/**
 	 * Decision 22: jobs that carry a rate limit set their queue's, in one transaction with the
-	 * enqueue: no job of the request is claimed before its limit holds, and a refused request
-	 * changes no limit.
+	 * enqueue (the jobs first, so the enqueue's checks come first): no job of the request is
+	 * claimed before its limit holds, and a refused request changes no limit.
 	 */
 	private <T> T withRateLimits(List<EnqueueRequest> requests, Supplier<T> enqueue) {
 		if (requests.stream().allMatch((request) -> request.rateLimit() == null)) {
 			return enqueue.get();
 		}
 		return this.transactions.execute((status) -> {
+			T enqueued = enqueue.get();
 			for (EnqueueRequest request : requests) {
 				RateLimit limit = request.rateLimit();
 				if (limit != null) {
 					String queue = request.options().queue();
-					this.store.setRateLimit((queue != null) ? queue : this.handlers.route(request.type()).queue(), limit);
+					this.queues.setRateLimitOfJob((queue != null) ? queue : this.handlers.route(request.type()).queue(),
+							limit);
 				}
 			}
-			return enqueue.get();
+			return enqueued;
 		});
 	}
 
@@ -155,7 +152,21 @@ public class OjsJobsController {
 		catch (RetryPolicyValidationException ex) {
 			throw RetryJson.invalid(ex, "options.retry");
 		}
-		return this.store.find(id).orElseThrow(() -> notFound(id));
+		catch (OjsValidationException ex) {
+			throw inRequest(ex);
+		}
+		return this.jobs.find(id).orElseThrow(() -> notFound(id));
+	}
+
+	/**
+	 * The enqueue's refusal with the field as the request names it: a job's queue is
+	 * {@code options.queue}, of a batch's job {@code jobs[i].options.queue}.
+	 */
+	private static OjsValidationException inRequest(OjsValidationException ex) {
+		String field = ex.getField();
+		int dot = field.lastIndexOf('.');
+		String name = field.substring(dot + 1);
+		return name.equals("queue") ? ex.withField(field.substring(0, dot + 1) + "options.queue") : ex;
 	}
 
 	private ResponseEntity<Map<String, Object>> created(Job job, Instant now) {
@@ -180,7 +191,7 @@ public class OjsJobsController {
 		List<EnqueueRequest> requests = new ArrayList<>(jobs.size());
 		for (int i = 0; i < jobs.size(); i++) {
 			EnqueueRequest one = EnqueueRequest.read(jobs.get(i), "jobs[" + i + "].", now,
-					(type) -> this.handlers.route(type).queue(), this.jsonMapper, this.limits);
+					(type) -> this.handlers.route(type).queue(), this.jsonMapper);
 			if (one.unique() != null) {
 				throw new ApiException(422, ApiError.UNSUPPORTED, "Unique jobs are not supported in a batch.", false,
 						Map.of("field", "jobs[" + i + "].options.unique"));
@@ -195,9 +206,12 @@ public class OjsJobsController {
 		catch (RetryPolicyValidationException ex) {
 			throw RetryJson.invalid(ex, "jobs[].options.retry");
 		}
+		catch (OjsValidationException ex) {
+			throw inRequest(ex);
+		}
 		List<Map<String, Object>> created = new ArrayList<>(ids.size());
 		for (String id : ids) {
-			this.store.find(id).ifPresent((job) -> created.add(this.jobJson.job(job, now)));
+			this.jobs.find(id).ifPresent((job) -> created.add(this.jobJson.job(job, now)));
 		}
 		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("jobs", created);
@@ -208,7 +222,7 @@ public class OjsJobsController {
 	/** §9.3 INFO. */
 	@GetMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
 	Map<String, Object> job(@PathVariable String id) {
-		Job job = this.store.find(id).orElseThrow(() -> notFound(id));
+		Job job = this.jobs.find(id).orElseThrow(() -> notFound(id));
 		return Map.of("job", this.jobJson.job(job, Instant.now()));
 	}
 
@@ -218,12 +232,12 @@ public class OjsJobsController {
 	 */
 	@DeleteMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
 	Map<String, Object> cancel(@PathVariable String id) {
-		Job before = this.store.find(id).orElseThrow(() -> notFound(id));
+		Job before = this.jobs.find(id).orElseThrow(() -> notFound(id));
 		if (!this.template.cancel(id)) {
-			Job now = this.store.find(id).orElseThrow(() -> notFound(id));
+			Job now = this.jobs.find(id).orElseThrow(() -> notFound(id));
 			throw terminal(now);
 		}
-		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Job after = this.jobs.find(id).orElseThrow(() -> notFound(id));
 		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, Instant.now()));
 		job.put("previous_state", before.state().value());
 		return Map.of("job", job);
@@ -236,15 +250,15 @@ public class OjsJobsController {
 	 */
 	@PostMapping(OjsHttp.BASE_PATH + "/jobs/{id}/activate")
 	Map<String, Object> activate(@PathVariable String id) {
-		this.store.find(id).orElseThrow(() -> notFound(id));
+		this.jobs.find(id).orElseThrow(() -> notFound(id));
 		Instant now = Instant.now();
-		if (!this.store.activate(id)) {
-			JobState state = this.store.find(id).orElseThrow(() -> notFound(id)).state();
+		if (!this.jobs.activate(id)) {
+			JobState state = this.jobs.find(id).orElseThrow(() -> notFound(id)).state();
 			throw new ApiException(409, ApiError.CONFLICT, "Cannot activate job in state '" + state.value()
 					+ "'. Only jobs in 'pending' state can be activated.", false,
 					Map.of("job_id", id, "current_state", state.value()));
 		}
-		Job after = this.store.find(id).orElseThrow(() -> notFound(id));
+		Job after = this.jobs.find(id).orElseThrow(() -> notFound(id));
 		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, now));
 		job.put("activated_at", JobJson.timestamp(after.scheduledAt()));
 		job.put("previous_state", JobState.PENDING.value());

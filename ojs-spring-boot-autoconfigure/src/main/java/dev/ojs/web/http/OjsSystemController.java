@@ -9,13 +9,13 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobs;
 
 /** Health (ojs-http-binding.md §8.1) and the conformance manifest (§21). */
 @RestController
 public class OjsSystemController {
 
-	private final JobStore store;
+	private final OjsJobs jobs;
 
 	private final String backend;
 
@@ -24,10 +24,11 @@ public class OjsSystemController {
 	private final Instant startedAt = Instant.now();
 
 	/**
+	 * @param jobs the stored jobs, whose table health probes
 	 * @param backend the backend type shown by health and the manifest, e.g. {@code postgresql}
 	 */
-	public OjsSystemController(JobStore store, String backend, Manifest manifest) {
-		this.store = store;
+	public OjsSystemController(OjsJobs jobs, String backend, Manifest manifest) {
+		this.jobs = jobs;
 		this.backend = backend;
 		this.manifest = manifest;
 	}
@@ -40,7 +41,7 @@ public class OjsSystemController {
 		long started = System.nanoTime();
 		boolean up;
 		try {
-			this.store.checkAvailable();
+			this.jobs.checkAvailable();
 			backend.put("status", "connected");
 			backend.put("latency_ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
 			up = true;

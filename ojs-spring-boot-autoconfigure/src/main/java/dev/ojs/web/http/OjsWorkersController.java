@@ -21,6 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.json.JobJson;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
 import dev.ojs.web.ApiError;

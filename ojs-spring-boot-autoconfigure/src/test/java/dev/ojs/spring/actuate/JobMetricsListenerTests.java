@@ -9,6 +9,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.retry.JobError;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.testsupport.StoredJobs;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -103,7 +104,7 @@ class JobMetricsListenerTests {
 	void eventsTellTheQueueDepthGaugesOfTheirQueue() {
 		JobStore store = mock(JobStore.class);
 		given(store.countByQueueAndState()).willReturn(Map.of());
-		QueueDepthMetrics depth = new QueueDepthMetrics(store, Duration.ofSeconds(5));
+		QueueDepthMetrics depth = new QueueDepthMetrics(new OjsQueues(store), Duration.ofSeconds(5));
 		depth.bindTo(this.registry);
 		new JobMetricsListener(this.registry, depth).completed(job("a", "reports"), Duration.ofMillis(1));
 		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).tag("queue", "reports").gauges())

@@ -12,6 +12,8 @@ import dev.ojs.job.QueueState;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsNames;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.RegisteredJob;
 import dev.ojs.spring.actuate.OjsEndpoint.OjsDescriptor;
 import dev.ojs.worker.WorkerStatus;
@@ -78,16 +80,20 @@ class OjsEndpointTests {
 
 	@Test
 	void otherQueuePathsAndInvalidNamesAreBadRequests() {
-		given(this.store.pauseQueue(anyString())).willThrow(new IllegalArgumentException("Job queue must have at most 255 characters"));
 		OjsEndpoint endpoint = endpoint(List.of(), null);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> endpoint.queue("queues", "mail", "drain"))
 			.withMessageContaining("/actuator/ojs/queues/{queue}/pause");
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> endpoint.queue("handlers", "mail", "pause"));
+		// the queue-name rule of every edge, with its message
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> endpoint.queue("queues", "q".repeat(256), "pause"))
-			.withMessageContaining("255");
+			.withMessage(OjsNames.QUEUE_MESSAGE);
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint.queue("queues", "Mail", "resume"))
+			.withMessage(OjsNames.QUEUE_MESSAGE);
+		verify(this.store, never()).pauseQueue(anyString());
 		verify(this.store, never()).resumeQueue(anyString());
 	}
 
@@ -155,7 +161,7 @@ class OjsEndpointTests {
 			}
 
 		};
-		return new OjsEndpoint(this.store, registry, () -> status);
+		return new OjsEndpoint(new OjsQueues(this.store), registry, () -> status);
 	}
 
 }

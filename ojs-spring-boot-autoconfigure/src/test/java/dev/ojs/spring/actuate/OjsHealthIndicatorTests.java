@@ -1,6 +1,7 @@
 package dev.ojs.spring.actuate;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobs;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -21,7 +22,7 @@ class OjsHealthIndicatorTests {
 
 	@Test
 	void upAfterOnlyTheCheapAvailabilityProbe() {
-		Health health = new OjsHealthIndicator(this.store).health();
+		Health health = new OjsHealthIndicator(new OjsJobs(this.store, null, null)).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).isEmpty();
 		then(this.store).should().checkAvailable();
@@ -32,7 +33,7 @@ class OjsHealthIndicatorTests {
 	void downWithTheErrorWhenTheTableCannotBeRead() {
 		willThrow(new DataAccessResourceFailureException("Table \"OJS_JOBS\" not found")).given(this.store)
 			.checkAvailable();
-		Health health = new OjsHealthIndicator(this.store).health();
+		Health health = new OjsHealthIndicator(new OjsJobs(this.store, null, null)).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails().get("error")).asString().contains("OJS_JOBS");
 	}

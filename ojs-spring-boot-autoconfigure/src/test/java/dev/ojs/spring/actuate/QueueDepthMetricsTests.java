@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
+import dev.ojs.spring.OjsQueues;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class QueueDepthMetricsTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final QueueDepthMetrics metrics = new QueueDepthMetrics(this.store, Duration.ofSeconds(5),
+	private final QueueDepthMetrics metrics = new QueueDepthMetrics(new OjsQueues(this.store), Duration.ofSeconds(5),
 			this.nanoTime::get);
 
 	@Test

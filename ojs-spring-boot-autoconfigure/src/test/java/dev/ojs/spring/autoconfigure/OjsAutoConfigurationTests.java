@@ -19,14 +19,17 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.admin.JobQuery;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.jdbc.MissingTablesException;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.RateLimit;
+import dev.ojs.spring.JobSizeLimits;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
@@ -56,6 +59,27 @@ class OjsAutoConfigurationTests {
 			.hasSingleBean(Worker.class)
 			.hasSingleBean(OjsWorker.class)
 			.hasSingleBean(ApplicationEventJobEventListener.class));
+	}
+
+	@Test
+	void servicesOfEveryEdgeShareTheStoresQueries() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(OjsJobs.class).hasSingleBean(OjsQueues.class);
+			assertThat(context.getBean(OjsQueues.class).hasStatistics()).isTrue();
+			assertThat(context.getBean(OjsJobs.class).page(JobQuery.ALL).items()).isEmpty();
+		});
+	}
+
+	@Test
+	void jobSizeLimitsDefaultAndFollowTheirPropertiesOrTheDeprecatedHttpOnes() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(OjsTemplate.class).getSizeLimits())
+			.isEqualTo(JobSizeLimits.DEFAULTS));
+		this.contextRunner.withPropertyValues("ojs.max-args-size=2KB", "ojs.http.max-meta-size=100B")
+			.run((context) -> assertThat(context.getBean(OjsTemplate.class).getSizeLimits())
+				.isEqualTo(new JobSizeLimits(2048, 100)));
+		this.contextRunner.withPropertyValues("ojs.max-args-size=2KB", "ojs.http.max-args-size=1KB")
+			.run((context) -> assertThat(context.getBean(OjsTemplate.class).getSizeLimits().maxArgsBytes())
+				.isEqualTo(2048));
 	}
 
 	@Test

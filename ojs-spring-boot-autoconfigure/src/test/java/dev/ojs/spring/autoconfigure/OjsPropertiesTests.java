@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.ojs.retry.BackoffStrategy;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.spring.OjsNames;
 import dev.ojs.worker.WorkerSettings;
 
 import static dev.ojs.spring.autoconfigure.OjsContexts.failureMessages;
@@ -135,7 +136,8 @@ class OjsPropertiesTests {
 			"ojs.jdbc.initialize-schema|sometimes", "ojs.worker.concurrency|0", "ojs.worker.poll-interval|0s",
 			"ojs.worker.shutdown-grace-period|-1s", "ojs.worker.queues.emails|-2", "ojs.visibility-timeout|0s",
 			"ojs.error-history-limit|5", "ojs.dead-letter.max-age|0s", "ojs.dead-letter.max-count|-1",
-			"ojs.retention.completed|-1s", "ojs.retention.discarded|-1s", "ojs.retention.prune-interval|0s" })
+			"ojs.retention.completed|-1s", "ojs.retention.discarded|-1s", "ojs.retention.prune-interval|0s",
+			"ojs.max-args-size|0B", "ojs.max-meta-size|0B" })
 	void invalidValueFailsStartupNamingTheProperty(String property, String value) {
 		this.contextRunner.withPropertyValues(property + "=" + value)
 			.run((context) -> assertThat(failureMessages(context)).contains(property));
@@ -145,6 +147,13 @@ class OjsPropertiesTests {
 	void maxIntervalBelowInitialIntervalNamesTheProperty() {
 		this.contextRunner.withPropertyValues("ojs.retry.initial-interval=10s", "ojs.retry.max-interval=1s")
 			.run((context) -> assertThat(failureMessages(context)).contains("ojs.retry.max-interval"));
+	}
+
+	@Test
+	void rateLimitOfAQueueNameEveryEdgeRefusesNamesTheProperty() {
+		this.contextRunner.withPropertyValues("ojs.rate-limits.Billing.limit=5")
+			.run((context) -> assertThat(failureMessages(context)).contains("'Billing'", "ojs.rate-limits",
+					OjsNames.QUEUE_MESSAGE));
 	}
 
 	@Test

@@ -16,12 +16,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.ojs.spring.JobOptions;
+import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsValidationException;
 import dev.ojs.web.QueueNames;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The limits of what the binding and the Admin API take: request bodies bounded while read
  * ({@code 413}), args and meta per job, text the database cannot store, queue names by one
- * rule; and the binding's error body, without framework or Java type names, for every answer
+ * rule, each refused alike by the Java API; and the binding's error body, without framework or Java type names, for every answer
  * under {@code /ojs}, unknown paths and methods included. Subclasses choose the database.
  */
 @SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN,
-				"ojs.http.max-request-size=64KB", "ojs.http.max-args-size=1KB", "ojs.http.max-meta-size=512B",
+				"ojs.http.max-request-size=64KB", "ojs.max-args-size=1KB", "ojs.max-meta-size=512B",
 				"ojs.dashboard.enabled=true", "ojs.dashboard.read-only=false", "ojs.dashboard.max-request-size=16KB" })
 @ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractHttpLimitsTests {
@@ -46,6 +51,12 @@ abstract class AbstractHttpLimitsTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	OjsTemplate template;
+
+	@Autowired
+	OjsQueues queues;
 
 	private OjsClient client() {
 		return new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
@@ -171,7 +182,7 @@ abstract class AbstractHttpLimitsTests {
 			assertThat(admin.body().path("error").path("message").stringValue()).isEqualTo(message);
 		}
 		assertRefused(client.get(ADMIN + "/jobs?queue=UPPER"), 400, "queue");
-		assertRefused(client.get(ADMIN + "/dead-letter?queue=" + "q".repeat(129)), 400, "queue");
+		assertRefused(client.get(ADMIN + "/dead-letter?queue=" + "q".repeat(256)), 400, "queue");
 		assertRefused(client.post(ADMIN + "/jobs/bulk/cancel", "{\"filter\":{\"state\":\"available\",\"queue\":\"-x\"}}"),
 				400, "queue");
 		assertThat(client.get(ADMIN + "/jobs?queue=good.queue-1").status()).isEqualTo(200);
@@ -180,6 +191,59 @@ abstract class AbstractHttpLimitsTests {
 		assertThat(client.post(ADMIN + "/queues/billing_eu/pause", "{}").status()).isEqualTo(200);
 		assertThat(client.get("/ojs/v1/queues/billing_eu/stats").status()).isEqualTo(200);
 		assertRefused(client.get(ADMIN + "/jobs?queue=_billing"), 400, "queue");
+	}
+
+	/**
+	 * Issue 27: a name or size the services refuse gets the same message from the Java API
+	 * ({@link OjsValidationException}), the binding and the Admin API ({@code 400
+	 * invalid_request}, naming the field as each request spells it).
+	 */
+	@Test
+	void everyEdgeRefusesAQueueNameOrAnOversizedJobWithTheSameMessage() {
+		OjsClient client = client();
+		JobOptions badQueue = JobOptions.builder().queue("Bad_Queue").build();
+		String queueMessage = javaRefusal(() -> this.template.enqueue("limits.job", List.of(), badQueue), "queue");
+		assertThat(queueMessage).isEqualTo(QueueNames.MESSAGE);
+		assertThat(javaRefusal(() -> this.queues.pause("Bad_Queue"), "queue")).isEqualTo(queueMessage);
+		assertThat(javaRefusal(() -> this.queues.setRateLimit("Bad_Queue", null), "queue")).isEqualTo(queueMessage);
+		assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":{\"queue\":"
+				+ "\"Bad_Queue\"}}"), "options.queue", queueMessage);
+		assertSameRefusal(client.post("/ojs/v1/queues/Bad_Queue/pause", "{}"), "name", queueMessage);
+		assertSameRefusal(client.post(ADMIN + "/queues/Bad_Queue/pause", "{}"), "name", queueMessage);
+		assertSameRefusal(client.send("PUT", ADMIN + "/queues/Bad_Queue/config", "{\"rate_limit\":null}",
+				Map.of("Content-Type", "application/json")), "name", queueMessage);
+		String typeMessage = javaRefusal(() -> this.template.enqueue("Limits.Job"), "type");
+		assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"Limits.Job\",\"args\":[]}"), "type", typeMessage);
+		String argsMessage = javaRefusal(
+				() -> this.template.enqueue("limits.job", List.of("x".repeat(1100)), JobOptions.none()), "args");
+		assertThat(argsMessage).isEqualTo("The 'args' field is larger than the limit of 1024 bytes of JSON.");
+		assertSameRefusal(client.post("/ojs/v1/jobs", job("[" + text(1100) + "]", "{}")), "args", argsMessage);
+		String batchMessage = javaRefusal(() -> this.template.enqueueBatch(
+				List.of(new OjsTemplate.Enqueue("limits.job", List.of(1), JobOptions.none()),
+						new OjsTemplate.Enqueue("limits.job", List.of("x".repeat(1100)), JobOptions.none()))),
+				"jobs[1].args");
+		assertSameRefusal(client.post("/ojs/v1/jobs/batch",
+				"{\"jobs\":[" + job("[1]", "{}") + "," + job("[" + text(1100) + "]", "{}") + "]}"), "jobs[1].args",
+				batchMessage);
+		String metaMessage = javaRefusal(() -> this.template.enqueue("limits.job",
+				JobOptions.builder().meta("note", "x".repeat(600)).build()), "meta");
+		assertSameRefusal(client.post("/ojs/v1/jobs", job("[]", "{\"note\":" + text(600) + "}")), "meta", metaMessage);
+	}
+
+	private static String javaRefusal(Runnable call, String field) {
+		try {
+			call.run();
+		}
+		catch (OjsValidationException ex) {
+			assertThat(ex.getField()).isEqualTo(field);
+			return ex.getMessage();
+		}
+		throw new AssertionError("Not refused");
+	}
+
+	private static void assertSameRefusal(OjsClient.Response response, String field, String message) {
+		assertRefused(response, 400, field);
+		assertThat(response.body().path("error").path("message").stringValue()).isEqualTo(message);
 	}
 
 	/** A pause over the binding goes through the queues service, as the Admin API's does: logged, the worker told. */

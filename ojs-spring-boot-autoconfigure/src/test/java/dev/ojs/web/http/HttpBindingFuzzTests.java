@@ -109,7 +109,7 @@ class HttpBindingFuzzTests {
 			case 2 -> body.put("args", pick(List.of(Map.of("a", 1), "args", 1, true)));
 			case 3 -> body.remove("args");
 			case 4 -> body.put("meta", pick(List.of(List.of(1), "meta", 3)));
-			case 5 -> options.put("queue", pick(List.of("Upper", " space", "-lead", "a/b", "", "x".repeat(129), 5)));
+			case 5 -> options.put("queue", pick(List.of("Upper", " space", "-lead", "a/b", "", "x".repeat(256), 5)));
 			case 6 -> options.put("priority", pick(List.of(101, -101, "urgent", 1.5, Long.MAX_VALUE, List.of())));
 			case 7 -> options.put("retry", badRetry());
 			case 8 -> {

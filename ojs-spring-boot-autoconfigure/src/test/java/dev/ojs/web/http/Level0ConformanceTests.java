@@ -24,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.json.JobJson;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 

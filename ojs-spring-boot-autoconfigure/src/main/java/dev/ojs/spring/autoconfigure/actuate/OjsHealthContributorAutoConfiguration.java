@@ -1,8 +1,10 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.actuate.OjsHealthIndicator;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -30,8 +32,8 @@ public final class OjsHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(JobStore.class)
 	@ConditionalOnMissingBean(name = { "ojsHealthIndicator", "ojsHealthContributor" })
-	OjsHealthIndicator ojsHealthIndicator(JobStore jobStore) {
-		return new OjsHealthIndicator(jobStore);
+	OjsHealthIndicator ojsHealthIndicator(JobStore jobStore, ObjectProvider<OjsJobs> jobs) {
+		return new OjsHealthIndicator(jobs.getIfAvailable(() -> new OjsJobs(jobStore, null, null)));
 	}
 
 }

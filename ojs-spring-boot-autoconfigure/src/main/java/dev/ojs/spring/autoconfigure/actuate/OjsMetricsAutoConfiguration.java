@@ -1,6 +1,7 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.actuate.JobMetricsListener;
 import dev.ojs.spring.actuate.QueueDepthMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,8 +32,10 @@ public final class OjsMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueDepthMetrics ojsQueueDepthMetrics(JobStore jobStore, OjsMetricsProperties properties) {
-		return new QueueDepthMetrics(jobStore, properties.getDepthRefreshInterval());
+	QueueDepthMetrics ojsQueueDepthMetrics(JobStore jobStore, ObjectProvider<OjsQueues> queues,
+			OjsMetricsProperties properties) {
+		return new QueueDepthMetrics(queues.getIfAvailable(() -> new OjsQueues(jobStore)),
+				properties.getDepthRefreshInterval());
 	}
 
 	@Bean

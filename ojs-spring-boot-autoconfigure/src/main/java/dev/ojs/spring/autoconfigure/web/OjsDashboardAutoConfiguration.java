@@ -36,9 +36,10 @@ import dev.ojs.admin.AdminStore;
 import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
-import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.BearerToken;
@@ -71,7 +72,7 @@ import dev.ojs.worker.Worker;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBooleanProperty("ojs.dashboard.enabled")
-@ConditionalOnBean({ JdbcJobStore.class, OjsQueues.class })
+@ConditionalOnBean({ JdbcJobStore.class, OjsTemplate.class, OjsJobs.class, OjsQueues.class })
 @EnableConfigurationProperties(OjsDashboardProperties.class)
 @Import({ OjsDashboardSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsDashboardAutoConfiguration {
@@ -96,15 +97,14 @@ public final class OjsDashboardAutoConfiguration {
 	}
 
 	@Bean
-	AdminJobsController ojsAdminJobsController(AdminStore admin, JobStore jobs,
-			ObjectProvider<HandlerDirectory> handlers, ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
-		return new AdminJobsController(admin, jobs, handlers, jsonMapper(jsonMapper), settings);
+	AdminJobsController ojsAdminJobsController(OjsTemplate template, OjsJobs jobs,
+			ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
+		return new AdminJobsController(template, jobs, jsonMapper(jsonMapper), settings);
 	}
 
 	@Bean
-	AdminQueuesController ojsAdminQueuesController(AdminStore admin, OjsQueues queues,
-			ObjectProvider<OjsWorker> worker) {
-		return new AdminQueuesController(admin, queues, worker);
+	AdminQueuesController ojsAdminQueuesController(OjsQueues queues, ObjectProvider<OjsWorker> worker) {
+		return new AdminQueuesController(queues, worker);
 	}
 
 	@Bean

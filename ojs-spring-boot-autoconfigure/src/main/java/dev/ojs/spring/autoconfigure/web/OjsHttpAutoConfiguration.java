@@ -20,14 +20,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.servlet.DispatcherServlet;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.ojs.admin.AdminStore;
-import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
-import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
@@ -37,7 +36,6 @@ import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
 import dev.ojs.web.OjsPaths;
 import dev.ojs.web.RequestSizeFilter;
-import dev.ojs.web.http.JobSizeLimits;
 import dev.ojs.web.http.Manifest;
 import dev.ojs.web.http.OjsEventStream;
 import dev.ojs.web.http.OjsEventsController;
@@ -64,7 +62,7 @@ import dev.ojs.worker.Worker;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBooleanProperty("ojs.http.enabled")
-@ConditionalOnBean({ JobStore.class, OjsTemplate.class, OjsQueues.class })
+@ConditionalOnBean({ JobStore.class, OjsTemplate.class, OjsJobs.class, OjsQueues.class })
 @EnableConfigurationProperties(OjsHttpProperties.class)
 @Import({ OjsHttpSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsHttpAutoConfiguration {
@@ -76,22 +74,22 @@ public final class OjsHttpAutoConfiguration {
 	static final int REQUEST_SIZE_FILTER_ORDER = PROTOCOL_FILTER_ORDER + 2;
 
 	@Bean
-	OjsJobsController ojsHttpJobsController(OjsTemplate template, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
-			HandlerDirectory handlers, OjsHttpProperties properties) {
+	OjsJobsController ojsHttpJobsController(OjsTemplate template, OjsJobs jobs, OjsQueues queues, JobStore store,
+			ObjectProvider<JsonMapper> jsonMapper, HandlerDirectory handlers) {
 		// a request's rate limits are set in the transaction of its jobs' insert
 		TransactionOperations transactions = (store instanceof JdbcJobStore jdbc)
 				? new TransactionTemplate(new DataSourceTransactionManager(jdbc.dataSource()))
 				: TransactionOperations.withoutTransaction();
-		return new OjsJobsController(template, store, jsonMapper(jsonMapper), handlers, transactions,
-				jobSizeLimits(properties));
+		return new OjsJobsController(template, jobs, queues, jsonMapper(jsonMapper), handlers, transactions);
 	}
 
 	@Bean
-	OjsSystemController ojsHttpSystemController(JobStore store, ObjectProvider<OjsRecurringJobs> recurringJobs) {
+	OjsSystemController ojsHttpSystemController(JobStore store, OjsJobs jobs,
+			ObjectProvider<OjsRecurringJobs> recurringJobs) {
 		String backend = (store instanceof JdbcJobStore jdbc) ? jdbc.platform().name().toLowerCase(java.util.Locale.ROOT)
 				: store.getClass().getSimpleName();
 		String version = OjsTemplate.class.getPackage().getImplementationVersion();
-		return new OjsSystemController(store, backend, new Manifest((version != null) ? version : "development",
+		return new OjsSystemController(jobs, backend, new Manifest((version != null) ? version : "development",
 				recurringJobs.getIfAvailable() != null));
 	}
 
@@ -109,12 +107,8 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsQueuesController ojsHttpQueuesController(JobStore store, OjsQueues queues,
-			ObjectProvider<AdminStore> adminStore) {
-		// the queue stats' throughput reads the per-minute statistics, also with the dashboard off
-		AdminStore admin = adminStore
-			.getIfAvailable(() -> (store instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
-		return new OjsQueuesController(store, queues, admin);
+	OjsQueuesController ojsHttpQueuesController(OjsQueues queues) {
+		return new OjsQueuesController(queues);
 	}
 
 	@Bean
@@ -125,8 +119,8 @@ public final class OjsHttpAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(OjsRecurringJobs.class)
 	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper,
-			OjsHttpProperties properties) {
-		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper), jobSizeLimits(properties));
+			OjsTemplate template) {
+		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper), template.getSizeLimits());
 	}
 
 	@Bean
@@ -165,10 +159,6 @@ public final class OjsHttpAutoConfiguration {
 						jsonMapper(jsonMapper)));
 		registration.setOrder(REQUEST_SIZE_FILTER_ORDER);
 		return registration;
-	}
-
-	private static JobSizeLimits jobSizeLimits(OjsHttpProperties properties) {
-		return new JobSizeLimits(properties.getMaxArgsSize().toBytes(), properties.getMaxMetaSize().toBytes());
 	}
 
 	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {

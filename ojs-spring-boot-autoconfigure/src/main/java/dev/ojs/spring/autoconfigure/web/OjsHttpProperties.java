@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
@@ -121,16 +122,16 @@ public class OjsHttpProperties {
 	private DataSize maxRequestSize = DataSize.ofMegabytes(4);
 
 	/**
-	 * Most bytes of a job's args, as serialized JSON, for every job taken over HTTP (push,
-	 * batch, cron registration). A larger one is refused with 400 invalid_request.
+	 * Most bytes of a job's args, as serialized JSON. Read when 'ojs.max-args-size', which
+	 * applies to every job enqueued, is not set.
 	 */
-	private DataSize maxArgsSize = DataSize.ofKilobytes(256);
+	private @Nullable DataSize maxArgsSize;
 
 	/**
-	 * Most bytes of a job's meta, as serialized JSON, for every job taken over HTTP (push,
-	 * batch, cron registration). A larger one is refused with 400 invalid_request.
+	 * Most bytes of a job's meta, as serialized JSON. Read when 'ojs.max-meta-size' is not
+	 * set.
 	 */
-	private DataSize maxMetaSize = DataSize.ofKilobytes(64);
+	private @Nullable DataSize maxMetaSize;
 
 	public DataSize getMaxRequestSize() {
 		return this.maxRequestSize;
@@ -140,19 +141,27 @@ public class OjsHttpProperties {
 		this.maxRequestSize = maxRequestSize;
 	}
 
-	public DataSize getMaxArgsSize() {
+	@Deprecated
+	@DeprecatedConfigurationProperty(replacement = "ojs.max-args-size",
+			reason = "The limit applies to every job enqueued, from Java and over HTTP alike")
+	public @Nullable DataSize getMaxArgsSize() {
 		return this.maxArgsSize;
 	}
 
-	public void setMaxArgsSize(DataSize maxArgsSize) {
+	@Deprecated
+	public void setMaxArgsSize(@Nullable DataSize maxArgsSize) {
 		this.maxArgsSize = maxArgsSize;
 	}
 
-	public DataSize getMaxMetaSize() {
+	@Deprecated
+	@DeprecatedConfigurationProperty(replacement = "ojs.max-meta-size",
+			reason = "The limit applies to every job enqueued, from Java and over HTTP alike")
+	public @Nullable DataSize getMaxMetaSize() {
 		return this.maxMetaSize;
 	}
 
-	public void setMaxMetaSize(DataSize maxMetaSize) {
+	@Deprecated
+	public void setMaxMetaSize(@Nullable DataSize maxMetaSize) {
 		this.maxMetaSize = maxMetaSize;
 	}
 

@@ -1,0 +1,127 @@
+package dev.ojs.spring;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.JobCount;
+import dev.ojs.admin.JobPage;
+import dev.ojs.admin.JobQuery;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobStore;
+import dev.ojs.retry.RetryPolicyLayers;
+
+/**
+ * The stored jobs as operators see them, beside {@link OjsTemplate}'s enqueue, lookup and
+ * cancel: find a stored job with its effective retry policy, activate a pending one, list and
+ * count jobs by filter, and retry, cancel or delete them in bulk (ojs-admin-api.md §7, §8;
+ * ojs-http-binding.md §9.5). The HTTP binding, the Admin API and the actuator reach jobs
+ * through these two services only.
+ * <p>
+ * The lists, counts, retries and deletes need an {@link AdminStore}; without one they throw
+ * {@link UnsupportedOperationException}.
+ */
+public class OjsJobs {
+
+	/** Pages of {@link #page(JobQuery)} are at most this long. */
+	public static final int MAX_PAGE = AdminStore.MAX_PAGE;
+
+	private final JobStore store;
+
+	private final @Nullable HandlerDirectory handlers;
+
+	private final @Nullable AdminStore admin;
+
+	/**
+	 * @param store where jobs are stored
+	 * @param handlers where each type's retry policy comes from, or {@code null} when no
+	 * handler is known: a job then shows its own policy fields only
+	 * @param admin the filtered lists and bulk operations, or {@code null} when the store
+	 * offers none
+	 */
+	public OjsJobs(JobStore store, @Nullable HandlerDirectory handlers, @Nullable AdminStore admin) {
+		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.handlers = handlers;
+		this.admin = admin;
+	}
+
+	/** The stored job, if there is one with this id. */
+	public Optional<Job> find(String id) {
+		return this.store.find(id);
+	}
+
+	/**
+	 * Where each field of the job's effective retry policy comes from (spec §8.1), or
+	 * {@code null} when no handler is known here.
+	 */
+	public @Nullable RetryPolicyLayers layers(Job job) {
+		return (this.handlers != null) ? this.handlers.layers(job) : null;
+	}
+
+	/**
+	 * Activates a pending job (ojs-core.md §6.2): it becomes available now.
+	 * @return whether it did; {@code false} when there is no such job or it is not pending
+	 */
+	public boolean activate(String id) {
+		return this.store.activate(id);
+	}
+
+	/**
+	 * Cancels those of the jobs that are live, in one statement per chunk of ids, without a
+	 * {@link JobCancelledEvent} each (see {@link OjsTemplate#cancel(String)} for one job).
+	 * @return how many were cancelled
+	 */
+	public int cancel(Collection<String> ids) {
+		return this.store.cancel(ids);
+	}
+
+	/** A page of the jobs matching the query, and their count. */
+	public JobPage page(JobQuery query) {
+		return admin().jobs(query);
+	}
+
+	/**
+	 * How many jobs match the query (its page ignored): exact up to {@code exactUpTo},
+	 * beyond that possibly an estimate.
+	 */
+	public JobCount count(JobQuery query, long exactUpTo) {
+		return admin().count(query, exactUpTo);
+	}
+
+	/** Ids of up to {@code limit} jobs matching the query (its page ignored), oldest first. */
+	public List<String> ids(JobQuery query, int limit) {
+		return admin().ids(query, limit);
+	}
+
+	/**
+	 * Puts discarded (dead letters included) and cancelled jobs back in line: state
+	 * {@code available}, attempt 0, error history kept. A job whose unique key another live
+	 * job holds stays where it is.
+	 * @return how many were put back
+	 */
+	public int retry(Collection<String> ids) {
+		return admin().retry(ids);
+	}
+
+	/** Deletes those of the jobs that are in a terminal state; returns how many. */
+	public int delete(Collection<String> ids) {
+		return admin().delete(ids);
+	}
+
+	/** Throws when the job table cannot be read: one cheap probe, never a count. */
+	public void checkAvailable() {
+		this.store.checkAvailable();
+	}
+
+	private AdminStore admin() {
+		if (this.admin == null) {
+			throw new UnsupportedOperationException(this.store.getClass().getName() + " offers no job queries");
+		}
+		return this.admin;
+	}
+
+}
