@@ -11,6 +11,7 @@ import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.OjsJob;
+import dev.ojs.spring.OjsNames;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.RegisteredJob;
 
@@ -41,11 +42,11 @@ record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityT
 	 */
 	static OjsJobAttributes of(OjsJob annotation, RetryPolicy applicationPolicy, Duration defaultVisibilityTimeout,
 			String beanName, String method) {
-		if (annotation.type().isBlank()) {
-			throw invalid("type", annotation.type(), "must not be blank");
+		if (!OjsNames.isType(annotation.type())) {
+			throw invalid("type", annotation.type(), OjsNames.TYPE_MESSAGE);
 		}
-		if (!annotation.queue().isEmpty() && annotation.queue().isBlank()) {
-			throw invalid("queue", annotation.queue(), "must not be blank");
+		if (!annotation.queue().isEmpty() && !OjsNames.isQueue(annotation.queue())) {
+			throw invalid("queue", annotation.queue(), OjsNames.QUEUE_MESSAGE);
 		}
 		String queue = annotation.queue().isEmpty() ? NewJob.DEFAULT_QUEUE : annotation.queue();
 		int priority = (annotation.priority() != OjsJob.INHERIT_PRIORITY) ? annotation.priority() : 0;

@@ -164,8 +164,8 @@ public class OjsProperties implements Validator {
 				WorkerSettings.MIN_ERROR_HISTORY);
 		atLeast(errors, "worker.concurrency", "ojs.worker.concurrency", this.worker.concurrency, 1);
 		this.worker.queues.forEach((queue, concurrency) -> {
-			if (queue.isBlank()) {
-				reject(errors, "worker.queues", "ojs.worker.queues", queue, "queue names must not be blank");
+			if (!OjsNames.isQueue(queue)) {
+				reject(errors, "worker.queues", "ojs.worker.queues", queue, OjsNames.QUEUE_MESSAGE);
 			}
 			if (concurrency != null && concurrency < 0) {
 				reject(errors, "worker.queues", "ojs.worker.queues." + queue, concurrency,

@@ -228,7 +228,7 @@ class MethodErrorClassifierTests {
 		void lists() {
 		}
 
-		@OjsJob(type = "retryDeclined", retryOn = CardDeclined.class)
+		@OjsJob(type = "retry.declined", retryOn = CardDeclined.class)
 		void retryDeclined() {
 		}
 

@@ -165,7 +165,7 @@ class OjsJobHandlerRegistryTests {
 	@ParameterizedTest
 	@ValueSource(classes = { BadDurationJobs.class, BadCoefficientJobs.class, BadMaxAttemptsJobs.class,
 			BadIntervalsJobs.class, BadVisibilityJobs.class, BadConcurrencyJobs.class, ConflictingListsJobs.class,
-			BlankTypeJobs.class, BlankQueueJobs.class, BlankNonRetryableJobs.class, InheritAmongNonRetryableJobs.class })
+			BlankTypeJobs.class, UppercaseTypeJobs.class, BlankQueueJobs.class, SpacedQueueJobs.class, BlankNonRetryableJobs.class, InheritAmongNonRetryableJobs.class })
 	void invalidAttributeFailsStartupNamingBeanMethodAndAttribute(Class<? extends Invalid> type) throws Exception {
 		Invalid invalid = type.getDeclaredConstructor().newInstance();
 		this.contextRunner.withBean("invalidJobs", Invalid.class, () -> invalid)
@@ -436,6 +436,31 @@ class OjsJobHandlerRegistryTests {
 
 		public String attribute() {
 			return "type";
+		}
+
+	}
+
+	/** Decision 6: a type no enqueue accepts fails start-up, not the first enqueue. */
+	static class UppercaseTypeJobs implements Invalid {
+
+		@OjsJob(type = "sendWelcome")
+		void job() {
+		}
+
+		public String attribute() {
+			return "type";
+		}
+
+	}
+
+	static class SpacedQueueJobs implements Invalid {
+
+		@OjsJob(type = "spaced", queue = "my queue")
+		void job() {
+		}
+
+		public String attribute() {
+			return "queue";
 		}
 
 	}
