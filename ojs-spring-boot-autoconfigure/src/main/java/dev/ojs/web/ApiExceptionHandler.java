@@ -31,6 +31,8 @@ import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import dev.ojs.spring.OjsValidationException;
+
 /**
  * Writes every refusal of an OJS controller (package {@code dev.ojs.web} and below) as the
  * binding's {@link ApiError} body: {@link ApiException}s with their status, unreadable or
@@ -140,6 +142,10 @@ public class ApiExceptionHandler {
 		}
 		if (ex instanceof MultipartException) {
 			return ApiException.invalidRequest("The request body must be JSON.", Map.of("field", "body"));
+		}
+		if (ex instanceof OjsValidationException invalid) {
+			// a service's rule, the same on every edge
+			return ApiException.invalidRequest(invalid.getMessage(), Map.of("field", invalid.field()));
 		}
 		if (ex instanceof IllegalArgumentException) {
 			// the starter's own validation messages; a library's are replaced
