@@ -93,13 +93,14 @@ public class AdminDeadLetterController {
 		return body;
 	}
 
+	/** The job back in line: no longer a dead letter. */
 	@PostMapping("/{id}/retry")
 	public Map<String, Object> retry(@PathVariable String id) {
 		find(id);
 		if (!this.jobs.retryDeadLetter(id)) {
 			throw ApiException.conflict("Job " + id + " changed state meanwhile or another live job holds its unique key");
 		}
-		return this.views.summary(find(id));
+		return this.views.summary(this.jobs.find(id).orElseThrow(() -> ApiException.notFound("No dead letter " + id)));
 	}
 
 	@DeleteMapping("/{id}")
