@@ -25,11 +25,14 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsQueues;
@@ -42,7 +45,7 @@ import dev.ojs.worker.Worker;
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
  * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
- * {@link OjsTemplate} and {@link OjsQueues}. The worker is configured by
+ * {@link OjsTemplate}, {@link OjsQueues} and {@link OjsDeadLetters}. The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
@@ -107,6 +110,20 @@ public final class OjsAutoConfiguration {
 		// the configured rate limits hold before any worker claims
 		properties.rateLimits().forEach(queues::setRateLimit);
 		return queues;
+	}
+
+	/** The Admin API's queries, which the dead letters read too. */
+	@Bean
+	@ConditionalOnBean(JdbcJobStore.class)
+	@ConditionalOnMissingBean(AdminStore.class)
+	JdbcAdminStore ojsAdminStore(JdbcJobStore jobStore) {
+		return new JdbcAdminStore(jobStore);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsDeadLetters ojsDeadLetters(JobStore jobStore, ObjectProvider<AdminStore> admin) {
+		return new OjsDeadLetters(jobStore, admin.getIfAvailable());
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -33,10 +33,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.admin.AdminStore;
-import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsWorker;
@@ -80,12 +80,6 @@ public final class OjsDashboardAutoConfiguration {
 	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
 
 	@Bean
-	@ConditionalOnMissingBean(AdminStore.class)
-	JdbcAdminStore ojsAdminStore(JdbcJobStore jobStore) {
-		return new JdbcAdminStore(jobStore);
-	}
-
-	@Bean
 	AdminApiSettings ojsAdminApiSettings(OjsDashboardProperties properties) {
 		String version = OjsDashboardAutoConfiguration.class.getPackage().getImplementationVersion();
 		if (properties.getBulkLimit() < 1) {
@@ -108,9 +102,9 @@ public final class OjsDashboardAutoConfiguration {
 	}
 
 	@Bean
-	AdminDeadLetterController ojsAdminDeadLetterController(AdminStore admin, JobStore jobs,
+	AdminDeadLetterController ojsAdminDeadLetterController(OjsDeadLetters deadLetters,
 			ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
-		return new AdminDeadLetterController(admin, jobs, jsonMapper(jsonMapper), settings);
+		return new AdminDeadLetterController(deadLetters, jsonMapper(jsonMapper), settings);
 	}
 
 	@Bean

@@ -26,6 +26,7 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
@@ -118,8 +119,9 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsDeadLetterController ojsHttpDeadLetterController(JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsDeadLetterController(store, jsonMapper(jsonMapper));
+	OjsDeadLetterController ojsHttpDeadLetterController(OjsDeadLetters deadLetters,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsDeadLetterController(deadLetters, jsonMapper(jsonMapper));
 	}
 
 	@Bean
