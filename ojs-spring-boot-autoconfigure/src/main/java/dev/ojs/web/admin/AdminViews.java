@@ -15,7 +15,6 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.admin.JobPage;
 import dev.ojs.admin.QueueSummary;
 import dev.ojs.admin.StatsBucket;
-import dev.ojs.cron.OverlapPolicy;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -227,10 +226,6 @@ final class AdminViews {
 	/** No heartbeat for three heartbeat intervals. */
 	boolean isStale(NodeInfo node, Instant now) {
 		return node.lastSeenAt().plus(this.settings.heartbeatInterval().multipliedBy(3)).isBefore(now);
-	}
-
-	static String overlap(OverlapPolicy overlap) {
-		return overlap.value();
 	}
 
 	/** Stored JSON as plain values; text that is not JSON as it is. */

@@ -189,8 +189,8 @@ public final class OjsDashboardAutoConfiguration {
 	static class SchedulesConfiguration {
 
 		@Bean
-		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs, AdminStore admin) {
-			return new AdminSchedulesController(recurringJobs, admin);
+		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs) {
+			return new AdminSchedulesController(recurringJobs);
 		}
 
 	}
