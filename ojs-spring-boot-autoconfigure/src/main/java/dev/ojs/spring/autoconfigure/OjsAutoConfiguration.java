@@ -36,7 +36,9 @@ import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
 import dev.ojs.spring.observation.JobProcessObservationConvention;
 import dev.ojs.worker.Worker;
@@ -45,7 +47,8 @@ import dev.ojs.worker.Worker;
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
  * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, the
- * {@link OjsTemplate}, {@link OjsQueues} and {@link OjsDeadLetters}. The worker is configured by
+ * {@link OjsTemplate}, {@link OjsQueues}, {@link OjsDeadLetters}, and with the JDBC store
+ * {@link OjsWorkerNodes} and {@link OjsStatistics}. The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
@@ -112,7 +115,7 @@ public final class OjsAutoConfiguration {
 		return queues;
 	}
 
-	/** The Admin API's queries, which the dead letters read too. */
+	/** The Admin API's queries, which the dead letters, worker nodes and statistics read too. */
 	@Bean
 	@ConditionalOnBean(JdbcJobStore.class)
 	@ConditionalOnMissingBean(AdminStore.class)
@@ -124,6 +127,20 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean
 	OjsDeadLetters ojsDeadLetters(JobStore jobStore, ObjectProvider<AdminStore> admin) {
 		return new OjsDeadLetters(jobStore, admin.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnBean(AdminStore.class)
+	@ConditionalOnMissingBean
+	OjsWorkerNodes ojsWorkerNodes(AdminStore admin) {
+		return new OjsWorkerNodes(admin);
+	}
+
+	@Bean
+	@ConditionalOnBean(AdminStore.class)
+	@ConditionalOnMissingBean
+	OjsStatistics ojsStatistics(AdminStore admin) {
+		return new OjsStatistics(admin);
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -1,7 +1,5 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import java.time.Duration;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,7 +37,9 @@ import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsWorker;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
@@ -54,7 +54,6 @@ import dev.ojs.web.admin.AdminSchedulesController;
 import dev.ojs.web.admin.AdminWriteGuard;
 import dev.ojs.web.admin.CsrfTokens;
 import dev.ojs.web.dashboard.OjsDashboardController;
-import dev.ojs.worker.Worker;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the OJS Admin API under
@@ -76,9 +75,6 @@ import dev.ojs.worker.Worker;
 @Import({ OjsDashboardSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsDashboardAutoConfiguration {
 
-	/** Node heartbeats land this often; a node not seen for three is stale. */
-	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
-
 	@Bean
 	AdminApiSettings ojsAdminApiSettings(OjsDashboardProperties properties) {
 		String version = OjsDashboardAutoConfiguration.class.getPackage().getImplementationVersion();
@@ -86,7 +82,7 @@ public final class OjsDashboardAutoConfiguration {
 			throw new IllegalArgumentException("ojs.dashboard.bulk-limit must be at least 1");
 		}
 		return new AdminApiSettings(properties.isReadOnly(), properties.isShowArgs(), properties.normalizedPath(),
-				NODE_HEARTBEAT, properties.getBulkLimit(), properties.getAdminRole(), version);
+				properties.getBulkLimit(), properties.getAdminRole(), version);
 	}
 
 	@Bean
@@ -108,9 +104,10 @@ public final class OjsDashboardAutoConfiguration {
 	}
 
 	@Bean
-	AdminSystemController ojsAdminSystemController(AdminStore admin, AdminApiSettings settings,
-			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<OjsWorker> worker, ObjectProvider<CsrfTokens> csrf) {
-		return new AdminSystemController(admin, settings, jsonMapper(jsonMapper), worker, csrf);
+	AdminSystemController ojsAdminSystemController(OjsStatistics statistics, OjsWorkerNodes nodes,
+			AdminApiSettings settings, ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<OjsWorker> worker,
+			ObjectProvider<CsrfTokens> csrf) {
+		return new AdminSystemController(statistics, nodes, settings, jsonMapper(jsonMapper), worker, csrf);
 	}
 
 	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {

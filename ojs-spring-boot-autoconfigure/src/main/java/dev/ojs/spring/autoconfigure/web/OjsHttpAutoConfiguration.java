@@ -27,6 +27,7 @@ import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsDeadLetters;
+import dev.ojs.spring.OjsExternalWorkers;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
@@ -139,10 +140,17 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(Worker.class)
-	OjsWorkersController ojsHttpWorkersController(Worker worker, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
-			OjsProperties properties, WorkerDirectives directives) {
-		return new OjsWorkersController(worker.remoteAttempts(), store, jsonMapper(jsonMapper),
-				properties.workerSettings().visibilityTimeout(), directives);
+	@ConditionalOnMissingBean
+	OjsExternalWorkers ojsExternalWorkers(Worker worker, JobStore store, OjsProperties properties) {
+		// spec README decision 24: a reservation that names none lasts the worker's visibility timeout
+		return new OjsExternalWorkers(worker.remoteAttempts(), store, properties.workerSettings().visibilityTimeout());
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	OjsWorkersController ojsHttpWorkersController(OjsExternalWorkers workers, ObjectProvider<JsonMapper> jsonMapper,
+			WorkerDirectives directives) {
+		return new OjsWorkersController(workers, jsonMapper(jsonMapper), directives);
 	}
 
 	@Bean
