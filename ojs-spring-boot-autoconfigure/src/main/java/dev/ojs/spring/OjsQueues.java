@@ -120,11 +120,12 @@ public class OjsQueues {
 
 	/**
 	 * Every known queue, in name order: those holding jobs and those ever paused or resumed
-	 * (a paused queue without jobs too), with their counts. Counting reads the whole job
-	 * table.
+	 * (a paused queue without jobs too), with their counts and dead letters. Counting reads
+	 * the whole job table.
 	 */
 	public List<QueueInfo> queues() {
 		Map<String, Map<JobState, Long>> counts = this.store.countByQueueAndState();
+		Map<String, Long> deadLetters = this.store.deadLetterStats().byQueue();
 		Map<String, QueueState> states = new TreeMap<>();
 		counts.keySet().forEach((queue) -> states.put(queue, QueueState.active(queue)));
 		this.store.queueStates().forEach((state) -> states.put(state.name(), state));
@@ -134,7 +135,8 @@ public class OjsQueues {
 			for (JobState jobState : JobState.values()) {
 				byState.put(jobState, counts.getOrDefault(queue, Map.of()).getOrDefault(jobState, 0L));
 			}
-			queues.add(new QueueInfo(queue, state.paused(), state.pausedAt(), byState));
+			queues.add(new QueueInfo(queue, state.paused(), state.pausedAt(), byState,
+					deadLetters.getOrDefault(queue, 0L)));
 		});
 		return queues;
 	}

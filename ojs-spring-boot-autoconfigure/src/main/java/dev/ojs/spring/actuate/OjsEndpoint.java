@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.QueueInfo;
@@ -132,15 +133,17 @@ public class OjsEndpoint {
 
 	/**
 	 * Counts per queue (sorted by name), then per state in lifecycle order, with every state
-	 * present so that a missing state reads as 0.
+	 * present so that a missing state reads as 0; dead letters apart from the other
+	 * {@code discarded} jobs, as {@value OjsDeadLetters#STATE} as on every surface.
 	 */
 	static Map<String, Map<String, Long>> counts(List<QueueInfo> queues) {
 		Map<String, Map<String, Long>> counts = new TreeMap<>();
 		for (QueueInfo queue : queues) {
 			Map<String, Long> states = new LinkedHashMap<>();
 			for (JobState state : JobState.values()) {
-				states.put(state.value(), queue.count(state));
+				states.put(state.value(), queue.count(state) - ((state == JobState.DISCARDED) ? queue.deadLetters() : 0));
 			}
+			states.put(OjsDeadLetters.STATE, queue.deadLetters());
 			counts.put(queue.name(), states);
 		}
 		return counts;
