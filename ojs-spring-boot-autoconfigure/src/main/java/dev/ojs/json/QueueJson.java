@@ -13,6 +13,9 @@ import dev.ojs.admin.StatsBucket;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
+import dev.ojs.spring.OjsDeadLetters;
+import dev.ojs.spring.QueueInfo;
+import dev.ojs.spring.QueueInfo;
 
 /**
  * A queue as JSON: the one mapping of a queue for the HTTP binding and the Admin API (and
@@ -28,6 +31,9 @@ import dev.ojs.job.RateLimit;
  * dead letters apart from other discarded jobs (estimated on large tables), the latency of
  * the oldest ready job and the last minutes' throughput, and writes a rate limit with
  * {@code period_ms} for the dashboard.</li>
+ * <li>the actuator's {@code ojs} endpoint counts every state exactly and, like the Admin API,
+ * counts dead letters as {@code dead_letter} apart from other discarded jobs
+ * ({@link #countsWithDeadLetters}).</li>
  * </ul>
  */
 public final class QueueJson {
@@ -44,6 +50,17 @@ public final class QueueJson {
 		for (JobState state : JobState.values()) {
 			json.put(state.value(), counts.getOrDefault(state, 0L));
 		}
+		return json;
+	}
+
+	/**
+	 * Jobs per state in lifecycle order, then {@code dead_letter}: dead letters apart from the
+	 * other {@code discarded} jobs, the state's one name on the dashboard and the Admin API.
+	 */
+	public static Map<String, Long> countsWithDeadLetters(QueueInfo queue) {
+		Map<String, Long> json = counts(queue.counts());
+		json.put(JobState.DISCARDED.value(), queue.count(JobState.DISCARDED) - queue.deadLetters());
+		json.put(OjsDeadLetters.STATE, queue.deadLetters());
 		return json;
 	}
 

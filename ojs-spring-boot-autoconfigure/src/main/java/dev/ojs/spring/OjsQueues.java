@@ -160,16 +160,18 @@ public class OjsQueues {
 
 	/**
 	 * Every known queue, in name order: those holding jobs and those ever paused, resumed or
-	 * rate-limited (a paused queue without jobs too), with their counts. Counting reads the
-	 * whole job table.
+	 * rate-limited (a paused queue without jobs too), with their counts and dead letters.
+	 * Counting reads the whole job table.
 	 */
 	public List<QueueInfo> queues() {
 		Map<String, Map<JobState, Long>> counts = this.store.countByQueueAndState();
+		Map<String, Long> deadLetters = this.store.deadLetterStats().byQueue();
 		Map<String, QueueState> states = new TreeMap<>();
 		counts.keySet().forEach((queue) -> states.put(queue, QueueState.active(queue)));
 		this.store.queueStates().forEach((state) -> states.put(state.name(), state));
 		List<QueueInfo> queues = new ArrayList<>(states.size());
-		states.forEach((queue, state) -> queues.add(info(state, counts.getOrDefault(queue, Map.of()))));
+		states.forEach((queue, state) -> queues.add(
+				info(state, counts.getOrDefault(queue, Map.of()), deadLetters.getOrDefault(queue, 0L))));
 		return queues;
 	}
 
@@ -186,15 +188,15 @@ public class OjsQueues {
 			.filter((candidate) -> candidate.name().equals(name))
 			.findFirst()
 			.orElseGet(() -> QueueState.active(name));
-		return info(state, counts);
+		return info(state, counts, this.store.deadLetterStats().byQueue().getOrDefault(name, 0L));
 	}
 
-	private static QueueInfo info(QueueState state, Map<JobState, Long> counts) {
+	private static QueueInfo info(QueueState state, Map<JobState, Long> counts, long deadLetters) {
 		Map<JobState, Long> byState = new EnumMap<>(JobState.class);
 		for (JobState jobState : JobState.values()) {
 			byState.put(jobState, counts.getOrDefault(jobState, 0L));
 		}
-		return new QueueInfo(state.name(), state.paused(), state.pausedAt(), byState, state.rateLimit());
+		return new QueueInfo(state.name(), state.paused(), state.pausedAt(), byState, deadLetters, state.rateLimit());
 	}
 
 	/**

@@ -34,6 +34,14 @@ public class OjsValidationException extends IllegalArgumentException {
 		this.details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
 	}
 
+	/**
+	 * @param field the refused value's field
+	 * @param reason what is wrong; {@value #FIELD} in it stands for the field
+	 */
+	public OjsValidationException(String field, String reason) {
+		this(field, reason, Map.of());
+	}
+
 	/** The refused value's field. */
 	public String getField() {
 		return this.field;

@@ -15,19 +15,21 @@ import dev.ojs.job.RateLimit;
  * @param name the queue name
  * @param paused whether it is paused: no worker claims its jobs
  * @param pausedAt when it was paused, or {@code null} when it is not
- * @param counts its jobs per state, every state present (0 when it has none)
+ * @param counts its jobs per state, every state present (0 when it has none); dead letters
+ * are {@code discarded}
+ * @param deadLetters how many of its {@code discarded} jobs are dead letters
  * @param rateLimit its rate limit (ojs-queue-config.md §6.2), or {@code null} when it has none
  */
 public record QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts,
-		@Nullable RateLimit rateLimit) {
+		long deadLetters, @Nullable RateLimit rateLimit) {
 
 	public QueueInfo {
 		counts = Map.copyOf(counts);
 	}
 
-	/** A queue without a rate limit. */
+	/** A queue without dead letters or a rate limit. */
 	public QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts) {
-		this(name, paused, pausedAt, counts, null);
+		this(name, paused, pausedAt, counts, 0, null);
 	}
 
 	/** Its stored state: paused or not, and its rate limit. */

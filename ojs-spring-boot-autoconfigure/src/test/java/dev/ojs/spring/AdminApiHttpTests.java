@@ -202,6 +202,42 @@ abstract class AdminApiHttpTests {
 		assertThat(count("type = 'it.non_retryable'")).isZero();
 	}
 
+	/**
+	 * §11.2: a retried dead letter answers {@code 200} with the job back in line (attempt 0,
+	 * no longer a dead letter); an id that is no dead letter is {@code 404}, and so is a
+	 * second retry.
+	 */
+	@Test
+	void retriesOneDeadLetter() {
+		String id = this.template.enqueue("it.non_retryable");
+		await().atMost(TIMEOUT).until(() -> state(id) == JobState.DISCARDED);
+		this.queues.pause("default");
+		try {
+			this.client.post()
+				.uri(API + "/dead-letter/{id}/retry", id)
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.id").isEqualTo(id)
+				.jsonPath("$.state").isEqualTo("available")
+				.jsonPath("$.attempt").isEqualTo(0)
+				.jsonPath("$.dead_letter").isEqualTo(false)
+				.jsonPath("$.last_error.message").isEqualTo("never works");
+			this.client.post()
+				.uri(API + "/dead-letter/{id}/retry", id)
+				.exchange()
+				.expectStatus()
+				.isNotFound()
+				.expectBody()
+				.jsonPath("$.error.code").isEqualTo("not_found");
+		}
+		finally {
+			this.queues.resume("default");
+		}
+		await().atMost(TIMEOUT).until(() -> this.jobStore.find(id).orElseThrow().deadLetter());
+	}
+
 	/** §6.3, §6.4: a paused queue's jobs wait; resumed, they run. */
 	@Test
 	void pausesAndResumesAQueue() {

@@ -14,7 +14,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import dev.ojs.cron.CronEventListener;
 import dev.ojs.cron.CronOwnershipException;
 import dev.ojs.cron.CronStore;
-import dev.ojs.cron.CronValidationException;
 import dev.ojs.cron.StoredSchedule;
 import dev.ojs.job.JobState;
 import dev.ojs.spring.actuate.CronMetricsListener;
@@ -132,12 +131,14 @@ abstract class RecurringJobsIntegrationTests {
 
 	@Test
 	void invalidRegistrationsAreRejectedNamingTheField() {
-		assertThatExceptionOfType(CronValidationException.class)
+		assertThatExceptionOfType(OjsValidationException.class)
 			.isThrownBy(() -> this.recurringJobs.register(RecurringJob.of("x", "0 25 * * *", "it.cron_off")))
-			.withMessageStartingWith("Invalid cron.hour");
-		assertThatExceptionOfType(CronValidationException.class)
+			.withMessageStartingWith("Invalid cron.hour")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("cron.hour"));
+		assertThatExceptionOfType(OjsValidationException.class)
 			.isThrownBy(() -> this.recurringJobs.register(RecurringJob.of("x", "@daily", "it.cron_off").zone("EST")))
-			.withMessageStartingWith("Invalid timezone");
+			.withMessageStartingWith("Invalid timezone")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("timezone"));
 	}
 
 	@Test

@@ -3,15 +3,18 @@ package dev.ojs.spring.actuate;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.ojs.job.DeadLetterFilter;
 import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
-import dev.ojs.job.JobStore;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
+import dev.ojs.spring.OjsDeadLetters;
+import dev.ojs.spring.OjsValidationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
@@ -26,9 +29,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.util.Assert;
 
 /**
- * {@link Endpoint @Endpoint} to inspect and operate the dead letter queue: jobs that ended
- * in the {@code discarded} state with the dead-letter flag (spec §4 {@code on_exhaustion},
- * §7.1 {@code DEAD_LETTER}).
+ * {@link Endpoint @Endpoint} to inspect and operate the dead letter queue through
+ * {@link OjsDeadLetters}: jobs that ended in the {@code discarded} state with the dead-letter
+ * flag (spec §4 {@code on_exhaustion}, §7.1 {@code DEAD_LETTER}).
  * <p>
  * Over HTTP ({@code /actuator/deadletters}):
  * <ul>
@@ -73,29 +76,29 @@ public class DeadLettersEndpoint {
 	/** The selector that shows {@link #stats()} instead of one dead letter. */
 	public static final String STATS_SELECTOR = "stats";
 
-	private final JobStore jobStore;
+	private final OjsDeadLetters deadLetters;
 
 	private final Function<Job, RetryPolicyLayers> policyLayers;
 
 	/**
-	 * Creates an endpoint over the given store that shows each dead letter's own policy
-	 * fields over the spec defaults.
-	 * @param jobStore the job store
+	 * Creates an endpoint that shows each dead letter's own policy fields over the spec
+	 * defaults.
+	 * @param deadLetters the dead letter queue
 	 */
-	public DeadLettersEndpoint(JobStore jobStore) {
-		this(jobStore, (job) -> RetryPolicyLayers.spec().over(RetryPolicyLayers.JOB, job.retryPolicy()));
+	public DeadLettersEndpoint(OjsDeadLetters deadLetters) {
+		this(deadLetters, (job) -> RetryPolicyLayers.spec().over(RetryPolicyLayers.JOB, job.retryPolicy()));
 	}
 
 	/**
-	 * Creates an endpoint over the given store.
-	 * @param jobStore the job store
+	 * Creates an endpoint.
+	 * @param deadLetters the dead letter queue
 	 * @param policyLayers the layers of a job's retry policy (spec §8.1), e.g.
 	 * {@link dev.ojs.spring.HandlerDirectory#layers}
 	 */
-	public DeadLettersEndpoint(JobStore jobStore, Function<Job, RetryPolicyLayers> policyLayers) {
-		Assert.notNull(jobStore, "'jobStore' must not be null");
+	public DeadLettersEndpoint(OjsDeadLetters deadLetters, Function<Job, RetryPolicyLayers> policyLayers) {
+		Assert.notNull(deadLetters, "'deadLetters' must not be null");
 		Assert.notNull(policyLayers, "'policyLayers' must not be null");
-		this.jobStore = jobStore;
+		this.deadLetters = deadLetters;
 		this.policyLayers = policyLayers;
 	}
 
@@ -118,13 +121,13 @@ public class DeadLettersEndpoint {
 			@Nullable Integer size, @Nullable Integer offset, @Nullable Integer limit) {
 		DeadLetterFilter filter = filter(queue, type, errorType, from, to);
 		Window window = Window.of(page, size, offset, limit);
-		long total = this.jobStore.countDeadLetters(filter);
-		List<DeadLetterSummaryDescriptor> deadLetters = this.jobStore
-			.findDeadLetters(filter, window.offset(), window.limit())
+		OjsDeadLetters.Page found = validated(() -> this.deadLetters.list(filter, window.offset(), window.limit()));
+		List<DeadLetterSummaryDescriptor> deadLetters = found.items()
 			.stream()
 			.map(DeadLetterSummaryDescriptor::of)
 			.toList();
-		return new DeadLetterPageDescriptor(total, window.page(), window.offset(), window.limit(), deadLetters);
+		return new DeadLetterPageDescriptor(found.total(), window.page(), window.offset(), window.limit(),
+				deadLetters);
 	}
 
 	/**
@@ -139,7 +142,9 @@ public class DeadLettersEndpoint {
 		if (STATS_SELECTOR.equals(id)) {
 			return stats();
 		}
-		return this.jobStore.find(id).filter(Job::deadLetter).map((job) -> DeadLetterDescriptor.of(job, this.policyLayers.apply(job))).orElse(null);
+		return this.deadLetters.find(id)
+			.map((job) -> DeadLetterDescriptor.of(job, this.policyLayers.apply(job)))
+			.orElse(null);
 	}
 
 	/**
@@ -147,7 +152,7 @@ public class DeadLettersEndpoint {
 	 * @return total, counts by queue and by latest error type, oldest and newest
 	 */
 	public DeadLetterStatsDescriptor stats() {
-		return DeadLetterStatsDescriptor.of(this.jobStore.deadLetterStats());
+		return DeadLetterStatsDescriptor.of(this.deadLetters.stats());
 	}
 
 	/**
@@ -158,7 +163,13 @@ public class DeadLettersEndpoint {
 	 */
 	@WriteOperation
 	public @Nullable RetriedDescriptor retryDeadLetter(@Selector String id) {
-		return this.jobStore.retryDeadLetter(id) ? new RetriedDescriptor(1) : null;
+		try {
+			this.deadLetters.retry(id);
+			return new RetriedDescriptor(1);
+		}
+		catch (NoSuchElementException | IllegalStateException ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -182,7 +193,7 @@ public class DeadLettersEndpoint {
 			String message = confirmationRequired(filter).message();
 			throw new InvalidEndpointRequestException(message, message);
 		}
-		return new RetriedDescriptor(this.jobStore.retryDeadLetters(filter));
+		return new RetriedDescriptor(validated(() -> this.deadLetters.retryAll(filter)));
 	}
 
 	/**
@@ -191,7 +202,7 @@ public class DeadLettersEndpoint {
 	 * @return the refusal, with the number of dead letters it would have retried
 	 */
 	ConfirmationRequiredDescriptor confirmationRequired(DeadLetterFilter filter) {
-		long matching = this.jobStore.countDeadLetters(filter);
+		long matching = validated(() -> this.deadLetters.count(filter));
 		return new ConfirmationRequiredDescriptor("confirmation_required",
 				"Retrying dead letters in bulk requires confirm=true; nothing was retried. " + matching
 						+ " dead letter(s) match the filter.",
@@ -205,16 +216,28 @@ public class DeadLettersEndpoint {
 	 */
 	@DeleteOperation
 	public boolean deleteDeadLetter(@Selector String id) {
-		return this.jobStore.deleteDeadLetter(id);
+		try {
+			this.deadLetters.delete(id);
+			return true;
+		}
+		catch (NoSuchElementException | IllegalStateException ex) {
+			return false;
+		}
 	}
 
 	static DeadLetterFilter filter(@Nullable String queue, @Nullable String type, @Nullable String errorType,
 			@Nullable Instant from, @Nullable Instant to) {
-		if (from != null && to != null && from.isAfter(to)) {
-			String message = "'from' (" + from + ") must not be after 'to' (" + to + ")";
-			throw new InvalidEndpointRequestException(message, message);
-		}
 		return new DeadLetterFilter(blankToNull(queue), blankToNull(type), blankToNull(errorType), from, to);
+	}
+
+	/** The service's answer; a value it rejects is a {@code 400} with its message. */
+	private static <T> T validated(Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (OjsValidationException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+		}
 	}
 
 	private static @Nullable String blankToNull(@Nullable String value) {
@@ -222,7 +245,8 @@ public class DeadLettersEndpoint {
 	}
 
 	/**
-	 * The rows one list request reads: page/size or offset/limit, never both.
+	 * The rows one list request reads: page/size or offset/limit, never both; a page larger
+	 * than {@value #MAX_PAGE_SIZE} is capped. The service checks the offset and limit.
 	 */
 	record Window(@Nullable Integer page, int offset, int limit) {
 
@@ -232,11 +256,13 @@ public class DeadLettersEndpoint {
 				throw invalid("Use either 'page' and 'size' or 'offset' and 'limit', not both");
 			}
 			if (offset != null || limit != null) {
-				int resolvedLimit = pageSize("limit", limit);
-				return new Window(null, notNegative("offset", (offset != null) ? offset : 0), resolvedLimit);
+				return new Window(null, (offset != null) ? offset : 0, capped(limit));
 			}
-			int resolvedSize = pageSize("size", size);
-			int resolvedPage = notNegative("page", (page != null) ? page : 0);
+			int resolvedSize = capped(size);
+			int resolvedPage = (page != null) ? page : 0;
+			if (resolvedPage < 0) {
+				throw invalid("'page' must not be negative but was " + page);
+			}
 			long first = (long) resolvedPage * resolvedSize;
 			if (first > Integer.MAX_VALUE) {
 				throw invalid("'page' " + page + " is too large");
@@ -244,21 +270,8 @@ public class DeadLettersEndpoint {
 			return new Window(resolvedPage, (int) first, resolvedSize);
 		}
 
-		private static int pageSize(String name, @Nullable Integer value) {
-			if (value == null) {
-				return DEFAULT_PAGE_SIZE;
-			}
-			if (value < 1) {
-				throw invalid("'" + name + "' must be at least 1 but was " + value);
-			}
-			return Math.min(value, MAX_PAGE_SIZE);
-		}
-
-		private static int notNegative(String name, int value) {
-			if (value < 0) {
-				throw invalid("'" + name + "' must not be negative but was " + value);
-			}
-			return value;
+		private static int capped(@Nullable Integer value) {
+			return (value != null) ? Math.min(value, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
 		}
 
 		private static InvalidEndpointRequestException invalid(String message) {

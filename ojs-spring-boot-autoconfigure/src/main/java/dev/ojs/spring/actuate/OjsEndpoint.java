@@ -120,12 +120,13 @@ public class OjsEndpoint {
 
 	/**
 	 * Counts per queue (sorted by name), then per state in lifecycle order, with every state
-	 * present so that a missing state reads as 0.
+	 * present so that a missing state reads as 0; dead letters apart from the other
+	 * {@code discarded} jobs, as {@value OjsDeadLetters#STATE} as on every surface.
 	 */
 	static Map<String, Map<String, Long>> counts(List<QueueInfo> queues) {
 		Map<String, Map<String, Long>> counts = new TreeMap<>();
 		for (QueueInfo queue : queues) {
-			counts.put(queue.name(), QueueJson.counts(queue.counts()));
+			counts.put(queue.name(), QueueJson.countsWithDeadLetters(queue));
 		}
 		return counts;
 	}

@@ -20,11 +20,11 @@ import dev.ojs.cron.Schedule;
 import dev.ojs.cron.Schedules;
 import dev.ojs.cron.StoredSchedule;
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsRecurringJobs;
 
 /**
- * {@link Endpoint @Endpoint} to inspect and operate recurring jobs (ojs-cron.md §8).
+ * {@link Endpoint @Endpoint} to inspect and operate recurring jobs (ojs-cron.md §8) through
+ * {@link OjsRecurringJobs}.
  * <p>
  * Over HTTP ({@code /actuator/recurringjobs}):
  * <ul>
@@ -46,13 +46,9 @@ public class RecurringJobsEndpoint {
 
 	private final OjsRecurringJobs recurringJobs;
 
-	private final JobStore jobStore;
-
-	public RecurringJobsEndpoint(OjsRecurringJobs recurringJobs, JobStore jobStore) {
+	public RecurringJobsEndpoint(OjsRecurringJobs recurringJobs) {
 		Assert.notNull(recurringJobs, "'recurringJobs' must not be null");
-		Assert.notNull(jobStore, "'jobStore' must not be null");
 		this.recurringJobs = recurringJobs;
-		this.jobStore = jobStore;
 	}
 
 	/** Every schedule, by name. */
@@ -96,8 +92,7 @@ public class RecurringJobsEndpoint {
 
 	private RecurringJobDescriptor describe(StoredSchedule stored) {
 		Schedule schedule = stored.schedule();
-		JobState lastJobState = (stored.lastJobId() != null)
-				? this.jobStore.find(stored.lastJobId()).map((job) -> job.state()).orElse(null) : null;
+		JobState lastJobState = this.recurringJobs.lastJobState(stored);
 		return new RecurringJobDescriptor(schedule.name(), schedule.cron(), schedule.zone(), schedule.type(),
 				schedule.overlap().value(), schedule.enabled(), Schedules.isPaused(stored), stored.nextRunAt(),
 				stored.lastRunAt(), stored.lastOutcome(), stored.lastJobId(),

@@ -7,7 +7,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import dev.ojs.cron.CronEvaluator;
-import dev.ojs.cron.CronStore;
+import dev.ojs.spring.OjsRecurringJobs;
 
 /**
  * Health of this node's recurring-job evaluator: down when it has not finished an evaluation
@@ -21,24 +21,24 @@ public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
 
 	private final CronEvaluator evaluator;
 
-	private final CronStore store;
+	private final OjsRecurringJobs recurringJobs;
 
-	public RecurringJobsHealthIndicator(CronEvaluator evaluator, CronStore store) {
+	public RecurringJobsHealthIndicator(CronEvaluator evaluator, OjsRecurringJobs recurringJobs) {
 		super("OJS recurring jobs health check failed");
 		this.evaluator = evaluator;
-		this.store = store;
+		this.recurringJobs = recurringJobs;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		Instant last = this.evaluator.lastEvaluation();
 		Duration stale = this.evaluator.settings().interval().multipliedBy(STALE_INTERVALS);
-		Instant now = this.store.now();
+		Instant now = this.recurringJobs.now();
 		// a node that has just started has until the first evaluation is due, like any other
 		Instant since = (last != null) ? last : this.evaluator.startedAt();
 		boolean fresh = since != null && !since.plus(stale).isBefore(now);
 		(fresh ? builder.up() : builder.down()).withDetail("leader", this.evaluator.isLeader())
-			.withDetail("leaseHolder", this.store.leaseHolder().orElse("none"))
+			.withDetail("leaseHolder", this.recurringJobs.leaseHolder().orElse("none"))
 			.withDetail("lastEvaluation", (last != null) ? last.toString() : "never");
 		if (last != null) {
 			builder.withDetail("sinceLastEvaluation", Duration.between(last, now).toString());

@@ -40,11 +40,14 @@ import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobErrorClassifier;
 import dev.ojs.spring.JobSizeLimits;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
 import dev.ojs.spring.observation.JobProcessObservationConvention;
 import dev.ojs.worker.Worker;
@@ -53,8 +56,9 @@ import dev.ojs.worker.Worker;
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
  * application's {@link DataSource} (or the {@link OjsDataSource @OjsDataSource} one), the
  * job table's initialization, the registry of {@link OjsJob @OjsJob} handlers, and the
- * services every edge calls: {@link OjsTemplate}, {@link OjsJobs} and {@link OjsQueues}.
- * The worker is configured by
+ * services every edge calls: {@link OjsTemplate}, {@link OjsJobs}, {@link OjsQueues},
+ * {@link OjsDeadLetters} and, with the JDBC store, {@link OjsWorkerNodes} and
+ * {@link OjsStatistics}. The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
  * With an {@link ObservationRegistry} bean, enqueues and executions are observed
@@ -165,6 +169,34 @@ public final class OjsAutoConfiguration {
 	private static DataSize size(Binder binder, String name, DataSize bound) {
 		return binder.bind("ojs." + name, DataSize.class).isBound() ? bound
 				: binder.bind("ojs.http." + name, DataSize.class).orElse(bound);
+	}
+
+	/** The Admin API's queries, which the dead letters, worker nodes and statistics read too. */
+	@Bean
+	@ConditionalOnBean(JdbcJobStore.class)
+	@ConditionalOnMissingBean(AdminStore.class)
+	JdbcAdminStore ojsAdminStore(JdbcJobStore jobStore) {
+		return new JdbcAdminStore(jobStore);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsDeadLetters ojsDeadLetters(JobStore jobStore, ObjectProvider<AdminStore> admin) {
+		return new OjsDeadLetters(jobStore, admin.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnBean(AdminStore.class)
+	@ConditionalOnMissingBean
+	OjsWorkerNodes ojsWorkerNodes(AdminStore admin) {
+		return new OjsWorkerNodes(admin);
+	}
+
+	@Bean
+	@ConditionalOnBean(AdminStore.class)
+	@ConditionalOnMissingBean
+	OjsStatistics ojsStatistics(AdminStore admin) {
+		return new OjsStatistics(admin);
 	}
 
 	static DataSource getDataSource(ObjectProvider<DataSource> dataSource, ObjectProvider<DataSource> ojsDataSource) {

@@ -1,7 +1,5 @@
 package dev.ojs.web.admin;
 
-import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,13 +8,12 @@ import org.jspecify.annotations.Nullable;
  * @param readOnly whether every write is refused
  * @param showArgs whether job args and meta leave the server
  * @param dashboardPath where the dashboard UI is served
- * @param heartbeatInterval the worker's heartbeat period: a node not seen for three is stale
  * @param bulkLimit most jobs one bulk operation acts on
  * @param adminRole the role that may write when Spring Security protects the API
  * @param version the starter's version, if known
  */
-public record AdminApiSettings(boolean readOnly, boolean showArgs, String dashboardPath, Duration heartbeatInterval,
-		int bulkLimit, String adminRole, @Nullable String version) {
+public record AdminApiSettings(boolean readOnly, boolean showArgs, String dashboardPath, int bulkLimit,
+		String adminRole, @Nullable String version) {
 
 	/** Where the Admin API is served, relative to the context path. */
 	public static final String API_PATH = "/ojs/v1/admin";

@@ -1,7 +1,5 @@
 package dev.ojs.web.admin;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,12 +12,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.ojs.admin.AdminStore;
-import dev.ojs.cron.CronSchedule;
-import dev.ojs.cron.Schedule;
-import dev.ojs.cron.Schedules;
 import dev.ojs.cron.StoredSchedule;
-import dev.ojs.cron.Tick;
+import dev.ojs.json.ScheduleJson;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.web.ApiException;
 
@@ -36,34 +30,30 @@ public class AdminSchedulesController {
 
 	private final OjsRecurringJobs recurringJobs;
 
-	private final AdminStore admin;
-
-	public AdminSchedulesController(OjsRecurringJobs recurringJobs, AdminStore admin) {
+	public AdminSchedulesController(OjsRecurringJobs recurringJobs) {
 		this.recurringJobs = recurringJobs;
-		this.admin = admin;
 	}
 
 	@GetMapping
 	public Map<String, Object> list() {
-		Instant now = this.admin.now();
-		List<Map<String, Object>> items = this.recurringJobs.list().stream().map((s) -> view(s, now)).toList();
+		List<Map<String, Object>> items = this.recurringJobs.list().stream().map(this::view).toList();
 		return AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
 	}
 
 	@GetMapping("/{name}")
 	public Map<String, Object> schedule(@PathVariable String name) {
 		return view(this.recurringJobs.find(name)
-			.orElseThrow(() -> ApiException.notFound("No recurring job named '" + name + "'")), this.admin.now());
+			.orElseThrow(() -> ApiException.notFound("No recurring job named '" + name + "'")));
 	}
 
 	@PostMapping("/{name}/pause")
 	public Map<String, Object> pause(@PathVariable String name) {
-		return view(call(name, this.recurringJobs::pause), this.admin.now());
+		return view(call(name, this.recurringJobs::pause));
 	}
 
 	@PostMapping("/{name}/resume")
 	public Map<String, Object> resume(@PathVariable String name) {
-		return view(call(name, this.recurringJobs::resume), this.admin.now());
+		return view(call(name, this.recurringJobs::resume));
 	}
 
 	@PostMapping("/{name}/trigger")
@@ -88,43 +78,8 @@ public class AdminSchedulesController {
 		}
 	}
 
-	private Map<String, Object> view(StoredSchedule stored, Instant now) {
-		Schedule schedule = stored.schedule();
-		boolean paused = Schedules.isPaused(stored);
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("name", schedule.name());
-		view.put("expression", schedule.cron());
-		view.put("timezone", schedule.zone());
-		view.put("type", schedule.type());
-		view.put("queue", schedule.queue());
-		view.put("enabled", schedule.enabled());
-		view.put("paused", paused);
-		view.put("overlap", schedule.overlap().value());
-		view.put("next_run_at", AdminViews.time(stored.nextRunAt()));
-		view.put("last_run_at", AdminViews.time(stored.lastRunAt()));
-		view.put("last_outcome", stored.lastOutcome());
-		view.put("last_job_id", stored.lastJobId());
-		view.put("run_count", stored.runCount());
-		view.put("next_fire_times", (schedule.enabled() && !paused) ? fireTimes(stored, now) : List.of());
-		view.put("application", schedule.application());
-		view.put("description", schedule.description());
-		return view;
-	}
-
-	/** The next {@value #FIRE_TIMES} ticks after now, by the schedule's own cron code. */
-	static List<String> fireTimes(StoredSchedule stored, Instant now) {
-		CronSchedule cron = stored.schedule().schedule();
-		List<String> times = new ArrayList<>(FIRE_TIMES);
-		Instant after = now;
-		for (int i = 0; i < FIRE_TIMES; i++) {
-			Tick tick = cron.next(after, stored.anchorAt());
-			if (tick == null) {
-				break;
-			}
-			times.add(tick.at().toString());
-			after = tick.at();
-		}
-		return times;
+	private Map<String, Object> view(StoredSchedule stored) {
+		return ScheduleJson.admin(stored, this.recurringJobs.nextFireTimes(stored, FIRE_TIMES));
 	}
 
 }

@@ -21,21 +21,19 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.FailingType;
-import dev.ojs.admin.JobQuery;
-import dev.ojs.admin.QueueSummary;
 import dev.ojs.admin.StatsBucket;
-import dev.ojs.job.Job;
-import dev.ojs.job.JobState;
+import dev.ojs.json.WorkerNodeJson;
+import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsWorker;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.QueueNames;
-import dev.ojs.worker.NodeInfo;
 
 /**
- * The dashboard's bootstrap ({@code system/config}: read-only, whether this user can write, the CSRF token), workers and nodes (ojs-admin-api.md §9)
- * and statistics (§10): totals, per-period history and the most failing job types.
+ * The dashboard's bootstrap ({@code system/config}: read-only, whether this user can write, the
+ * CSRF token), worker nodes (ojs-admin-api.md §9, {@link OjsWorkerNodes}) and statistics (§10,
+ * {@link OjsStatistics}): totals, per-period history and the most failing job types.
  */
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH)
@@ -43,9 +41,9 @@ public class AdminSystemController {
 
 	private static final int MAX_BUCKETS = 10_000;
 
-	private static final int TOP_FAILING = 10;
+	private final OjsStatistics statistics;
 
-	private final AdminStore admin;
+	private final OjsWorkerNodes nodes;
 
 	private final AdminApiSettings settings;
 
@@ -55,9 +53,10 @@ public class AdminSystemController {
 
 	private final ObjectProvider<CsrfTokens> csrf;
 
-	public AdminSystemController(AdminStore admin, AdminApiSettings settings, JsonMapper jsonMapper,
-			ObjectProvider<OjsWorker> worker, ObjectProvider<CsrfTokens> csrf) {
-		this.admin = admin;
+	public AdminSystemController(OjsStatistics statistics, OjsWorkerNodes nodes, AdminApiSettings settings,
+			JsonMapper jsonMapper, ObjectProvider<OjsWorker> worker, ObjectProvider<CsrfTokens> csrf) {
+		this.statistics = statistics;
+		this.nodes = nodes;
 		this.settings = settings;
 		this.views = new AdminViews(jsonMapper, settings);
 		this.worker = worker;
@@ -84,24 +83,13 @@ public class AdminSystemController {
 
 	@GetMapping("/stats")
 	public Map<String, Object> stats() {
-		Instant now = this.admin.now();
-		List<QueueSummary> queues = this.admin.queues();
-		Map<String, Long> counts = new LinkedHashMap<>();
-		AdminViews.COUNTED_STATES.forEach((state) -> counts.put(state, 0L));
-		for (QueueSummary queue : queues) {
-			queue.counts().forEach((state, n) -> counts.merge(state.value(), n, Long::sum));
-			counts.merge("discarded", -queue.deadLetters(), Long::sum);
-			counts.merge("dead_letter", queue.deadLetters(), Long::sum);
-		}
+		OjsStatistics.Totals totals = this.statistics.totals();
 		int minutes = AdminQueuesController.THROUGHPUT_MINUTES;
-		List<StatsBucket> recent = this.admin.stats(now.minus(Duration.ofMinutes(minutes)), now.plusSeconds(1),
-				24 * 60, null);
-		long running = this.admin.nodes().stream().filter((node) -> !this.views.isStale(node, now)).count();
 		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("queues", queues.size());
-		body.put("workers", running);
-		body.put("jobs", counts);
-		body.put("throughput", AdminViews.throughput(sum(recent, now), minutes));
+		body.put("queues", totals.queues());
+		body.put("workers", this.nodes.running());
+		body.put("jobs", totals.jobs());
+		body.put("throughput", AdminViews.throughput(this.statistics.recent(Duration.ofMinutes(minutes)), minutes));
 		body.put("uptime_seconds", ManagementFactory.getRuntimeMXBean().getUptime() / 1000);
 		return body;
 	}
@@ -117,7 +105,7 @@ public class AdminSystemController {
 			case "1h" -> 60;
 			default -> throw ApiException.invalidRequest("period must be 1m, 5m or 1h", Map.of("parameter", "period"));
 		};
-		Instant now = this.admin.now();
+		Instant now = this.statistics.now();
 		Instant to = orElse(JobFilters.instant("until", until), now);
 		Instant from = orElse(JobFilters.instant("since", since), to.minus(Duration.ofMinutes(minutes == 1 ? 60 : 24 * 60)));
 		long seconds = minutes * 60L;
@@ -127,7 +115,7 @@ public class AdminSystemController {
 		}
 		Map<Instant, StatsBucket> found = new LinkedHashMap<>();
 		String q = QueueNames.checkOptional(JobFilters.blankToNull(queue), "queue");
-		this.admin.stats(first, to, minutes, q).forEach((bucket) -> found.put(bucket.start(), bucket));
+		this.statistics.history(first, to, minutes, q).forEach((bucket) -> found.put(bucket.start(), bucket));
 		List<Map<String, Object>> data = new ArrayList<>();
 		for (Instant start = first; start.isBefore(to); start = start.plusSeconds(seconds)) {
 			StatsBucket bucket = found.get(start);
@@ -143,9 +131,9 @@ public class AdminSystemController {
 
 	@GetMapping("/stats/top-failing")
 	public Map<String, Object> topFailing(@RequestParam(required = false) @Nullable String since) {
-		Instant from = orElse(JobFilters.instant("since", since), this.admin.now().minus(Duration.ofHours(1)));
+		Instant from = orElse(JobFilters.instant("since", since), this.statistics.now().minus(Duration.ofHours(1)));
 		List<Map<String, Object>> items = new ArrayList<>();
-		for (FailingType failing : this.admin.topFailing(from, TOP_FAILING)) {
+		for (FailingType failing : this.statistics.topFailing(from)) {
 			Map<String, Object> view = new LinkedHashMap<>();
 			view.put("type", failing.type());
 			view.put("queue", failing.queue());
@@ -159,43 +147,22 @@ public class AdminSystemController {
 
 	@GetMapping("/workers")
 	public Map<String, Object> workers() {
-		Instant now = this.admin.now();
-		List<Map<String, Object>> items = this.admin.nodes().stream().map((node) -> this.views.node(node, now)).toList();
-		long stale = items.stream().filter((node) -> "stale".equals(node.get("state"))).count();
+		List<OjsWorkerNodes.WorkerNode> all = this.nodes.nodes();
+		List<Map<String, Object>> items = all.stream().map(WorkerNodeJson::admin).toList();
+		long stale = all.stream().filter(OjsWorkerNodes.WorkerNode::stale).count();
 		Map<String, Object> body = AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
 		body.put("summary", Map.of("total", items.size(), "running", items.size() - stale, "stale", stale));
 		return body;
 	}
 
-	/** One node and the active jobs it holds (up to {@link dev.ojs.admin.AdminStore#MAX_PAGE} active jobs are looked at). */
+	/** One node and the active jobs it holds. */
 	@GetMapping("/workers/{id}")
 	public Map<String, Object> worker(@PathVariable String id) {
-		Instant now = this.admin.now();
-		NodeInfo node = this.admin.nodes()
-			.stream()
-			.filter((candidate) -> candidate.nodeId().equals(id))
-			.findFirst()
+		OjsWorkerNodes.WorkerNode node = this.nodes.node(id)
 			.orElseThrow(() -> ApiException.notFound("No worker node " + id));
-		Map<String, Object> view = this.views.node(node, now);
-		JobQuery active = JobQuery.ALL.withState(JobState.ACTIVE, null).withPage(null, AdminStore.MAX_PAGE);
-		List<Job> held = this.admin.jobs(active).items().stream().filter((job) -> id.equals(job.lockedBy())).toList();
-		view.put("jobs", held.stream().map(this.views::summary).toList());
+		Map<String, Object> view = WorkerNodeJson.admin(node);
+		view.put("jobs", this.nodes.heldJobs(id).stream().map(this.views::summary).toList());
 		return view;
-	}
-
-	private static @Nullable StatsBucket sum(List<StatsBucket> buckets, Instant now) {
-		if (buckets.isEmpty()) {
-			return null;
-		}
-		long[] sum = new long[5];
-		for (StatsBucket bucket : buckets) {
-			sum[0] += bucket.completed();
-			sum[1] += bucket.failed();
-			sum[2] += bucket.retried();
-			sum[3] += bucket.deadLettered();
-			sum[4] += bucket.discarded();
-		}
-		return new StatsBucket(now, "*", sum[0], sum[1], sum[2], sum[3], sum[4]);
 	}
 
 	private static Instant orElse(@Nullable Instant value, Instant fallback) {

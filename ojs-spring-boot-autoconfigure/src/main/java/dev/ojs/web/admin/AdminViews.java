@@ -14,18 +14,13 @@ import dev.ojs.job.Job;
 import dev.ojs.json.JobJson;
 import dev.ojs.json.QueueJson;
 import dev.ojs.retry.RetryPolicyLayers;
-import dev.ojs.worker.NodeInfo;
 
 /**
  * The Admin API's JSON shapes (snake_case, RFC 3339 UTC instants), built as ordered maps so
- * that every field, also a {@code null} one, is written: the list envelope, worker nodes and
- * statistics here; a job as {@link JobJson} and a queue as {@link QueueJson} write them.
+ * that every field, also a {@code null} one, is written: the list envelope and statistics
+ * here; a job as {@link JobJson} and a queue as {@link QueueJson} write them.
  */
 final class AdminViews {
-
-	/** Admin list states, including the {@code dead_letter} pseudo-state. */
-	static final List<String> COUNTED_STATES = List.of("pending", "available", "active", "scheduled", "retryable",
-			"completed", "discarded", "cancelled", "dead_letter");
 
 	private final JobJson jobJson;
 
@@ -85,28 +80,6 @@ final class AdminViews {
 		view.put("discarded", bucket.discarded());
 		view.put("processed", bucket.processed());
 		return view;
-	}
-
-	/** A worker node (ojs-admin-api.md §9). */
-	Map<String, Object> node(NodeInfo node, Instant now) {
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("id", node.nodeId());
-		view.put("hostname", node.hostname());
-		view.put("application", node.application());
-		view.put("state", isStale(node, now) ? "stale" : "running");
-		view.put("queues", node.queues());
-		view.put("concurrency", node.concurrency());
-		view.put("active_jobs", node.runningJobs());
-		view.put("started_at", time(node.startedAt()));
-		view.put("last_heartbeat_at", time(node.lastSeenAt()));
-		view.put("version", node.version());
-		view.put("kind", node.kind());
-		return view;
-	}
-
-	/** No heartbeat for three heartbeat intervals. */
-	boolean isStale(NodeInfo node, Instant now) {
-		return node.lastSeenAt().plus(this.settings.heartbeatInterval().multipliedBy(3)).isBefore(now);
 	}
 
 }

@@ -22,6 +22,7 @@ import dev.ojs.cron.OverlapPolicy;
 import dev.ojs.cron.Schedule;
 import dev.ojs.cron.StoredSchedule;
 import dev.ojs.json.JobJson;
+import dev.ojs.json.ScheduleJson;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.JobSizeLimits;
@@ -33,8 +34,9 @@ import dev.ojs.web.QueueNames;
 
 /**
  * Cron over HTTP (ojs-http-binding.md §13, spec README decision 14), backed by the
- * recurring-jobs schedules ({@link OjsRecurringJobs}) that {@code @OjsRecurring} methods
- * and the {@code recurringjobs} actuator endpoint use. Registration takes the flat shape of
+ * recurring-jobs schedules ({@link OjsRecurringJobs}) that {@code @OjsRecurring} methods,
+ * the Admin API and the {@code recurringjobs} actuator endpoint use; the service validates
+ * the name, expression and zone ({@link dev.ojs.spring.OjsValidationException}). Registration takes the flat shape of
  * ojs-cron.md ({@code cron}, {@code type}, {@code args}, {@code options}) and openapi's
  * ({@code expression}, {@code job_template}); an existing name is updated ({@code 200}),
  * a new one created ({@code 201}).
@@ -84,9 +86,6 @@ public class OjsCronController {
 		StoredSchedule stored;
 		try {
 			stored = this.recurringJobs.register(job);
-		}
-		catch (CronValidationException ex) {
-			throw ApiException.invalidRequest(ex.getMessage(), Map.of("field", ex.field()));
 		}
 		catch (CronOwnershipException ex) {
 			throw new ApiException(409, ApiError.CONFLICT, ex.getMessage(), false, Map.of("name", name));
@@ -196,39 +195,7 @@ public class OjsCronController {
 
 	/** A schedule in both shapes (decision 14). */
 	private Map<String, Object> view(StoredSchedule stored) {
-		Schedule schedule = stored.schedule();
-		Map<String, Object> options = new LinkedHashMap<>();
-		if (schedule.queue() != null) {
-			options.put("queue", schedule.queue());
-		}
-		if (schedule.priority() != null) {
-			options.put("priority", schedule.priority());
-		}
-		if (schedule.retry() != null && !schedule.retry().isEmpty()) {
-			options.put("retry", this.jsonMapper.readTree(schedule.retry().toJson()));
-		}
-		JsonNode args = this.jsonMapper.readTree(schedule.argsJson());
-		Map<String, Object> template = new LinkedHashMap<>();
-		template.put("type", schedule.type());
-		template.put("args", args);
-		template.put("options", options);
-		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("name", schedule.name());
-		view.put("cron", schedule.cron());
-		view.put("expression", schedule.cron());
-		view.put("timezone", schedule.zone());
-		view.put("type", schedule.type());
-		view.put("args", args);
-		view.put("meta", this.jsonMapper.readTree(schedule.metaJson()));
-		view.put("options", options);
-		view.put("job_template", template);
-		view.put("overlap_policy", schedule.overlap().value());
-		view.put("enabled", schedule.enabled());
-		view.put("status", !schedule.enabled() ? "disabled" : (stored.nextRunAt() != null) ? "active" : "paused");
-		view.put("created_at", JobJson.timestamp(stored.createdAt()));
-		view.put("next_run_at", JobJson.timestamp(stored.nextRunAt()));
-		view.put("last_run_at", JobJson.timestamp(stored.lastRunAt()));
-		return view;
+		return ScheduleJson.binding(stored, this.jsonMapper);
 	}
 
 	private static ApiException notFound(String name) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,54 +19,40 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
-import dev.ojs.job.JobStore;
 import dev.ojs.json.JobJson;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
+import dev.ojs.spring.OjsExternalWorkers;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 import dev.ojs.worker.RemoteAttempts;
 
 /**
- * FETCH, ACK, FAIL and BEAT (ojs-http-binding.md §10) on the node's engine
- * ({@link RemoteAttempts}): the same batched {@code SKIP LOCKED} claim as the node's
- * pollers, restricted to the queues (and, as an extension, the {@code types}) the worker
- * asks for; the same reservation guard, retry policy, error history and events.
+ * FETCH, ACK, FAIL and BEAT (ojs-http-binding.md §10) through {@link OjsExternalWorkers}, on
+ * the node's engine: the same batched {@code SKIP LOCKED} claim as the node's pollers,
+ * restricted to the queues (and, as an extension, the {@code types}) the worker asks for; the
+ * same reservation guard, retry policy, error history and events. The service's limits are
+ * checked as each field is read, so that a refusal names the JSON type it received.
  */
 @RestController
 public class OjsWorkersController {
 
-	/** Most jobs one fetch returns. */
-	static final int MAX_FETCH = 1000;
+	private static final int MAX_FETCH = OjsExternalWorkers.MAX_FETCH;
 
-	static final int MAX_WORKER_ID_LENGTH = 200;
+	private static final int MAX_WORKER_ID_LENGTH = OjsExternalWorkers.MAX_WORKER_ID_LENGTH;
 
-	/** Longest reservation a fetch or heartbeat may ask for: one day. */
-	static final long MAX_VISIBILITY_MS = Duration.ofDays(1).toMillis();
-
-	private final RemoteAttempts attempts;
-
-	private final JobStore store;
+	private final OjsExternalWorkers workers;
 
 	private final JsonMapper jsonMapper;
 
 	private final JobJson jobJson;
 
-	private final Duration defaultVisibility;
-
 	private final WorkerDirectives directives;
 
-	/**
-	 * @param defaultVisibility the reservation of a fetch or heartbeat that names none
-	 * (spec README decision 24: the worker's visibility timeout, 30 minutes by default)
-	 */
-	public OjsWorkersController(RemoteAttempts attempts, JobStore store, JsonMapper jsonMapper,
-			Duration defaultVisibility, WorkerDirectives directives) {
-		this.attempts = attempts;
-		this.store = store;
+	public OjsWorkersController(OjsExternalWorkers workers, JsonMapper jsonMapper, WorkerDirectives directives) {
+		this.workers = workers;
 		this.jsonMapper = jsonMapper;
 		this.jobJson = new JobJson(jsonMapper);
-		this.defaultVisibility = defaultVisibility;
 		this.directives = directives;
 	}
 
@@ -79,16 +64,12 @@ public class OjsWorkersController {
 		List<String> types = names(request, "types", false, EnqueueRequest.TYPE, EnqueueRequest.MAX_TYPE_LENGTH);
 		int count = (int) Bodies.integer(request, "count", 1, MAX_FETCH, 1);
 		String workerId = Bodies.optionalString(request, "worker_id", MAX_WORKER_ID_LENGTH);
-		Duration visibility = visibility(request);
-		if (workerId == null) {
-			workerId = "worker-" + UUID.randomUUID();
-		}
-		List<Job> jobs = this.attempts.claim(workerId, queues, types, visibility, count);
+		OjsExternalWorkers.Fetched fetched = this.workers.fetch(workerId, queues, types, visibility(request), count);
 		Instant now = Instant.now();
-		List<Map<String, Object>> json = new ArrayList<>(jobs.size());
-		for (Job job : jobs) {
+		List<Map<String, Object>> json = new ArrayList<>(fetched.jobs().size());
+		for (Job job : fetched.jobs()) {
 			Map<String, Object> one = this.jobJson.job(job, now);
-			one.put("visibility_timeout_ms", visibility.toMillis());
+			one.put("visibility_timeout_ms", fetched.visibility().toMillis());
 			json.add(one);
 		}
 		Map<String, Object> response = new LinkedHashMap<>();
@@ -96,7 +77,7 @@ public class OjsWorkersController {
 		if (!json.isEmpty()) {
 			response.put("job", json.get(0));
 		}
-		response.put("worker_id", workerId);
+		response.put("worker_id", fetched.workerId());
 		return response;
 	}
 
@@ -106,7 +87,7 @@ public class OjsWorkersController {
 		JsonNode request = Bodies.object(body, this.jsonMapper);
 		String id = Bodies.string(request, "job_id");
 		String workerId = Bodies.optionalString(request, "worker_id", MAX_WORKER_ID_LENGTH);
-		RemoteAttempts.Written written = written(this.attempts.complete(id, workerId));
+		RemoteAttempts.Written written = written(this.workers.ack(id, workerId));
 		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("acknowledged", true);
 		response.put("job_id", id);
@@ -132,19 +113,19 @@ public class OjsWorkersController {
 		}
 		if (requeue != null && requeue.booleanValue()) {
 			// openapi NackRequest.requeue: back to available at once, the attempt not counted
-			RemoteAttempts.Written written = written(this.attempts.requeue(id, workerId));
+			RemoteAttempts.Written written = written(this.workers.requeue(id, workerId));
 			Map<String, Object> response = new LinkedHashMap<>();
 			response.put("job_id", id);
 			response.put("state", written.state().value());
 			response.put("requeued", true);
-			this.store.find(id).ifPresent((job) -> {
+			this.workers.find(id).ifPresent((job) -> {
 				response.put("attempt", job.attempt());
 				response.put("job", this.jobJson.job(job, Instant.now()));
 			});
 			return response;
 		}
 		NackError error = nackError(request.get("error"));
-		RemoteAttempts.Written written = written(this.attempts.fail(id, workerId, error.error(), error.retryable()));
+		RemoteAttempts.Written written = written(this.workers.nack(id, workerId, error.error(), error.retryable()));
 		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("job_id", id);
 		response.put("state", written.state().value());
@@ -159,7 +140,7 @@ public class OjsWorkersController {
 			response.put("discarded_at", JobJson.timestamp(written.at()));
 			response.put("dead_letter", written.deadLetter());
 		}
-		this.store.find(id).ifPresent((job) -> response.put("job", this.jobJson.job(job, Instant.now())));
+		this.workers.find(id).ifPresent((job) -> response.put("job", this.jobJson.job(job, Instant.now())));
 		return response;
 	}
 
@@ -180,23 +161,22 @@ public class OjsWorkersController {
 			throw EnqueueRequest.invalid("active_jobs", "At most " + MAX_FETCH + " active jobs per heartbeat.", "array",
 					request.get("active_jobs"));
 		}
-		Duration visibility = visibility(request);
-		List<String> extended = this.attempts.heartbeat(workerId, List.copyOf(ids), visibility);
-		List<String> lost = new ArrayList<>(ids);
-		lost.removeAll(extended);
+		OjsExternalWorkers.Heartbeat beat = this.workers.heartbeat(workerId, ids, visibility(request));
 		WorkerDirectives.Directive directive = this.directives.directive(workerId);
 		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("state", directive.value());
 		response.put("directive", (directive == WorkerDirectives.Directive.RUNNING) ? "" : directive.value());
-		response.put("jobs_extended", extended);
-		response.put("jobs_lost", lost);
+		response.put("jobs_extended", beat.extended());
+		response.put("jobs_lost", beat.lost());
 		response.put("server_time", JobJson.timestamp(Instant.now()));
 		return response;
 	}
 
-	private Duration visibility(JsonNode request) {
-		long millis = Bodies.integer(request, "visibility_timeout_ms", 1, MAX_VISIBILITY_MS, -1);
-		return (millis < 0) ? this.defaultVisibility : Duration.ofMillis(millis);
+	/** The reservation asked for, or {@code null} for the service's default. */
+	private static @Nullable Duration visibility(JsonNode request) {
+		long millis = Bodies.integer(request, "visibility_timeout_ms", 1, OjsExternalWorkers.MAX_VISIBILITY.toMillis(),
+				-1);
+		return (millis < 0) ? null : Duration.ofMillis(millis);
 	}
 
 	/** A list of names, each checked against {@code pattern} when given. */

@@ -17,6 +17,7 @@ import dev.ojs.job.NewJob;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterPageDescriptor;
 import dev.ojs.spring.actuate.DeadLettersEndpoint.DeadLetterStatsDescriptor;
@@ -60,7 +61,7 @@ abstract class AbstractDeadLettersEndpointTests extends DatabaseTests {
 		this.schema.clear();
 		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(),
 				Clock.fixed(T0, ZoneOffset.UTC));
-		this.endpoint = new DeadLettersEndpoint(this.store);
+		this.endpoint = new DeadLettersEndpoint(new OjsDeadLetters(this.store));
 		this.web = new DeadLettersEndpointWebExtension(this.endpoint);
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
@@ -18,6 +19,7 @@ import dev.ojs.spring.RegisteredJob;
 import dev.ojs.spring.actuate.OjsEndpoint.OjsDescriptor;
 import dev.ojs.worker.WorkerStatus;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -37,6 +39,11 @@ class OjsEndpointTests {
 
 	private final JobStore store = mock(JobStore.class);
 
+	@BeforeEach
+	void noDeadLetters() {
+		given(this.store.deadLetterStats()).willReturn(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
+	}
+
 	@Test
 	void countsEveryStateOfEveryQueue() {
 		given(this.store.countByQueueAndState()).willReturn(Map.of("mail", Map.of(JobState.AVAILABLE, 2L),
@@ -46,8 +53,22 @@ class OjsEndpointTests {
 		assertThat(ojs.queues().keySet()).containsExactly("default", "mail");
 		assertThat(ojs.queues().get("default")).containsExactly(Map.entry("scheduled", 0L),
 				Map.entry("pending", 0L), Map.entry("available", 0L), Map.entry("active", 0L), Map.entry("completed", 5L),
-				Map.entry("retryable", 0L), Map.entry("discarded", 1L), Map.entry("cancelled", 0L));
+				Map.entry("retryable", 0L), Map.entry("discarded", 1L), Map.entry("cancelled", 0L),
+				Map.entry("dead_letter", 0L));
 		assertThat(ojs.queues().get("mail")).containsEntry("available", 2L).containsEntry("completed", 0L);
+	}
+
+	/** Issue 27: dead letters count as {@code dead_letter}, as on the dashboard and the Admin API, not as {@code discarded}. */
+	@Test
+	void countsDeadLettersApartFromOtherDiscardedJobs() {
+		given(this.store.countByQueueAndState())
+			.willReturn(Map.of("mail", Map.of(JobState.DISCARDED, 3L, JobState.COMPLETED, 1L)));
+		given(this.store.deadLetterStats())
+			.willReturn(new DeadLetterStats(2, Map.of("mail", 2L), Map.of("smtp", 2L), null, null));
+		OjsDescriptor ojs = endpoint(List.of(), null).ojs();
+		assertThat(ojs.queues().get("mail")).containsEntry("discarded", 1L)
+			.containsEntry("dead_letter", 2L)
+			.containsEntry("completed", 1L);
 	}
 
 	@Test
@@ -58,7 +79,7 @@ class OjsEndpointTests {
 				new QueueState("mail", true, pausedAt.plusSeconds(1)), QueueState.active("resumed")));
 		OjsDescriptor ojs = endpoint(List.of(), null).ojs();
 		assertThat(ojs.queues().keySet()).containsExactly("idle", "mail", "resumed");
-		assertThat(ojs.queues().get("idle")).hasSize(JobState.values().length).allSatisfy((state, count) -> assertThat(count).isZero());
+		assertThat(ojs.queues().get("idle")).hasSize(JobState.values().length + 1).allSatisfy((state, count) -> assertThat(count).isZero());
 		assertThat(ojs.queues().get("mail")).containsEntry("available", 2L);
 		assertThat(ojs.pausedQueues()).containsExactly(Map.entry("idle", pausedAt),
 				Map.entry("mail", pausedAt.plusSeconds(1)));

@@ -9,12 +9,15 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.cron.CronEvaluator;
 import dev.ojs.cron.CronEventListener;
 import dev.ojs.cron.CronSettings;
 import dev.ojs.cron.CronStore;
 import dev.ojs.cron.TickJobs;
+import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +50,7 @@ class RecurringJobsHealthIndicatorTests {
 	void upJustAfterAnEvaluationWithTheLeaseDetails() {
 		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
 		evaluator.evaluate();
-		Health health = new RecurringJobsHealthIndicator(evaluator, this.store).health();
+		Health health = new RecurringJobsHealthIndicator(evaluator, recurringJobs()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("leader", true)
 			.containsEntry("leaseHolder", "node-a")
@@ -59,7 +62,7 @@ class RecurringJobsHealthIndicatorTests {
 	void upUntilFiveIntervalsWithoutAnEvaluationThenDownSayingHowLongItHasBeen() {
 		CronEvaluator evaluator = evaluator(Duration.ofSeconds(2));
 		evaluator.evaluate();
-		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, this.store);
+		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, recurringJobs());
 		this.clock.advance(Duration.ofSeconds(10));
 		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 		this.clock.advance(Duration.ofMillis(1));
@@ -77,7 +80,7 @@ class RecurringJobsHealthIndicatorTests {
 		given(this.store.leaseHolder()).willReturn(Optional.of("node-b"));
 		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
 		evaluator.evaluate();
-		Health health = new RecurringJobsHealthIndicator(evaluator, this.store).health();
+		Health health = new RecurringJobsHealthIndicator(evaluator, recurringJobs()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("leader", false).containsEntry("leaseHolder", "node-b");
 	}
@@ -88,7 +91,7 @@ class RecurringJobsHealthIndicatorTests {
 		// started at START on the store's clock (its thread, stopped at once, evaluates at START at most)
 		evaluator.start();
 		evaluator.stop(Duration.ofSeconds(5));
-		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, this.store);
+		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, recurringJobs());
 		this.clock.advance(Duration.ofSeconds(10));
 		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 		this.clock.advance(Duration.ofMillis(1));
@@ -97,9 +100,13 @@ class RecurringJobsHealthIndicatorTests {
 
 	@Test
 	void downWhenItNeverEvaluated() {
-		Health health = new RecurringJobsHealthIndicator(evaluator(Duration.ofSeconds(1)), this.store).health();
+		Health health = new RecurringJobsHealthIndicator(evaluator(Duration.ofSeconds(1)), recurringJobs()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("lastEvaluation", "never").doesNotContainKey("sinceLastEvaluation");
+	}
+
+	private OjsRecurringJobs recurringJobs() {
+		return new OjsRecurringJobs(this.store, mock(HandlerDirectory.class), new JsonMapper(), null);
 	}
 
 	private CronEvaluator evaluator(Duration interval) {

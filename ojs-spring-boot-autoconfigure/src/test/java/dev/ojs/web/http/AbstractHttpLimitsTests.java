@@ -165,6 +165,19 @@ abstract class AbstractHttpLimitsTests {
 				Map.of("Content-Type", "application/json")), 400, "rate_limit.x\uFFFD");
 	}
 
+	// ---- page sizes
+
+	/** Decision 13: the dead letters' page rules, the service's, refused naming the field. */
+	@Test
+	void deadLetterPagesAreBoundedNamingTheField() {
+		OjsClient client = client();
+		assertRefused(client.get("/ojs/v1/dead-letter?limit=0"), 400, "limit");
+		assertRefused(client.get("/ojs/v1/dead-letter?limit=1001"), 400, "limit");
+		assertRefused(client.get("/ojs/v1/dead-letter?offset=-1"), 400, "offset");
+		assertRefused(client.get("/ojs/v1/dead-letter?cursor=zzz"), 400, "cursor");
+		assertThat(client.get("/ojs/v1/dead-letter?limit=1000").status()).isEqualTo(200);
+	}
+
 	// ---- queue names
 
 	@Test

@@ -2,6 +2,7 @@ package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.actuate.DeadLettersEndpoint;
 import dev.ojs.spring.actuate.DeadLettersEndpointWebExtension;
 
@@ -27,12 +28,12 @@ import org.springframework.context.annotation.Bean;
 public final class DeadLettersEndpointAutoConfiguration {
 
 	@Bean
-	@ConditionalOnBean(JobStore.class)
+	@ConditionalOnBean(OjsDeadLetters.class)
 	@ConditionalOnMissingBean
-	DeadLettersEndpoint deadLettersEndpoint(JobStore jobStore, ObjectProvider<HandlerDirectory> handlers) {
+	DeadLettersEndpoint deadLettersEndpoint(OjsDeadLetters deadLetters, ObjectProvider<HandlerDirectory> handlers) {
 		HandlerDirectory directory = handlers.getIfAvailable();
-		return (directory != null) ? new DeadLettersEndpoint(jobStore, directory::layers)
-				: new DeadLettersEndpoint(jobStore);
+		return (directory != null) ? new DeadLettersEndpoint(deadLetters, directory::layers)
+				: new DeadLettersEndpoint(deadLetters);
 	}
 
 	@Bean

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.ojs.cron.CronEvaluator;
 import dev.ojs.cron.CronStore;
+import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.actuate.CronMetricsListener;
 import dev.ojs.spring.actuate.RecurringJobsHealthIndicator;
 
@@ -48,13 +49,14 @@ public final class OjsCronMetricsAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(HealthIndicator.class)
 	@ConditionalOnBooleanProperty("management.health.ojs.enabled")
-	@ConditionalOnBean(CronEvaluator.class)
+	@ConditionalOnBean({ CronEvaluator.class, OjsRecurringJobs.class })
 	static class CronHealthConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "recurringJobsHealthIndicator")
-		RecurringJobsHealthIndicator recurringJobsHealthIndicator(CronEvaluator evaluator, CronStore store) {
-			return new RecurringJobsHealthIndicator(evaluator, store);
+		RecurringJobsHealthIndicator recurringJobsHealthIndicator(CronEvaluator evaluator,
+				OjsRecurringJobs recurringJobs) {
+			return new RecurringJobsHealthIndicator(evaluator, recurringJobs);
 		}
 
 	}

@@ -26,10 +26,10 @@ import dev.ojs.spring.actuate.RecurringJobsEndpointWebExtension;
 public final class RecurringJobsEndpointAutoConfiguration {
 
 	@Bean
-	@ConditionalOnBean({ OjsRecurringJobs.class, JobStore.class })
+	@ConditionalOnBean(OjsRecurringJobs.class)
 	@ConditionalOnMissingBean
-	RecurringJobsEndpoint recurringJobsEndpoint(OjsRecurringJobs recurringJobs, JobStore jobStore) {
-		return new RecurringJobsEndpoint(recurringJobs, jobStore);
+	RecurringJobsEndpoint recurringJobsEndpoint(OjsRecurringJobs recurringJobs) {
+		return new RecurringJobsEndpoint(recurringJobs);
 	}
 
 	@Bean

@@ -1,7 +1,5 @@
 package dev.ojs.spring.autoconfigure.web;
 
-import java.time.Duration;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,7 +18,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.core.env.Environment;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -33,14 +30,17 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.admin.AdminStore;
-import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.web.ApiExceptionHandler;
 import dev.ojs.web.BearerToken;
 import dev.ojs.web.OjsAccessFilter;
@@ -55,7 +55,6 @@ import dev.ojs.web.admin.AdminSchedulesController;
 import dev.ojs.web.admin.AdminWriteGuard;
 import dev.ojs.web.admin.CsrfTokens;
 import dev.ojs.web.dashboard.OjsDashboardController;
-import dev.ojs.worker.Worker;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the OJS Admin API under
@@ -77,15 +76,6 @@ import dev.ojs.worker.Worker;
 @Import({ OjsDashboardSecurityConfiguration.class, OjsWebErrorsConfiguration.class })
 public final class OjsDashboardAutoConfiguration {
 
-	/** Node heartbeats land this often; a node not seen for three is stale. */
-	static final Duration NODE_HEARTBEAT = Worker.NODE_HEARTBEAT_INTERVAL;
-
-	@Bean
-	@ConditionalOnMissingBean(AdminStore.class)
-	JdbcAdminStore ojsAdminStore(JdbcJobStore jobStore) {
-		return new JdbcAdminStore(jobStore);
-	}
-
 	@Bean
 	AdminApiSettings ojsAdminApiSettings(OjsDashboardProperties properties) {
 		String version = OjsDashboardAutoConfiguration.class.getPackage().getImplementationVersion();
@@ -93,7 +83,7 @@ public final class OjsDashboardAutoConfiguration {
 			throw new IllegalArgumentException("ojs.dashboard.bulk-limit must be at least 1");
 		}
 		return new AdminApiSettings(properties.isReadOnly(), properties.isShowArgs(), properties.normalizedPath(),
-				NODE_HEARTBEAT, properties.getBulkLimit(), properties.getAdminRole(), version);
+				properties.getBulkLimit(), properties.getAdminRole(), version);
 	}
 
 	@Bean
@@ -108,15 +98,16 @@ public final class OjsDashboardAutoConfiguration {
 	}
 
 	@Bean
-	AdminDeadLetterController ojsAdminDeadLetterController(AdminStore admin, JobStore jobs,
+	AdminDeadLetterController ojsAdminDeadLetterController(OjsDeadLetters deadLetters,
 			ObjectProvider<JsonMapper> jsonMapper, AdminApiSettings settings) {
-		return new AdminDeadLetterController(admin, jobs, jsonMapper(jsonMapper), settings);
+		return new AdminDeadLetterController(deadLetters, jsonMapper(jsonMapper), settings);
 	}
 
 	@Bean
-	AdminSystemController ojsAdminSystemController(AdminStore admin, AdminApiSettings settings,
-			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<OjsWorker> worker, ObjectProvider<CsrfTokens> csrf) {
-		return new AdminSystemController(admin, settings, jsonMapper(jsonMapper), worker, csrf);
+	AdminSystemController ojsAdminSystemController(OjsStatistics statistics, OjsWorkerNodes nodes,
+			AdminApiSettings settings, ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<OjsWorker> worker,
+			ObjectProvider<CsrfTokens> csrf) {
+		return new AdminSystemController(statistics, nodes, settings, jsonMapper(jsonMapper), worker, csrf);
 	}
 
 	private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
@@ -195,8 +186,8 @@ public final class OjsDashboardAutoConfiguration {
 	static class SchedulesConfiguration {
 
 		@Bean
-		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs, AdminStore admin) {
-			return new AdminSchedulesController(recurringJobs, admin);
+		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs) {
+			return new AdminSchedulesController(recurringJobs);
 		}
 
 	}

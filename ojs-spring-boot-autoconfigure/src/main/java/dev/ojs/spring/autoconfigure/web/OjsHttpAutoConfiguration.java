@@ -23,6 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
+import dev.ojs.spring.OjsDeadLetters;
+import dev.ojs.spring.OjsExternalWorkers;
 import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
@@ -112,8 +114,9 @@ public final class OjsHttpAutoConfiguration {
 	}
 
 	@Bean
-	OjsDeadLetterController ojsHttpDeadLetterController(JobStore store, ObjectProvider<JsonMapper> jsonMapper) {
-		return new OjsDeadLetterController(store, jsonMapper(jsonMapper));
+	OjsDeadLetterController ojsHttpDeadLetterController(OjsDeadLetters deadLetters,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsDeadLetterController(deadLetters, jsonMapper(jsonMapper));
 	}
 
 	@Bean
@@ -131,10 +134,17 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(Worker.class)
-	OjsWorkersController ojsHttpWorkersController(Worker worker, JobStore store, ObjectProvider<JsonMapper> jsonMapper,
-			OjsProperties properties, WorkerDirectives directives) {
-		return new OjsWorkersController(worker.remoteAttempts(), store, jsonMapper(jsonMapper),
-				properties.workerSettings().visibilityTimeout(), directives);
+	@ConditionalOnMissingBean
+	OjsExternalWorkers ojsExternalWorkers(Worker worker, JobStore store, OjsProperties properties) {
+		// spec README decision 24: a reservation that names none lasts the worker's visibility timeout
+		return new OjsExternalWorkers(worker.remoteAttempts(), store, properties.workerSettings().visibilityTimeout());
+	}
+
+	@Bean
+	@ConditionalOnBean(Worker.class)
+	OjsWorkersController ojsHttpWorkersController(OjsExternalWorkers workers, ObjectProvider<JsonMapper> jsonMapper,
+			WorkerDirectives directives) {
+		return new OjsWorkersController(workers, jsonMapper(jsonMapper), directives);
 	}
 
 	@Bean

@@ -360,7 +360,7 @@ abstract class AbstractActuatorHttpTests {
 			.expectStatus()
 			.isOk()
 			.expectBody()
-			.jsonPath("$.queues.payments.discarded").value(matching(greaterThanOrEqualTo(1)))
+			.jsonPath("$.queues.payments.dead_letter").value(matching(greaterThanOrEqualTo(1)))
 			.jsonPath("$.queues.payments").value(matching(hasKey("available")))
 			.jsonPath("$.handlers[*].type").value(matching(hasItem(EXHAUST)))
 			.jsonPath("$.handlers[?(@.type == '" + EXHAUST + "')].retryPolicy.max_attempts").value(matching(hasItem(2)))

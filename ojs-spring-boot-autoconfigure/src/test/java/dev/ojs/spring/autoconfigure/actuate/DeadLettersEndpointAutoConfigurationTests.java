@@ -1,6 +1,7 @@
 package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.actuate.DeadLettersEndpoint;
 import dev.ojs.spring.actuate.DeadLettersEndpointWebExtension;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class DeadLettersEndpointAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withInitializer(ActuatorTestContexts::applicationConversionService)
 		.withConfiguration(AutoConfigurations.of(DeadLettersEndpointAutoConfiguration.class))
-		.withBean(JobStore.class, () -> mock(JobStore.class));
+		.withBean(OjsDeadLetters.class, () -> new OjsDeadLetters(mock(JobStore.class)));
 
 	@Test
 	void notAvailableUnlessExposed() {
@@ -61,7 +62,7 @@ class DeadLettersEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void noEndpointWithoutAJobStore() {
+	void noEndpointWithoutTheDeadLetters() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DeadLettersEndpointAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=deadletters")
@@ -77,7 +78,7 @@ class DeadLettersEndpointAutoConfigurationTests {
 
 	@Test
 	void backsOffFromUserDefinedBeans() {
-		DeadLettersEndpoint endpoint = new DeadLettersEndpoint(mock(JobStore.class));
+		DeadLettersEndpoint endpoint = new DeadLettersEndpoint(new OjsDeadLetters(mock(JobStore.class)));
 		DeadLettersEndpointWebExtension extension = new DeadLettersEndpointWebExtension(endpoint);
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=deadletters")
 			.withBean("customEndpoint", DeadLettersEndpoint.class, () -> endpoint)

@@ -3,6 +3,7 @@ package dev.ojs.spring.autoconfigure.actuate;
 import java.util.List;
 import java.util.Map;
 
+import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.actuate.OjsEndpoint;
 import dev.ojs.worker.Worker;
@@ -88,6 +89,7 @@ class OjsEndpointAutoConfigurationTests {
 	private static JobStore jobStore() {
 		JobStore store = mock(JobStore.class);
 		given(store.countByQueueAndState()).willReturn(Map.of());
+		given(store.deadLetterStats()).willReturn(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
 		return store;
 	}
 

@@ -14,8 +14,10 @@ import org.springframework.security.config.annotation.web.configuration.EnableWe
 import org.springframework.security.web.SecurityFilterChain;
 
 import dev.ojs.admin.AdminStore;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.web.admin.AdminApiSettings;
+import dev.ojs.web.admin.AdminDeadLetterController;
 import dev.ojs.web.admin.AdminJobsController;
 import dev.ojs.web.admin.CsrfTokens;
 
@@ -32,11 +34,14 @@ class OjsDashboardAutoConfigurationTests {
 				DataSourceTransactionManagerAutoConfiguration.class, OjsAutoConfiguration.class,
 				OjsDashboardAutoConfiguration.class));
 
+	/** The Admin API is off; the queries it shares with the Java API's services are not. */
 	@Test
 	void isOffByDefault() {
 		this.web.run((context) -> assertThat(context).hasNotFailed()
 			.doesNotHaveBean(AdminJobsController.class)
-			.doesNotHaveBean(AdminStore.class));
+			.doesNotHaveBean(AdminDeadLetterController.class)
+			.hasSingleBean(AdminStore.class)
+			.hasSingleBean(OjsDeadLetters.class));
 	}
 
 	@Test
