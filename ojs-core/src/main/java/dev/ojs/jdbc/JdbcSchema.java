@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
@@ -65,7 +67,12 @@ public final class JdbcSchema {
 
 	/** Drops the OJS tables that exist. */
 	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
-		JdbcDialect.dropTable(dataSource, settings);
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		for (String table : List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
+				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
+				settings.nodesTableName(), settings.statsTableName())) {
+			jdbc.execute("DROP TABLE IF EXISTS " + table);
+		}
 	}
 
 }
