@@ -35,8 +35,4 @@ final class BoundedCache<K, V> {
 		return value;
 	}
 
-	int size() {
-		return this.entries.size();
-	}
-
 }

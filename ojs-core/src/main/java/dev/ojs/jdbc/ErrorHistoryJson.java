@@ -35,8 +35,6 @@ import dev.ojs.retry.ErrorCode;
  */
 final class ErrorHistoryJson {
 
-	static final String EMPTY = "[]";
-
 	/** Length of the {@code last_error_type} column. */
 	static final int MAX_TYPE_LENGTH = 255;
 
@@ -49,21 +47,6 @@ final class ErrorHistoryJson {
 	private static final Log logger = LogFactory.getLog(ErrorHistoryJson.class);
 
 	private ErrorHistoryJson() {
-	}
-
-	static String write(List<ErrorEntry> errors) {
-		if (errors.isEmpty()) {
-			return EMPTY;
-		}
-		StringWriter json = new StringWriter(256 * errors.size());
-		try (JsonGenerator generator = MAPPER.createGenerator(json)) {
-			generator.writeStartArray();
-			for (ErrorEntry error : errors) {
-				write(generator, error);
-			}
-			generator.writeEndArray();
-		}
-		return json.toString();
 	}
 
 	/** One entry as a JSON object, as a row of the errors table holds it. */

@@ -2,7 +2,6 @@ package dev.ojs.jdbc;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -57,11 +56,14 @@ public class JdbcAdminStore implements AdminStore {
 
 	private final JdbcJobStore jobs;
 
-	private final AdminDialect dialect;
+	private final JdbcDialect dialect;
+
+	private final AdminSql admin;
 
 	public JdbcAdminStore(JdbcJobStore jobs) {
 		this.jobs = Objects.requireNonNull(jobs, "jobs must not be null");
-		this.dialect = new AdminDialect(jobs.dialect(), jobs.settings());
+		this.dialect = jobs.dialect();
+		this.admin = this.dialect.admin();
 	}
 
 	@Override
@@ -72,7 +74,7 @@ public class JdbcAdminStore implements AdminStore {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		int limit = Math.min(query.limit(), MAX_PAGE);
-		List<Job> rows = this.dialect.page(query, limit + 1);
+		List<Job> rows = this.admin.page(query, limit + 1);
 		List<Job> items = (rows.size() > limit) ? rows.subList(0, limit) : rows;
 		PageCursor next = (rows.size() > limit) ? new PageCursor(items.get(limit - 1).id()) : null;
 		JobCount count = count(query, EXACT_COUNT_LIMIT);
@@ -91,20 +93,20 @@ public class JdbcAdminStore implements AdminStore {
 	 */
 	@Override
 	public JobCount count(JobQuery query, long exactUpTo) {
-		Long counted = this.dialect.countUpTo(query, exactUpTo + 1, COUNT_TIMEOUT_MILLIS, COUNT_MAX_COST);
+		Long counted = this.admin.countUpTo(query, exactUpTo + 1, COUNT_TIMEOUT_MILLIS, COUNT_MAX_COST);
 		if (counted != null && counted <= exactUpTo) {
 			return new JobCount(counted, false);
 		}
-		Long estimate = this.dialect.estimate(query);
+		Long estimate = this.admin.estimate(query);
 		if (estimate == null) {
-			return new JobCount(this.dialect.countUpTo(query, Long.MAX_VALUE), false);
+			return new JobCount(this.admin.countUpTo(query, Long.MAX_VALUE), false);
 		}
 		return new JobCount(Math.max(estimate, (counted != null) ? counted : 0), true);
 	}
 
 	@Override
 	public List<String> ids(JobQuery query, int limit) {
-		return this.dialect.ids(query, limit);
+		return this.admin.ids(query, limit);
 	}
 
 	/**
@@ -119,21 +121,21 @@ public class JdbcAdminStore implements AdminStore {
 	public List<QueueSummary> queues() {
 		Map<String, QueueState> states = new TreeMap<>();
 		this.jobs.queueStates().forEach((state) -> states.put(state.name(), state));
-		Map<String, Map<JobState, Long>> counts = this.dialect.countByQueueAndState(COUNT_TIMEOUT_MILLIS);
+		Map<String, Map<JobState, Long>> counts = this.admin.countByQueueAndState(COUNT_TIMEOUT_MILLIS);
 		Map<String, Long> deadLetters;
 		boolean estimated = counts == null;
-		Map<String, Instant> oldest = this.dialect.oldestReady(now());
+		Map<String, Instant> oldest = this.admin.oldestReady(now());
 		if (estimated) {
-			Set<String> known = new TreeSet<>(this.dialect.handlerQueues());
+			Set<String> known = new TreeSet<>(this.dialect.handlers().queues());
 			known.addAll(states.keySet());
 			known.addAll(oldest.keySet());
-			known.addAll(this.dialect.recentStatsQueues(now().minus(Duration.ofHours(24))));
+			known.addAll(this.dialect.stats().queuesSince(now().minus(Duration.ofHours(24))));
 			counts = new TreeMap<>();
 			deadLetters = new TreeMap<>();
 			estimateCounts(known, counts, deadLetters);
 		}
 		else {
-			deadLetters = this.jobs.dialect().deadLetterCountsByQueue();
+			deadLetters = this.dialect.deadLetters().countsByQueue();
 		}
 		Set<String> names = new TreeSet<>(counts.keySet());
 		names.addAll(states.keySet());
@@ -156,7 +158,7 @@ public class JdbcAdminStore implements AdminStore {
 			}
 			queries.add(JobQuery.deadLetters().withQueue(queue));
 		}
-		Iterator<@Nullable Long> estimates = this.dialect.estimates(queries).iterator();
+		Iterator<@Nullable Long> estimates = this.admin.estimates(queries).iterator();
 		for (String queue : queues) {
 			Map<JobState, Long> byState = new EnumMap<>(JobState.class);
 			for (JobState state : JobState.values()) {
@@ -173,11 +175,6 @@ public class JdbcAdminStore implements AdminStore {
 		return (estimate != null) ? estimate : 0;
 	}
 
-	private long estimate(JobQuery query) {
-		Long estimate = this.dialect.estimate(query);
-		return (estimate != null) ? estimate : 0;
-	}
-
 	@Override
 	public Optional<QueueSummary> queue(String name) {
 		return queues().stream().filter((queue) -> queue.name().equals(name)).findFirst();
@@ -185,7 +182,7 @@ public class JdbcAdminStore implements AdminStore {
 
 	@Override
 	public List<DeadLetterGroup> deadLetterGroups(JobQuery query) {
-		return this.dialect.deadLetterGroups(query, MAX_GROUPS);
+		return this.admin.deadLetterGroups(query, MAX_GROUPS);
 	}
 
 	/**
@@ -198,10 +195,10 @@ public class JdbcAdminStore implements AdminStore {
 	@Override
 	public int retry(Collection<String> ids) {
 		int revived = 0;
-		for (List<String> chunk : JdbcDialect.chunks(List.copyOf(ids), JdbcDialect.CHUNK)) {
+		for (List<String> chunk : SqlSupport.chunks(List.copyOf(ids), SqlSupport.CHUNK)) {
 			List<String> plain = new ArrayList<>();
-			List<AdminDialect.Revivable> unique = new ArrayList<>();
-			for (AdminDialect.Revivable job : this.dialect.revivable(chunk)) {
+			List<AdminSql.Revivable> unique = new ArrayList<>();
+			for (AdminSql.Revivable job : this.admin.revivable(chunk)) {
 				if (job.uniqueKey() != null) {
 					unique.add(job);
 				}
@@ -210,25 +207,25 @@ public class JdbcAdminStore implements AdminStore {
 				}
 			}
 			if (!plain.isEmpty()) {
-				revived += this.dialect.revive(plain, now());
+				revived += this.admin.revive(plain, now());
 			}
-			for (AdminDialect.Revivable job : unique) {
+			for (AdminSql.Revivable job : unique) {
 				revived += reviveUnique(job) ? 1 : 0;
 			}
 		}
 		return revived;
 	}
 
-	private boolean reviveUnique(AdminDialect.Revivable job) {
+	private boolean reviveUnique(AdminSql.Revivable job) {
 		if (this.jobs.retryDeadLetter(job.id())) {
 			return true;
 		}
-		if (this.jobs.dialect().findLiveIdByUniqueKey(Objects.requireNonNull(job.type()),
+		if (this.dialect.inserts().findLiveIdByUniqueKey(Objects.requireNonNull(job.type()),
 				Objects.requireNonNull(job.uniqueKey())) != null) {
 			return false;
 		}
 		try {
-			return this.dialect.revive(List.of(job.id()), now()) == 1;
+			return this.admin.revive(List.of(job.id()), now()) == 1;
 		}
 		catch (DuplicateKeyException ex) {
 			return false;
@@ -238,8 +235,8 @@ public class JdbcAdminStore implements AdminStore {
 	@Override
 	public int delete(Collection<String> ids) {
 		int deleted = 0;
-		for (List<String> chunk : JdbcDialect.chunks(List.copyOf(ids), JdbcDialect.CHUNK)) {
-			deleted += this.dialect.delete(chunk);
+		for (List<String> chunk : SqlSupport.chunks(List.copyOf(ids), SqlSupport.CHUNK)) {
+			deleted += this.dialect.deletes().deleteTerminal(chunk);
 		}
 		return deleted;
 	}
@@ -247,13 +244,13 @@ public class JdbcAdminStore implements AdminStore {
 	@Override
 	public int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
 		checkTerminal(states);
-		return this.dialect.purge(queue, states, olderThan, limit);
+		return this.dialect.deletes().purge(queue, states, olderThan, limit);
 	}
 
 	@Override
 	public long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
 		checkTerminal(states);
-		return this.dialect.countPurgeable(queue, states, olderThan);
+		return this.dialect.deletes().countPurgeable(queue, states, olderThan);
 	}
 
 	private static void checkTerminal(Set<JobState> states) {
@@ -265,16 +262,7 @@ public class JdbcAdminStore implements AdminStore {
 
 	@Override
 	public List<NodeInfo> nodes() {
-		return this.dialect.nodes();
-	}
-
-	/** Records a node's heartbeat: one upsert. */
-	public void saveNode(NodeInfo node) {
-		this.dialect.upsertNode(node);
-	}
-
-	public void deleteNode(String nodeId) {
-		this.dialect.deleteNode(nodeId);
+		return this.dialect.nodes().all();
 	}
 
 	@Override
@@ -284,7 +272,7 @@ public class JdbcAdminStore implements AdminStore {
 		}
 		long periodSeconds = periodMinutes * 60L;
 		Map<List<Object>, long[]> sums = new LinkedHashMap<>();
-		for (StatsBucket minute : this.dialect.minutes(since, until, queue)) {
+		for (StatsBucket minute : this.dialect.stats().minutes(since, until, queue)) {
 			long epoch = minute.start().getEpochSecond();
 			Instant start = Instant.ofEpochSecond(epoch - Math.floorMod(epoch, periodSeconds));
 			long[] sum = sums.computeIfAbsent(List.of(start, (queue != null) ? queue : "*"), (key) -> new long[5]);
@@ -303,7 +291,7 @@ public class JdbcAdminStore implements AdminStore {
 	@Override
 	public Map<String, StatsBucket> statsByQueue(Instant since, Instant until) {
 		Map<String, StatsBucket> sums = new TreeMap<>();
-		for (StatsBucket minute : this.dialect.minutes(since, until, null)) {
+		for (StatsBucket minute : this.dialect.stats().minutes(since, until, null)) {
 			sums.merge(minute.queue(), new StatsBucket(since, minute.queue(), minute.completed(), minute.failed(),
 					minute.retried(), minute.deadLettered(), minute.discarded()), JdbcAdminStore::sum);
 		}
@@ -315,21 +303,9 @@ public class JdbcAdminStore implements AdminStore {
 				a.retried() + b.retried(), a.deadLettered() + b.deadLettered(), a.discarded() + b.discarded());
 	}
 
-	/** Adds outcome counters to their minute rows (in the caller's transaction when there is one). */
-	public void addStats(List<StatsBucket> minutes) {
-		if (!minutes.isEmpty()) {
-			this.dialect.addStats(minutes);
-		}
-	}
-
-	/** Deletes minute rows older than {@code cutoff}; returns how many. */
-	public int pruneStats(Instant cutoff) {
-		return this.dialect.deleteStatsBefore(cutoff.truncatedTo(ChronoUnit.MINUTES));
-	}
-
 	@Override
 	public List<FailingType> topFailing(Instant since, int limit) {
-		return this.dialect.topFailing(since, limit);
+		return this.admin.topFailing(since, limit);
 	}
 
 }

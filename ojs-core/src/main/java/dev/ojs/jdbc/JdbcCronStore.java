@@ -14,9 +14,6 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.cron.CronStore;
 import dev.ojs.cron.StoredSchedule;
@@ -33,16 +30,14 @@ public class JdbcCronStore implements CronStore {
 
 	private final JdbcJobStore jobs;
 
-	private final CronDialect dialect;
+	private final ScheduleSql schedules;
 
-	private final TransactionTemplate tx;
+	private final LeaseSql leases;
 
 	public JdbcCronStore(JdbcJobStore jobs) {
 		this.jobs = Objects.requireNonNull(jobs, "jobs must not be null");
-		this.dialect = new CronDialect(jobs.dialect(), jobs.settings());
-		this.tx = new TransactionTemplate(new DataSourceTransactionManager(jobs.dataSource()));
-		// the compare-and-set must see the row as committed by another evaluator meanwhile
-		this.tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.schedules = jobs.dialect().schedules();
+		this.leases = jobs.dialect().leases();
 	}
 
 	@Override
@@ -52,11 +47,11 @@ public class JdbcCronStore implements CronStore {
 
 	@Override
 	public boolean holdLease(String nodeId, Duration ttl) {
-		if (this.dialect.renewLease(nodeId, ttl)) {
+		if (this.leases.renew(nodeId, ttl)) {
 			return true;
 		}
 		try {
-			this.dialect.insertLease(nodeId, ttl);
+			this.leases.insert(nodeId, ttl);
 			return true;
 		}
 		catch (DuplicateKeyException ex) {
@@ -67,43 +62,43 @@ public class JdbcCronStore implements CronStore {
 
 	@Override
 	public void releaseLease(String nodeId) {
-		this.dialect.releaseLease(nodeId);
+		this.leases.release(nodeId);
 	}
 
 	@Override
 	public Optional<String> leaseHolder() {
-		return Optional.ofNullable(this.dialect.leaseHolder());
+		return Optional.ofNullable(this.leases.holder());
 	}
 
 	@Override
 	public List<StoredSchedule> findDue(Instant now, int limit) {
-		return this.dialect.findDue(now, limit);
+		return this.schedules.findDue(now, limit);
 	}
 
 	@Override
 	public List<StoredSchedule> findQueued(int limit) {
-		return this.dialect.findQueued(limit);
+		return this.schedules.findQueued(limit);
 	}
 
 	@Override
 	public Optional<StoredSchedule> find(String name) {
-		return Optional.ofNullable(this.dialect.find(name, ""));
+		return Optional.ofNullable(this.schedules.find(name));
 	}
 
 	@Override
 	public List<StoredSchedule> findAll() {
-		return this.dialect.findAll();
+		return this.schedules.findAll();
 	}
 
 	@Override
 	public @Nullable JobState jobState(String jobId) {
-		String state = this.dialect.jobState(jobId);
+		String state = this.jobs.dialect().jobs().state(jobId);
 		return (state != null) ? JobState.fromValue(state) : null;
 	}
 
 	@Override
 	public Optional<Advanced> advance(Advance advance) {
-		return Optional.ofNullable(this.tx.execute((status) -> advanceInTransaction(advance)));
+		return Optional.ofNullable(this.schedules.inTransaction((status) -> advanceInTransaction(advance)));
 	}
 
 	/**
@@ -119,7 +114,7 @@ public class JdbcCronStore implements CronStore {
 				.sorted(Comparator.comparing((i) -> advances.get(i).name()))
 				.toList();
 			try {
-				return Objects.requireNonNull(this.tx.execute((status) -> {
+				return Objects.requireNonNull(this.schedules.inTransaction((status) -> {
 					List<Optional<Advanced>> outcomes = new ArrayList<>(
 							Collections.nCopies(advances.size(), Optional.<Advanced>empty()));
 					for (int i : order) {
@@ -136,7 +131,7 @@ public class JdbcCronStore implements CronStore {
 	}
 
 	private @Nullable Advanced advanceInTransaction(Advance advance) {
-		if (!this.dialect.advance(advance.name(), advance.expectedNextRunAt(), advance.expectedQueuedRuns(),
+		if (!this.schedules.advance(advance.name(), advance.expectedNextRunAt(), advance.expectedQueuedRuns(),
 				advance.nextRunAt(), advance.queuedRuns(), advance.tickAt(), advance.outcome(),
 				advance.job() != null)) {
 			return null;
@@ -147,23 +142,23 @@ public class JdbcCronStore implements CronStore {
 		String jobId = null;
 		if (advance.job() != null) {
 			jobId = this.jobs.insert(List.of(advance.job())).get(0);
-			this.dialect.setLastJob(advance.name(), jobId);
+			this.schedules.setLastJob(advance.name(), jobId);
 		}
-		return new Advanced(jobId, this.dialect.runCount(advance.name()));
+		return new Advanced(jobId, this.schedules.runCount(advance.name()));
 	}
 
 	@Override
 	public StoredSchedule save(String name, Function<@Nullable StoredSchedule, StoredSchedule> change) {
 		for (int i = 1;; i++) {
 			try {
-				return Objects.requireNonNull(this.tx.execute((status) -> {
-					StoredSchedule stored = this.dialect.find(name, " FOR UPDATE");
+				return Objects.requireNonNull(this.schedules.inTransaction((status) -> {
+					StoredSchedule stored = this.schedules.lock(name);
 					StoredSchedule changed = change.apply(stored);
 					if (stored == null) {
-						this.dialect.insert(changed);
+						this.schedules.insert(changed);
 					}
 					else {
-						this.dialect.update(changed);
+						this.schedules.update(changed);
 					}
 					return changed;
 				}));
@@ -179,7 +174,7 @@ public class JdbcCronStore implements CronStore {
 
 	@Override
 	public boolean delete(String name) {
-		return this.dialect.delete(name);
+		return this.schedules.delete(name);
 	}
 
 }

@@ -19,6 +19,7 @@ import javax.sql.DataSource;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
@@ -75,7 +76,12 @@ public final class JdbcSchema {
 
 	/** Drops the OJS tables that exist. */
 	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
-		JdbcDialect.dropTable(dataSource, settings);
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		for (String table : List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
+				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
+				settings.nodesTableName(), settings.statsTableName())) {
+			jdbc.execute("DROP TABLE IF EXISTS " + table);
+		}
 	}
 
 	/**

@@ -75,7 +75,7 @@ final class PostgresInsertListener implements AutoCloseable {
 			try (Connection con = this.dataSource.getConnection()) {
 				PGConnection pg = con.unwrap(PGConnection.class);
 				try (Statement statement = con.createStatement()) {
-					statement.execute(PostgresDialect.listen(this.channel));
+					statement.execute(PostgresInsertSql.listen(this.channel));
 				}
 				if (!con.getAutoCommit()) {
 					con.commit();
@@ -141,7 +141,7 @@ final class PostgresInsertListener implements AutoCloseable {
 	/** The connection goes back to the pool: it must not keep collecting notifications. */
 	private static void unlisten(Connection con) {
 		try (Statement statement = con.createStatement()) {
-			statement.execute(PostgresDialect.UNLISTEN_ALL);
+			statement.execute(PostgresInsertSql.UNLISTEN_ALL);
 			if (!con.getAutoCommit()) {
 				con.commit();
 			}

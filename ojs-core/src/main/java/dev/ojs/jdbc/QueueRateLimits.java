@@ -34,7 +34,10 @@ final class QueueRateLimits {
 
 	private static final Log logger = LogFactory.getLog(QueueRateLimits.class);
 
-	private final JdbcDialect dialect;
+	private final QueueSql queues;
+
+	/** The queue state table, named when its rate limits cannot be read. */
+	private final String table;
 
 	private volatile Map<String, RateLimit> limits = Map.of();
 
@@ -48,8 +51,9 @@ final class QueueRateLimits {
 	/** When each throttled queue's next token comes back. */
 	private final Map<String, Instant> throttledUntil = new ConcurrentHashMap<>();
 
-	QueueRateLimits(JdbcDialect dialect) {
-		this.dialect = dialect;
+	QueueRateLimits(QueueSql queues, String table) {
+		this.queues = queues;
+		this.table = table;
 	}
 
 	/**
@@ -60,8 +64,8 @@ final class QueueRateLimits {
 		if (!limits().containsKey(queue)) {
 			return claim.apply(limit);
 		}
-		List<Job> jobs = this.dialect.workerTx.execute((status) -> {
-			JdbcDialect.RateBucket bucket = this.dialect.lockRateBucket(queue);
+		return this.queues.inBucketTransaction((status) -> {
+			QueueSql.RateBucket bucket = this.queues.lockRateBucket(queue);
 			if (bucket == null) {
 				// the limit was removed since it was read
 				this.throttledUntil.remove(queue);
@@ -73,7 +77,7 @@ final class QueueRateLimits {
 			Long tat = bucket.tat();
 			if (!claimed.isEmpty()) {
 				tat = bucket.limit().taken(tat, nanos, claimed.size());
-				this.dialect.setRateTat(queue, tat);
+				this.queues.setRateTat(queue, tat);
 			}
 			if (available < limit && claimed.size() == available) {
 				// short for want of tokens, not of due jobs
@@ -84,7 +88,6 @@ final class QueueRateLimits {
 			}
 			return claimed;
 		});
-		return (jobs != null) ? jobs : List.of();
 	}
 
 	/** When the queue's next token comes back, if its last claim ran its bucket dry before its wish. */
@@ -101,7 +104,7 @@ final class QueueRateLimits {
 	private void refresh() {
 		try {
 			Map<String, RateLimit> limits = new HashMap<>();
-			for (QueueState state : this.dialect.queues()) {
+			for (QueueState state : this.queues.all()) {
 				if (state.rateLimit() != null) {
 					limits.put(state.name(), state.rateLimit());
 				}
@@ -112,7 +115,7 @@ final class QueueRateLimits {
 		}
 		catch (DataAccessException ex) {
 			if (!this.warned) {
-				logger.warn("OJS could not read the queues' rate limits (is the " + this.dialect.queuesTable
+				logger.warn("OJS could not read the queues' rate limits (is the " + this.table
 						+ " table up to date with the schema script?); claims keep the limits last read: " + ex);
 			}
 			this.warned = true;

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -133,22 +132,7 @@ public final class RetryPolicy {
 
 	/** The spec's JSON names of the fields set in this policy, in the spec's order. */
 	public Set<String> fieldNames() {
-		Set<String> names = new LinkedHashSet<>();
-		addIfSet(names, RetryPolicyJson.MAX_ATTEMPTS, this.maxAttempts);
-		addIfSet(names, RetryPolicyJson.INITIAL_INTERVAL, this.initialInterval);
-		addIfSet(names, RetryPolicyJson.BACKOFF_COEFFICIENT, this.backoffCoefficient);
-		addIfSet(names, RetryPolicyJson.MAX_INTERVAL, this.maxInterval);
-		addIfSet(names, RetryPolicyJson.JITTER, this.jitter);
-		addIfSet(names, RetryPolicyJson.NON_RETRYABLE_ERRORS, this.nonRetryableErrors);
-		addIfSet(names, RetryPolicyJson.ON_EXHAUSTION, this.onExhaustion);
-		addIfSet(names, RetryPolicyJson.BACKOFF_STRATEGY, this.backoffStrategy);
-		return names;
-	}
-
-	private static void addIfSet(Set<String> names, String name, @Nullable Object value) {
-		if (value != null) {
-			names.add(name);
-		}
+		return RetryPolicyJson.fieldNames(this);
 	}
 
 	/** Whether no field is set. */
@@ -372,7 +356,7 @@ public final class RetryPolicy {
 	}
 
 	/** A new policy whose every field is {@code rule} applied to this policy's and {@code other}'s. */
-	private RetryPolicy fieldByField(RetryPolicy other, FieldRule rule) {
+	private RetryPolicy fieldByField(RetryPolicy other, RetryPolicyFieldRule rule) {
 		return builder().maxAttempts(rule.apply(this.maxAttempts, other.maxAttempts))
 			.initialInterval(rule.apply(this.initialInterval, other.initialInterval))
 			.backoffCoefficient(rule.apply(this.backoffCoefficient, other.backoffCoefficient))
@@ -382,13 +366,6 @@ public final class RetryPolicy {
 			.onExhaustion(rule.apply(this.onExhaustion, other.onExhaustion))
 			.backoffStrategy(rule.apply(this.backoffStrategy, other.backoffStrategy))
 			.build();
-	}
-
-	/** How {@link #fieldByField} combines two values of one field. */
-	private interface FieldRule {
-
-		<T> @Nullable T apply(@Nullable T value, @Nullable T other);
-
 	}
 
 	private static <T> @Nullable T unlessEqual(@Nullable T value, @Nullable T other) {

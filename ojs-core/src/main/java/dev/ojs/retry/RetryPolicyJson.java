@@ -4,9 +4,11 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -78,6 +80,26 @@ final class RetryPolicyJson {
 			}
 		}
 		return builder.build();
+	}
+
+	/** The JSON names of the fields set in {@code policy}, in the spec's order. */
+	static Set<String> fieldNames(RetryPolicy policy) {
+		Set<String> names = new LinkedHashSet<>();
+		addIfSet(names, MAX_ATTEMPTS, policy.maxAttempts());
+		addIfSet(names, INITIAL_INTERVAL, policy.initialInterval());
+		addIfSet(names, BACKOFF_COEFFICIENT, policy.backoffCoefficient());
+		addIfSet(names, MAX_INTERVAL, policy.maxInterval());
+		addIfSet(names, JITTER, policy.jitter());
+		addIfSet(names, NON_RETRYABLE_ERRORS, policy.nonRetryableErrors());
+		addIfSet(names, ON_EXHAUSTION, policy.onExhaustion());
+		addIfSet(names, BACKOFF_STRATEGY, policy.backoffStrategy());
+		return names;
+	}
+
+	private static void addIfSet(Set<String> names, String name, @Nullable Object value) {
+		if (value != null) {
+			names.add(name);
+		}
 	}
 
 	static String write(RetryPolicy policy) {

@@ -1158,7 +1158,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		Instant at = Instant.parse("2026-01-02T03:04:05Z");
 		ErrorEntry old = new ErrorEntry(1, "x.failed", "old", ErrorCode.RETRY, at, Map.of());
 		jdbc().update("UPDATE " + this.schema.tableName() + " SET attempt = 1, errors = " + jsonParam() + " WHERE id = "
-				+ idParam(), ErrorHistoryJson.write(List.of(old)), id);
+				+ idParam(), "[" + ErrorHistoryJson.writeEntry(old) + "]", id);
 		Job claimed = claim(1).get(0);
 		Instant now = this.store.now();
 		ErrorEntry next = new ErrorEntry(2, "x.failed", "next", ErrorCode.RETRY, now, Map.of());

@@ -58,7 +58,7 @@ class PostgresJdbcAdminStoreTests extends AbstractJdbcAdminStoreTests {
 	@Test
 	void triesCountsOnlyWhenThePlannerCostsThemLow() {
 		this.store.insert(List.of(job("cost.job").build(), job("cost.job").build(), job("other.job").build()));
-		AdminDialect dialect = new AdminDialect(this.store.dialect(), this.store.settings());
+		AdminSql dialect = this.store.dialect().admin();
 		JobQuery byType = new JobQuery(null, null, null, "cost.job", false, null, null, null, null, null, 20, false);
 		assertThat(dialect.countUpTo(byType, 10, 1000, 1_000_000)).isEqualTo(2);
 		assertThat(dialect.countUpTo(byType, 10, 1000, 0.001)).isNull();
@@ -67,8 +67,8 @@ class PostgresJdbcAdminStoreTests extends AbstractJdbcAdminStoreTests {
 	/** The total cost of a plan's top line. */
 	@Test
 	void readsPlanCost() {
-		assertThat(AdminDialect.planCost("Aggregate  (cost=326.58..27660.06 rows=1 width=8)")).isEqualTo(27660.06);
-		assertThat(AdminDialect.planCost("Result")).isNull();
+		assertThat(AdminSql.planCost("Aggregate  (cost=326.58..27660.06 rows=1 width=8)")).isEqualTo(27660.06);
+		assertThat(AdminSql.planCost("Result")).isNull();
 	}
 
 }

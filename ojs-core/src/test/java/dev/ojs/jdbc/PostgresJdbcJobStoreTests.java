@@ -317,7 +317,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			}
 			assertThat(claimed).hasSize(5000);
 			Job last = claimed.get(claimed.size() - 1);
-			PostgresDialect dialect = new PostgresDialect(this.schema.settings(), this.schema.dataSource());
+			PostgresClaimSql dialect = (PostgresClaimSql) this.store.dialect().claims();
 			String resumed = explainClaim(dialect,
 					new ClaimCursors.Cursor(last.priority(), last.scheduledAt(), last.id(), this.store.now()));
 			String front = explainClaim(dialect, null);
@@ -355,7 +355,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		for (int priority : new int[] { -5, 0, 7 }) {
 			due.add(insertOne(job("email.send").priority(priority)));
 		}
-		PostgresDialect dialect = new PostgresDialect(this.schema.settings(), this.schema.dataSource());
+		PostgresClaimSql dialect = (PostgresClaimSql) this.store.dialect().claims();
 		for (boolean analyzed : new boolean[] { false, true }) {
 			if (analyzed) {
 				jdbc.execute("ANALYZE " + this.schema.tableName());
@@ -386,10 +386,11 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			.toList());
 		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
 		jdbc.execute("ANALYZE " + this.schema.tableName());
-		PostgresDialect dialect = new PostgresDialect(this.schema.settings(), this.schema.dataSource());
+		PostgresClaimSql dialect = (PostgresClaimSql) this.store.dialect().claims();
+		OutcomeSql outcomes = this.store.dialect().outcomes();
 		String expire = String.join("\n", jdbc.query((con) -> {
-			java.sql.PreparedStatement ps = con.prepareStatement("EXPLAIN (COSTS OFF) " + dialect.expiredSelect());
-			dialect.setInstant(ps, 1, this.clock.instant().plusSeconds(2));
+			java.sql.PreparedStatement ps = con.prepareStatement("EXPLAIN (COSTS OFF) " + outcomes.expiredSelect());
+			outcomes.setInstant(ps, 1, this.clock.instant().plusSeconds(2));
 			ps.setInt(2, 100);
 			return ps;
 		}, (rs, rowNum) -> rs.getString(1)));
@@ -401,7 +402,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		assertThat(this.store.expire(100)).hasSize(5);
 	}
 
-	private String explainClaim(PostgresDialect dialect, ClaimCursors.Cursor resumeAfter) {
+	private String explainClaim(PostgresClaimSql dialect, ClaimCursors.Cursor resumeAfter) {
 		Map<String, Duration> types = EMAIL;
 		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null);
 		return String.join("\n", new JdbcTemplate(this.schema.dataSource()).query((con) -> {

@@ -46,13 +46,13 @@ class TimestampsTests {
 	@Test
 	void utcConversionsMatchTheZoneApisTheyReplace() {
 		for (Instant instant : List.of(NOW, Instant.EPOCH, Instant.parse("1969-12-31T23:59:59.999999Z"), Timestamps.MAX)) {
-			assertThat(JdbcDialect.utc(instant)).isEqualTo(instant.atOffset(ZoneOffset.UTC));
-			assertThat(JdbcDialect.utcDateTime(instant)).isEqualTo(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+			assertThat(SqlSupport.utc(instant)).isEqualTo(instant.atOffset(ZoneOffset.UTC));
+			assertThat(SqlSupport.utcDateTime(instant)).isEqualTo(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
 		}
-		assertThat(PostgresDialect.timestamptz(Instant.parse("2026-02-12T10:31:05.123456Z")))
+		assertThat(PostgresStatements.timestamptz(Instant.parse("2026-02-12T10:31:05.123456Z")))
 			.isEqualTo("2026-02-12 10:31:05.123456+00");
-		assertThat(PostgresDialect.timestamptz(Timestamps.MAX)).isEqualTo("9999-12-31 23:59:59+00");
-		assertThat(PostgresDialect.timestamptz(null)).isNull();
+		assertThat(PostgresStatements.timestamptz(Timestamps.MAX)).isEqualTo("9999-12-31 23:59:59+00");
+		assertThat(PostgresStatements.timestamptz(null)).isNull();
 	}
 
 }

@@ -19,7 +19,7 @@ import dev.ojs.jdbc.JdbcStoreSettings;
 
 /**
  * What the worker's claim costs PostgreSQL: its due-row selection (the front claim's
- * {@code prio} and {@code due} parts, {@code PostgresDialect.claimSql}) run under
+ * {@code prio} and {@code due} parts, {@code PostgresClaimSql}) run under
  * {@code EXPLAIN (ANALYZE, BUFFERS)}, the median execution time of five runs and the buffers
  * of the last. Measured with the table as the run left it (no statistics, as with autovacuum
  * off) and again after {@code ANALYZE}. On MariaDB, the worker's claim itself
@@ -88,7 +88,7 @@ record ClaimCost(double millis, long buffers, double analyzedMillis, long analyz
 			jdbc.execute("ANALYZE TABLE " + table);
 			double[] analyzed = runMariaDb(jdbc, tx, claim);
 			return new ClaimCost(cold[0], (long) cold[1], analyzed[0], (long) analyzed[1],
-					"MariaDbDialect.claim, index reads: " + (long) analyzed[1]);
+					"MariaDbClaimSql claim, index reads: " + (long) analyzed[1]);
 		}
 	}
 

@@ -236,7 +236,7 @@ final class CronScenario implements Scenario {
 	}
 
 	/**
-	 * The evaluator's due query ({@code CronDialect.findDue}: {@code next_run_at <= ? ORDER BY
+	 * The evaluator's due query ({@code ScheduleSql}: {@code next_run_at <= ? ORDER BY
 	 * next_run_at LIMIT ?}, values bound) run once under {@code EXPLAIN (ANALYZE, BUFFERS)} with
 	 * nothing due.
 	 *

@@ -3,13 +3,14 @@ package dev.ojs.jdbc;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.cron.OverlapPolicy;
 import dev.ojs.cron.Schedule;
@@ -17,95 +18,35 @@ import dev.ojs.cron.StoredSchedule;
 import dev.ojs.retry.RetryPolicy;
 
 /**
- * The SQL of recurring jobs: the {@code <prefix>schedules} and {@code <prefix>leases} tables,
- * on every platform. Values are bound the way the platform's {@link JdbcDialect} binds them;
- * only the database clock's expressions differ per platform.
+ * The SQL of recurring jobs' schedules, {@code <prefix>schedules}: a row per schedule with
+ * where its ticks stand, moved on by compare-and-set.
  */
-final class CronDialect {
-
-	/** The evaluator's row in the lease table. */
-	static final String EVALUATOR_LEASE = "cron-evaluator";
+final class ScheduleSql extends SqlSupport {
 
 	private static final String COLUMNS = "name, expression, zone, type, args, meta, queue, priority, retry_policy,"
 			+ " overlap, enabled, description, application, declared, anchor_at, next_run_at, last_run_at, last_job_id,"
 			+ " last_outcome, run_count, queued_runs, created_at, updated_at";
 
-	private final JdbcDialect jobs;
-
-	private final JdbcTemplate jdbc;
-
 	private final String schedules;
 
-	private final String leases;
+	/** The compare-and-set must see the row as committed by another evaluator meanwhile. */
+	private final TransactionTemplate tx;
 
-	CronDialect(JdbcDialect jobs, JdbcStoreSettings settings) {
-		this.jobs = jobs;
-		this.jdbc = jobs.jdbc;
-		this.schedules = settings.schedulesTableName();
-		this.leases = settings.leasesTableName();
+	ScheduleSql(SqlSupport shared) {
+		super(shared);
+		this.schedules = shared.settings.schedulesTableName();
+		this.tx = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
-	// ---- lease, on the database clock
-
-	/**
-	 * The database's current time. The lease is the one place that reads it: the nodes that
-	 * compete for the lease may disagree about the time, the database they share orders them.
-	 */
-	private String dbNow() {
-		return switch (this.jobs.platform) {
-			case POSTGRESQL -> "now()";
-			case MARIADB, MYSQL -> "UTC_TIMESTAMP(6)";
-			case H2 -> "CURRENT_TIMESTAMP(6)";
-		};
+	/** Runs {@code work} in a READ COMMITTED transaction (joining the caller's). */
+	<T> @Nullable T inTransaction(TransactionCallback<T> work) {
+		return this.tx.execute(work);
 	}
-
-	/** The database's current time plus {@code ?} microseconds. */
-	private String dbNowPlusMicros() {
-		return switch (this.jobs.platform) {
-			case POSTGRESQL -> "now() + make_interval(secs => ? / 1000000.0)";
-			case MARIADB, MYSQL -> "TIMESTAMPADD(MICROSECOND, ?, UTC_TIMESTAMP(6))";
-			case H2 -> "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP(6))";
-		};
-	}
-
-	/** Extends the lease while {@code holder} holds it or it expired; {@code true} if it did. */
-	boolean renewLease(String holder, Duration ttl) {
-		return this.jdbc.update("UPDATE " + this.leases + " SET holder = ?, expires_at = " + dbNowPlusMicros()
-				+ " WHERE name = ? AND (holder = ? OR expires_at < " + dbNow() + ")", (ps) -> {
-					ps.setString(1, holder);
-					ps.setLong(2, ttl.toNanos() / 1000);
-					ps.setString(3, EVALUATOR_LEASE);
-					ps.setString(4, holder);
-				}) == 1;
-	}
-
-	/** Creates the lease row for {@code holder}; throws a duplicate key error when it exists. */
-	void insertLease(String holder, Duration ttl) {
-		this.jdbc.update("INSERT INTO " + this.leases + " (name, holder, expires_at) VALUES (?, ?, "
-				+ dbNowPlusMicros() + ")", (ps) -> {
-					ps.setString(1, EVALUATOR_LEASE);
-					ps.setString(2, holder);
-					ps.setLong(3, ttl.toNanos() / 1000);
-				});
-	}
-
-	void releaseLease(String holder) {
-		this.jdbc.update("DELETE FROM " + this.leases + " WHERE name = ? AND holder = ?", EVALUATOR_LEASE, holder);
-	}
-
-	@Nullable String leaseHolder() {
-		List<String> holders = this.jdbc.queryForList(
-				"SELECT holder FROM " + this.leases + " WHERE name = ? AND expires_at > " + dbNow(), String.class,
-				EVALUATOR_LEASE);
-		return holders.isEmpty() ? null : holders.get(0);
-	}
-
-	// ---- schedules
 
 	List<StoredSchedule> findDue(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.schedules
 				+ " WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?", (ps) -> {
-					this.jobs.setInstant(ps, 1, now);
+					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this::map);
 	}
@@ -116,10 +57,19 @@ final class CronDialect {
 				(ps) -> ps.setInt(1, limit), this::map);
 	}
 
-	/** The schedule of this name, read with {@code suffix} ({@code ""}, or {@code " FOR UPDATE"}). */
-	@Nullable StoredSchedule find(String name, String suffix) {
-		List<StoredSchedule> found = this.jdbc.query(
-				"SELECT " + COLUMNS + " FROM " + this.schedules + " WHERE name = ?" + suffix, this::map, name);
+	/** The schedule of this name, or {@code null}. */
+	@Nullable StoredSchedule find(String name) {
+		return find(name, false);
+	}
+
+	/** The schedule of this name, locked until the caller's transaction ends, or {@code null}. */
+	@Nullable StoredSchedule lock(String name) {
+		return find(name, true);
+	}
+
+	private @Nullable StoredSchedule find(String name, boolean lock) {
+		List<StoredSchedule> found = this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.schedules
+				+ " WHERE name = ?" + (lock ? " FOR UPDATE" : ""), this::map, name);
 		return found.isEmpty() ? null : found.get(0);
 	}
 
@@ -128,13 +78,13 @@ final class CronDialect {
 	}
 
 	void insert(StoredSchedule stored) {
-		String json = this.jobs.jsonParam();
+		String json = jsonParam();
 		this.jdbc.update("INSERT INTO " + this.schedules + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, " + json + ", "
 				+ json + ", ?, ?, " + json + ", ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (ps) -> bind(ps, stored));
 	}
 
 	void update(StoredSchedule stored) {
-		String json = this.jobs.jsonParam();
+		String json = jsonParam();
 		this.jdbc.update("UPDATE " + this.schedules + " SET name = ?, expression = ?, zone = ?, type = ?, args = "
 				+ json + ", meta = " + json + ", queue = ?, priority = ?, retry_policy = " + json + ", overlap = ?,"
 				+ " enabled = ?, description = ?, application = ?, declared = ?, anchor_at = ?, next_run_at = ?,"
@@ -155,15 +105,15 @@ final class CronDialect {
 		return this.jdbc.update("UPDATE " + this.schedules + " SET next_run_at = ?, queued_runs = ?, last_run_at = ?,"
 				+ " last_outcome = ?, run_count = run_count + ? WHERE name = ? AND queued_runs = ? AND next_run_at "
 				+ ((expectedNextRunAt != null) ? "= ?" : "IS NULL"), (ps) -> {
-					this.jobs.setInstant(ps, 1, nextRunAt);
+					setInstant(ps, 1, nextRunAt);
 					ps.setInt(2, queuedRuns);
-					this.jobs.setInstant(ps, 3, lastRunAt);
+					setInstant(ps, 3, lastRunAt);
 					ps.setString(4, outcome);
 					ps.setInt(5, counted ? 1 : 0);
 					ps.setString(6, name);
 					ps.setInt(7, expectedQueuedRuns);
 					if (expectedNextRunAt != null) {
-						this.jobs.setInstant(ps, 8, expectedNextRunAt);
+						setInstant(ps, 8, expectedNextRunAt);
 					}
 				}) == 1;
 	}
@@ -176,13 +126,6 @@ final class CronDialect {
 		Long count = this.jdbc.queryForObject("SELECT run_count FROM " + this.schedules + " WHERE name = ?",
 				Long.class, name);
 		return (count != null) ? count : 0;
-	}
-
-	/** The state of a job, or {@code null} when there is none. */
-	@Nullable String jobState(String id) {
-		List<String> states = this.jdbc.queryForList(
-				"SELECT state FROM " + this.jobs.table + " WHERE id = " + this.jobs.idParam(), String.class, id);
-		return states.isEmpty() ? null : states.get(0);
 	}
 
 	// ---- rows
@@ -204,15 +147,15 @@ final class CronDialect {
 		ps.setString(index++, schedule.description());
 		ps.setString(index++, schedule.application());
 		ps.setBoolean(index++, schedule.declared());
-		this.jobs.setInstant(ps, index++, stored.anchorAt());
-		this.jobs.setInstant(ps, index++, stored.nextRunAt());
-		this.jobs.setInstant(ps, index++, stored.lastRunAt());
+		setInstant(ps, index++, stored.anchorAt());
+		setInstant(ps, index++, stored.nextRunAt());
+		setInstant(ps, index++, stored.lastRunAt());
 		ps.setString(index++, stored.lastJobId());
 		ps.setString(index++, stored.lastOutcome());
 		ps.setLong(index++, stored.runCount());
 		ps.setInt(index++, stored.queuedRuns());
-		this.jobs.setInstant(ps, index++, stored.createdAt());
-		this.jobs.setInstant(ps, index++, stored.updatedAt());
+		setInstant(ps, index++, stored.createdAt());
+		setInstant(ps, index++, stored.updatedAt());
 		return index;
 	}
 
@@ -224,9 +167,9 @@ final class CronDialect {
 				rs.getString(5), rs.getString(6), rs.getString(7), boxedPriority, retry.isEmpty() ? null : retry,
 				OverlapPolicy.fromValue(rs.getString(10)), rs.getBoolean(11), rs.getString(12), rs.getString(13),
 				rs.getBoolean(14));
-		return new StoredSchedule(schedule, this.jobs.getInstant(rs, 15), this.jobs.getInstant(rs, 16),
-				this.jobs.getInstant(rs, 17), rs.getString(18), rs.getString(19), rs.getLong(20), rs.getInt(21),
-				this.jobs.getInstant(rs, 22), this.jobs.getInstant(rs, 23));
+		return new StoredSchedule(schedule, getInstant(rs, 15), getInstant(rs, 16),
+				getInstant(rs, 17), rs.getString(18), rs.getString(19), rs.getLong(20), rs.getInt(21),
+				getInstant(rs, 22), getInstant(rs, 23));
 	}
 
 }

@@ -1,86 +1,35 @@
 package dev.ojs.jdbc;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import javax.sql.DataSource;
-
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.Timestamps;
 
 /**
- * MariaDB 10.6+ and MySQL 8.0+. There is no {@code UPDATE ... RETURNING}, so a claim is a
- * READ COMMITTED transaction that reads due jobs in claim order over the generated-column
- * index {@code (claim_queue, claim_rank, scheduled_at, id)}, locks them by primary key
- * ({@code FOR UPDATE SKIP LOCKED}), then marks them {@code UPDATE ... WHERE id IN (...)}
- * (see {@link #claim}). Attempt outcomes are batches of per-row guarded
- * updates whose update counts tell which rows were written. {@code DATETIME(6)} columns hold
- * UTC, bound as {@link LocalDateTime} so the driver never shifts time zones.
+ * Claims on MariaDB 10.6+ and MySQL 8.0+. There is no {@code UPDATE ... RETURNING}, so a
+ * claim is a READ COMMITTED transaction that reads due jobs in claim order over the
+ * generated-column index {@code (claim_queue, claim_rank, scheduled_at, id)}, locks them by
+ * primary key ({@code FOR UPDATE SKIP LOCKED}), then marks them
+ * {@code UPDATE ... WHERE id IN (...)} (see {@link #claim}).
  */
-final class MariaDbDialect extends JdbcDialect {
+final class MariaDbClaimSql extends ClaimSql {
 
-	MariaDbDialect(JdbcPlatform platform, JdbcStoreSettings settings, DataSource dataSource) {
-		super(platform, settings, dataSource);
-	}
+	/** A claim's transaction: its own, or the caller's (a rate-limited claim's, holding its queue's bucket). */
+	private final TransactionTemplate claimTx;
 
-	@Override
-	void setInstant(PreparedStatement ps, int index, @Nullable Instant value) throws SQLException {
-		ps.setObject(index, (value != null) ? utcDateTime(value) : null);
-	}
-
-	@Override
-	@Nullable Instant getInstant(ResultSet rs, int index) throws SQLException {
-		LocalDateTime value = rs.getObject(index, LocalDateTime.class);
-		return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
-	}
-
-	@Override
-	String liveUniqueKeyPredicate() {
-		return "type = ? AND live_unique_key = ?";
-	}
-
-	/** {@code VALUES(column)} is accepted by MariaDB and (deprecated but working) MySQL 8. */
-	@Override
-	String upsertHandlerSql() {
-		return "INSERT INTO " + this.handlersTable + " (type, queue, priority, application_policy, handler_policy,"
-				+ " application, node_id, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
-				+ " queue = VALUES(queue), priority = VALUES(priority), application_policy = VALUES(application_policy),"
-				+ " handler_policy = VALUES(handler_policy), application = VALUES(application),"
-				+ " node_id = VALUES(node_id), published_at = VALUES(published_at)";
-	}
-
-	/**
-	 * {@code ON DUPLICATE KEY UPDATE id = id} turns a clash on {@code (type, live_unique_key)}
-	 * into a no-op (ids are fresh UUIDv7s, so the primary key never clashes); the live holder
-	 * is then read back with a locking read ({@code LOCK IN SHARE MODE}, which MariaDB and
-	 * MySQL 8 both accept): a plain read in a REPEATABLE READ transaction (the InnoDB default)
-	 * would see the transaction's snapshot, which misses a holder committed since.
-	 */
-	@Override
-	@Nullable String insertUnique(InsertRow row) {
-		this.jdbc.update(insertSql(1) + " ON DUPLICATE KEY UPDATE id = id", (ps) -> bindInsert(ps, 1, row));
-		return findLiveIdByUniqueKey(row.type(), row.uniqueKey(), " LOCK IN SHARE MODE");
-	}
-
-	/** The generated column {@code live_expires_at} is {@code expires_at} while the job waits to run. */
-	@Override
-	String expiredPredicate() {
-		return "live_expires_at <= ?";
-	}
-
-	@Override
-	String expiryOrder() {
-		return "live_expires_at";
+	MariaDbClaimSql(SqlSupport shared, JobRows rows) {
+		super(shared, rows);
+		this.claimTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED,
+				TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
 	/**
@@ -101,43 +50,43 @@ final class MariaDbDialect extends JdbcDialect {
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		return this.claimTx.execute((status) -> {
-			List<Job> rows = new ArrayList<>();
-			for (Long rank = nextClaimRank(queue, null); rank != null && rows.size() < limit;
+			List<Job> locked = new ArrayList<>();
+			for (Long rank = nextClaimRank(queue, null); rank != null && locked.size() < limit;
 					rank = nextClaimRank(queue, rank)) {
-				lockDue(queue, rank, types, limit, now, rows);
+				lockDue(queue, rank, types, limit, now, locked);
 			}
-			if (rows.isEmpty()) {
-				return rows;
+			if (locked.isEmpty()) {
+				return locked;
 			}
 			this.jdbc.update("UPDATE " + this.table + " SET state = 'active', attempt = attempt + 1, locked_by = ?,"
 					+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "type")
-					+ " WHERE id IN (" + markers(rows.size()) + ")", (ps) -> {
+					+ " WHERE id IN (" + markers(locked.size()) + ")", (ps) -> {
 						ps.setString(1, nodeId);
 						setInstant(ps, 2, now);
 						int index = bindLockedUntil(ps, 3, visibilityByType, now);
-						for (Job row : rows) {
+						for (Job row : locked) {
 							ps.setString(index++, row.id());
 						}
 					});
-			List<Job> jobs = new ArrayList<>(rows.size());
-			for (Job row : rows) {
-				jobs.add(claimed(row, nodeId, now, Timestamps.plus(now, visibility(visibilityByType, row.type()))));
+			List<Job> jobs = new ArrayList<>(locked.size());
+			for (Job row : locked) {
+				jobs.add(JobRows.claimed(row, nodeId, now, Timestamps.plus(now, visibility(visibilityByType, row.type()))));
 			}
 			return jobs;
 		});
 	}
 
 	/**
-	 * Adds the due jobs of one priority it can lock to {@code rows}, until there are
+	 * Adds the due jobs of one priority it can lock to {@code locked}, until there are
 	 * {@code limit} or the due range ends; jobs locked by others are skipped.
 	 */
-	private void lockDue(String queue, long rank, List<String> types, int limit, Instant now, List<Job> rows) {
+	private void lockDue(String queue, long rank, List<String> types, int limit, Instant now, List<Job> locked) {
 		Due after = null;
-		while (rows.size() < limit) {
-			int wanted = limit - rows.size();
+		while (locked.size() < limit) {
+			int wanted = limit - locked.size();
 			List<Due> due = dueJobs(queue, rank, types, now, after, wanted);
 			if (!due.isEmpty()) {
-				rows.addAll(lock(queue, now, due));
+				locked.addAll(lock(queue, now, due));
 			}
 			if (due.size() < wanted) {
 				return;
@@ -181,7 +130,7 @@ final class MariaDbDialect extends JdbcDialect {
 	 * its insert; its type and expiry were checked by the read.
 	 */
 	private List<Job> lock(String queue, Instant now, List<Due> due) {
-		String sql = "SELECT " + SELECT_COLUMNS + " FROM " + this.table + " FORCE INDEX (PRIMARY) WHERE id IN ("
+		String sql = "SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " FORCE INDEX (PRIMARY) WHERE id IN ("
 				+ markers(due.size()) + ") AND claim_queue = ? AND scheduled_at <= ?"
 				+ " ORDER BY scheduled_at, id FOR UPDATE SKIP LOCKED";
 		return this.jdbc.query(sql, (ps) -> {
@@ -191,7 +140,7 @@ final class MariaDbDialect extends JdbcDialect {
 			}
 			ps.setString(index++, queue);
 			setInstant(ps, index, now);
-		}, this::mapJob);
+		}, this.rows::map);
 	}
 
 	/** The queue's next priority in claim order after {@code after} (all when {@code null}), or {@code null}. */

@@ -1,0 +1,255 @@
+package dev.ojs.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.job.JobState;
+
+/**
+ * The SQL of job inserts: multi-row {@code VALUES} in chunks of {@value #CHUNK} rows, and
+ * the insert of a row with a unique key, which each platform writes its own way
+ * ({@link PostgresInsertSql}, {@link MariaDbInsertSql}, {@link H2InsertSql}). An insert is
+ * atomic: in the caller's transaction, as one auto-committed statement, or in a transaction
+ * of its own. Workers are told of the jobs inserted as the insert commits: this store's
+ * through {@link InsertListeners}, on PostgreSQL every process's through {@code NOTIFY}.
+ */
+abstract class InsertSql extends SqlSupport {
+
+	private static final int UNIQUE_INSERT_TRIES = 10;
+
+	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
+			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at)";
+
+	/**
+	 * A transaction for inserts with unique keys: a key's live holder is read after waiting
+	 * for a concurrent insert, and must be seen as committed meanwhile (MariaDB's default
+	 * REPEATABLE READ would not).
+	 */
+	private final TransactionTemplate uniqueTx;
+
+	/**
+	 * A transaction for inserts without unique keys: the connection's isolation level is
+	 * left alone (checking it costs pgjdbc a round trip).
+	 */
+	private final TransactionTemplate plainTx;
+
+	/** Whether connections come in auto-commit mode; {@code null} until the first insert asks. */
+	private volatile @Nullable Boolean autoCommit;
+
+	/** The channel of {@code NOTIFY}, or {@code null} when the platform has none. */
+	private final @Nullable String notifyChannel;
+
+	private final InsertListeners listeners;
+
+	InsertSql(SqlSupport shared, @Nullable String notifyChannel) {
+		super(shared);
+		this.notifyChannel = notifyChannel;
+		this.listeners = new InsertListeners(shared.dataSource, notifyChannel);
+		this.uniqueTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED,
+				TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.plainTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
+	}
+
+	/**
+	 * Inserts the rows, all or nothing: in the caller's transaction when one is bound to the
+	 * data source; as one auto-committed statement when they fit one and have no unique keys;
+	 * otherwise in a transaction of its own (READ COMMITTED when rows have unique keys).
+	 * @param unique whether some rows have a unique key
+	 * @return each row's id, or the id of the live job that holds its unique key
+	 */
+	List<String> insert(List<InsertRow> rows, boolean unique) {
+		if (TransactionSynchronizationManager.hasResource(this.dataSource)
+				|| (!unique && insertsInOneStatement(rows.size()) && autoCommit())) {
+			return write(rows);
+		}
+		return (unique ? this.uniqueTx : this.plainTx).execute((status) -> write(rows));
+	}
+
+	private List<String> write(List<InsertRow> rows) {
+		String[] ids = new String[rows.size()];
+		List<InsertRow> plain = new ArrayList<>(rows.size());
+		Map<List<String>, Integer> firstWithKey = new HashMap<>();
+		Set<String> queues = new LinkedHashSet<>();
+		for (int i = 0; i < rows.size(); i++) {
+			InsertRow row = rows.get(i);
+			// unique per type among live jobs
+			List<String> key = (row.uniqueKey() != null) ? List.of(row.type(), row.uniqueKey()) : null;
+			if (key == null) {
+				plain.add(row);
+				ids[i] = row.id();
+			}
+			else if (firstWithKey.containsKey(key)) {
+				// a duplicate within the batch resolves to the first job with that key
+				ids[i] = ids[firstWithKey.get(key)];
+			}
+			else {
+				firstWithKey.put(key, i);
+				ids[i] = insertOrFind(row);
+			}
+			if (row.state() != JobState.PENDING) {
+				// a held job waits for its activation, which notifies then
+				queues.add(row.queue());
+			}
+		}
+		Collection<String> notify = (notifyChannel() != null) ? queues : List.of();
+		if (!plain.isEmpty()) {
+			insertPlain(plain, notify);
+		}
+		else if (!notify.isEmpty()) {
+			notifyInserted(notify);
+		}
+		this.listeners.inserted(queues);
+		return List.of(ids);
+	}
+
+	private String insertOrFind(InsertRow row) {
+		for (int i = 0; i < UNIQUE_INSERT_TRIES; i++) {
+			String id = insertUnique(row);
+			if (id != null) {
+				return id;
+			}
+		}
+		// the holder keeps vanishing, or (H2) a REPEATABLE READ snapshot cannot see it
+		throw new ConcurrencyFailureException("Could not insert or find a live " + row.type()
+				+ " job with unique key " + row.uniqueKey() + "; retry the transaction");
+	}
+
+	/** Whether the data source hands out connections in auto-commit mode (read once). */
+	private boolean autoCommit() {
+		Boolean autoCommit = this.autoCommit;
+		if (autoCommit == null) {
+			autoCommit = this.jdbc.execute((ConnectionCallback<Boolean>) Connection::getAutoCommit);
+			this.autoCommit = autoCommit;
+		}
+		return Boolean.TRUE.equals(autoCommit);
+	}
+
+	// ---- rows without unique keys
+
+	/**
+	 * Inserts rows without unique keys and notifies listening workers of {@code notify}
+	 * queues (on platforms that can).
+	 */
+	void insertPlain(List<InsertRow> rows, Collection<String> notify) {
+		for (List<InsertRow> chunk : chunks(rows, CHUNK)) {
+			this.jdbc.update(insertSql(chunk.size()), ps -> {
+				int index = 1;
+				for (InsertRow row : chunk) {
+					index = bind(ps, index, row);
+				}
+			});
+		}
+	}
+
+	/** Whether {@link #insertPlain} writes this many rows in one statement (so atomically without a transaction). */
+	boolean insertsInOneStatement(int rows) {
+		return rows <= CHUNK;
+	}
+
+	String insertSql(int rows) {
+		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?)";
+		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
+		for (int i = 0; i < rows; i++) {
+			sql.add(values);
+		}
+		return sql.toString();
+	}
+
+	/** Binds {@code row} from parameter {@code index}; returns the next free index. */
+	int bind(PreparedStatement ps, int index, InsertRow row) throws SQLException {
+		ps.setString(index++, row.id());
+		ps.setString(index++, row.type());
+		ps.setString(index++, row.queue());
+		ps.setString(index++, row.args());
+		ps.setString(index++, row.meta());
+		ps.setInt(index++, row.priority());
+		ps.setString(index++, row.state().value());
+		ps.setInt(index++, row.maxAttempts());
+		ps.setString(index++, row.policyJson());
+		ps.setString(index++, row.uniqueKey());
+		setInstant(ps, index++, row.scheduledAt());
+		setInstant(ps, index++, row.createdAt());
+		setInstant(ps, index++, row.createdAt()); // enqueued_at
+		setInstant(ps, index++, row.expiresAt());
+		return index;
+	}
+
+	// ---- unique keys
+
+	/**
+	 * Inserts a row with a unique key unless a live job of the same type holds that key.
+	 * @return the id of the live job holding the key after the call: {@code row.id()} when
+	 * inserted, otherwise the existing job's id; {@code null} when the holder vanished
+	 * meanwhile (the caller tries again)
+	 */
+	abstract @Nullable String insertUnique(InsertRow row);
+
+	/** The id of the live job of {@code type} holding {@code uniqueKey}, or {@code null}. */
+	@Nullable String findLiveIdByUniqueKey(String type, String uniqueKey) {
+		return findLiveIdByUniqueKey(type, uniqueKey, "");
+	}
+
+	/**
+	 * {@link #findLiveIdByUniqueKey(String, String)} with a locking clause appended
+	 * ({@code ""} for a plain read).
+	 */
+	@Nullable String findLiveIdByUniqueKey(String type, String uniqueKey, String lock) {
+		List<String> ids = this.jdbc.queryForList(
+				"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + lock, String.class, type,
+				uniqueKey);
+		return ids.isEmpty() ? null : ids.get(0);
+	}
+
+	/**
+	 * Predicate selecting the live job of type {@code ?} with unique key {@code ?}: a key is
+	 * unique per type among live jobs. By default the generated column {@code live_unique_key},
+	 * the key while the job is live.
+	 */
+	String liveUniqueKeyPredicate() {
+		return "type = ? AND live_unique_key = ?";
+	}
+
+	// ---- notifications
+
+	/** Tells the workers that a job of {@code queue} became claimable (an activated one). */
+	void activated(String queue) {
+		if (notifyChannel() != null) {
+			notifyInserted(List.of(queue));
+		}
+		this.listeners.inserted(List.of(queue));
+	}
+
+	/** Tells {@code onInsert} of inserts until the returned handle is closed. */
+	AutoCloseable listen(Consumer<@Nullable String> onInsert) {
+		return this.listeners.listen(onInsert);
+	}
+
+	/** Tells listening workers that jobs were inserted into these queues (PostgreSQL only). */
+	void notifyInserted(Collection<String> queues) {
+	}
+
+	/** The NOTIFY channel, or {@code null} when the platform has none. */
+	final @Nullable String notifyChannel() {
+		return this.notifyChannel;
+	}
+
+}

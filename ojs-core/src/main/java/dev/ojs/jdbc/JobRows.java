@@ -1,0 +1,109 @@
+package dev.ojs.jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.springframework.jdbc.core.PreparedStatementSetter;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.retry.RetryPolicy;
+
+/**
+ * The rows of the job table as {@link Job}s: the columns every job read selects, in order,
+ * the states statements test, and each job's error history, read from the errors table
+ * ({@link ErrorSql}) when first used.
+ */
+final class JobRows extends SqlSupport {
+
+	/** Column order of {@link #map(ResultSet, int)}. */
+	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
+			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
+			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at");
+
+	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
+
+	/** Claim order: priority descending, then scheduled time, then id (FIFO within a priority). */
+	static final Comparator<Job> CLAIM_ORDER = Comparator.comparingInt(Job::priority)
+		.reversed()
+		.thenComparing(Job::scheduledAt)
+		.thenComparing(Job::id);
+
+	/** States a job can be claimed from (once {@code scheduled_at <= now}). */
+	static final String CLAIMABLE = "'available', 'scheduled', 'retryable'";
+
+	/** Live (non-terminal) states: at most one job per unique key among them. */
+	static final String LIVE = "'scheduled', 'available', 'active', 'retryable'";
+
+	/** Dead letters: discarded jobs marked as such. */
+	static final String DEAD_LETTER = "state = 'discarded' AND dead_letter = TRUE";
+
+	private static final int POLICY_CACHE_SIZE = 1024;
+
+	private final ErrorSql errors;
+
+	private final BoundedCache<String, RetryPolicy> policies = new BoundedCache<>(POLICY_CACHE_SIZE);
+
+	JobRows(SqlSupport shared, ErrorSql errors) {
+		super(shared);
+		this.errors = errors;
+	}
+
+	/** A job whose error history is read from the errors table when first used (a claim's). */
+	Job map(ResultSet rs, int rowNum) throws SQLException {
+		String id = rs.getString(1);
+		return map(rs, () -> this.errors.rows(List.of(id)).getOrDefault(id, List.of()));
+	}
+
+	/**
+	 * The jobs {@code sql} reads, each with its error history as of this read: the rows of all
+	 * of them are read by one more query.
+	 */
+	List<Job> read(String sql, PreparedStatementSetter params) {
+		Map<String, List<String>> rows = new HashMap<>();
+		List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
+			String id = rs.getString(1);
+			return map(rs, () -> rows.getOrDefault(id, List.of()));
+		});
+		// decoded when read, from these rows: a snapshot of this read, not a later query
+		rows.putAll(this.errors.rows(jobs.stream().map(Job::id).toList()));
+		return jobs;
+	}
+
+	private Job map(ResultSet rs, Supplier<List<String>> errorRows) throws SQLException {
+		String id = rs.getString(1);
+		return new Job(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
+				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
+				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
+				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22));
+	}
+
+	/** Stored policy fields, validated when written; most rows share a handful, so each is parsed once. */
+	RetryPolicy policy(String json) {
+		return this.policies.get(json, RetryPolicy::parsePartial);
+	}
+
+	/** The job as claimed from {@code row} (read before the claim's UPDATE). */
+	static Job claimed(Job row, String nodeId, Instant now, Instant lockedUntil) {
+		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
+				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
+				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
+				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt());
+	}
+
+	/** The job as the expirer left {@code row} (read before its UPDATE). */
+	static Job expired(Job row, Instant now) {
+		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
+				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
+				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
+				null, row.expiresAt());
+	}
+
+}
