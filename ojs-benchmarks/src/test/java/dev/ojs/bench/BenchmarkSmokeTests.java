@@ -35,7 +35,7 @@ class BenchmarkSmokeTests {
 			assertThat(out.lastLine()).containsPattern(" other_p50_ms=[0-9.]+ other_p99_ms=[0-9.]+");
 		}
 		if (scenario.equals("cron")) {
-			// ojs-cron.md §7.3: exactly one job per schedule and tick
+			// ojs-cron.md §7.3: exactly one job per recurring job and occurrence
 			assertThat(out.lastLine()).contains(" jobs=200 ", " jobs_created=200.00 ", " duplicate_jobs=0.00 ");
 		}
 	}

@@ -29,7 +29,7 @@ import dev.ojs.job.JobState;
  * ({@link PostgresInsertSql}, {@link MariaDbInsertSql}, {@link H2InsertSql}). An insert is
  * atomic: in the caller's transaction, as one auto-committed statement, or in a transaction
  * of its own. Workers are told of the jobs inserted as the insert commits: this store's
- * through {@link InsertListeners}, on PostgreSQL every process's through {@code NOTIFY}.
+ * through {@link InsertCallbacks}, on PostgreSQL every process's through {@code NOTIFY}.
  */
 abstract class InsertSql extends SqlSupport {
 
@@ -57,12 +57,12 @@ abstract class InsertSql extends SqlSupport {
 	/** The channel of {@code NOTIFY}, or {@code null} when the platform has none. */
 	private final @Nullable String notifyChannel;
 
-	private final InsertListeners listeners;
+	private final InsertCallbacks listeners;
 
 	InsertSql(SqlSupport shared, @Nullable String notifyChannel) {
 		super(shared);
 		this.notifyChannel = notifyChannel;
-		this.listeners = new InsertListeners(shared.dataSource, notifyChannel);
+		this.listeners = new InsertCallbacks(shared.dataSource, notifyChannel);
 		this.uniqueTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED,
 				TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.plainTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);

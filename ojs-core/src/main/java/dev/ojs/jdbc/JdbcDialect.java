@@ -9,7 +9,7 @@ import javax.sql.DataSource;
  * where it differs in a single statement, the statement is chosen by platform in the
  * concern's class. {@link #create} says which class each platform uses.
  * <p>
- * The stores ({@link JdbcJobStore}, {@link JdbcAdminStore}, {@link JdbcCronStore}) call the
+ * The stores ({@link JdbcJobStore}, {@link JdbcAdminStore}, {@link JdbcRecurringJobStore}) call the
  * concerns' methods only: the SQL and the transactions it runs in are theirs.
  */
 final class JdbcDialect {
@@ -38,7 +38,7 @@ final class JdbcDialect {
 
 	private final StatsSql stats;
 
-	private final ScheduleSql schedules;
+	private final RecurringJobSql recurringJobs;
 
 	private final LeaseSql leases;
 
@@ -57,7 +57,7 @@ final class JdbcDialect {
 		this.handlers = new HandlerSql(sql, rows);
 		this.admin = new AdminSql(sql, rows, this.jobs);
 		this.nodes = new NodeSql(sql);
-		this.schedules = new ScheduleSql(sql);
+		this.recurringJobs = new RecurringJobSql(sql);
 		this.leases = new LeaseSql(sql);
 	}
 
@@ -136,9 +136,9 @@ final class JdbcDialect {
 		return this.stats;
 	}
 
-	/** Recurring jobs' schedules. */
-	ScheduleSql schedules() {
-		return this.schedules;
+	/** Recurring jobs' recurring jobs. */
+	RecurringJobSql recurringJobs() {
+		return this.recurringJobs;
 	}
 
 	/** The recurring-job evaluator's lease. */

@@ -444,7 +444,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public void workerStarting(int engineConnections, int handlerSlots) {
-		// and the insert listener's own connection, where it listens to the database
+		// and the notification connection, where it listens to the database
 		int listener = (this.dialect.inserts().notifyChannel() != null) ? 1 : 0;
 		ConnectionPoolCheck.check(this.dataSource, engineConnections + listener, handlerSlots);
 		vacuumWarning().ifPresent(logger::warn);

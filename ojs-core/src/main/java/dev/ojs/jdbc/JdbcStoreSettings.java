@@ -34,7 +34,7 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "handlers";
 	}
 
-	/** The table of recurring job schedules, {@code <prefix>schedules}. */
+	/** The table of recurring jobs, {@code <prefix>schedules}. */
 	public String schedulesTableName() {
 		return this.tablePrefix + "schedules";
 	}

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The SQL of the leases, {@code <prefix>leases}: the recurring-job evaluator's row, whose
- * holder evaluates the schedules. The lease is the one place that reads the database's
+ * holder evaluates the recurring jobs. The lease is the one place that reads the database's
  * clock: the nodes that compete for it may disagree about the time, the database they share
  * orders them.
  */

@@ -3,7 +3,7 @@
  * {@code JdbcDialect} hands out, one per concern ({@code *Sql}), with a subclass
  * where a platform (PostgreSQL, MariaDB/MySQL, H2) works its own way; they run their
  * statements in their own transactions. {@link dev.ojs.jdbc.JdbcJobStore},
- * {@link dev.ojs.jdbc.JdbcAdminStore} and {@link dev.ojs.jdbc.JdbcCronStore} validate what
+ * {@link dev.ojs.jdbc.JdbcAdminStore} and {@link dev.ojs.jdbc.JdbcRecurringJobStore} validate what
  * they are given and call them.
  */
 @NullMarked

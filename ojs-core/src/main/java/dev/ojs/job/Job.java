@@ -24,7 +24,7 @@ import dev.ojs.retry.RetryPolicy;
  * @param metaJson JSON object of metadata
  * @param priority higher runs first
  * @param state lifecycle state
- * @param attempt number of started executions (1-based once started, 0 before)
+ * @param attempt number of started attempts (1-based once started, 0 before)
  * @param maxAttempts the effective {@code max_attempts} as last resolved (at enqueue)
  * @param retryPolicy the retry policy fields given for this job (partial): the handler
  * that runs it supplies the rest (spec §8.1)

@@ -40,10 +40,10 @@ final class Completer {
 	 * A finished attempt, or one abandoned at shutdown, waiting to be written.
 	 * @param plan the failure to write, or {@code null} for a completion
 	 */
-	record Outcome(Execution execution, Duration handlerDuration, FailurePlanner.@Nullable Plan plan) {
+	record Outcome(LocalAttempt attempt, Duration handlerDuration, FailurePlanner.@Nullable Plan plan) {
 
 		Job job() {
-			return this.execution.job();
+			return this.attempt.job();
 		}
 
 	}

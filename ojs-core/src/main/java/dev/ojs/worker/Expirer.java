@@ -22,7 +22,7 @@ import dev.ojs.retry.JobError;
  * its outcome.
  * <p>
  * Expiry is not a failed attempt, so it adds no entry to the error history; listeners are
- * told {@link JobEventListener#discarded} with an error of type {@value #ERROR_TYPE}.
+ * told {@link JobListener#discarded} with an error of type {@value #ERROR_TYPE}.
  */
 public final class Expirer {
 

@@ -20,7 +20,7 @@ import dev.ojs.retry.RetryPolicy;
  * @param retryPolicy the handler's policy: spec defaults &lt; the application's defaults
  * &lt; the handler's own settings (effective); a job's own fields go over it
  * @param interruptOnCancel whether the handler's thread is interrupted when its job is
- * cancelled while it runs; either way {@link JobExecution#isCancelled()} tells it
+ * cancelled while it runs; either way {@link Attempt#isCancelled()} tells it
  */
 public record HandlerRegistration(String type, String queue, int concurrency,
 		@Nullable Duration visibilityTimeout, JobHandler handler, @Nullable ErrorClassifier errorClassifier,

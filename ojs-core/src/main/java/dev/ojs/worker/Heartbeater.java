@@ -25,18 +25,18 @@ final class Heartbeater {
 
 	private final String nodeId;
 
-	private final Executions executions;
+	private final LocalAttempts attempts;
 
 	private final PeriodicTask task;
 
 	private final OutcomeEvents events;
 
-	Heartbeater(WorkerStore store, String nodeId, Executions executions, Duration shortestVisibility,
+	Heartbeater(WorkerStore store, String nodeId, LocalAttempts attempts, Duration shortestVisibility,
 			OutcomeEvents events) {
 		this.store = store;
 		this.events = events;
 		this.nodeId = nodeId;
-		this.executions = executions;
+		this.attempts = attempts;
 		this.task = new PeriodicTask("ojs-heartbeat-" + nodeId, this::heartbeat,
 				Durations.atLeast(Durations.MIN_INTERVAL, shortestVisibility.dividedBy(3)));
 	}
@@ -51,43 +51,44 @@ final class Heartbeater {
 
 	void heartbeat() {
 		Instant now = this.store.now();
-		Map<Duration, List<Execution>> due = new HashMap<>();
-		for (Execution execution : this.executions.all()) {
-			if (execution.isReservationLost() || execution.isCancelled()) {
+		Map<Duration, List<LocalAttempt>> due = new HashMap<>();
+		for (LocalAttempt attempt : this.attempts.all()) {
+			if (attempt.isReservationLost() || attempt.isCancelled()) {
 				continue;
 			}
-			Duration timeout = execution.visibilityTimeout();
-			if (execution.lockedUntil() == null
-					|| Duration.between(now, execution.lockedUntil()).compareTo(timeout.multipliedBy(2).dividedBy(3)) <= 0) {
-				due.computeIfAbsent(timeout, (key) -> new ArrayList<>()).add(execution);
+			Duration timeout = attempt.visibilityTimeout();
+			if (attempt.lockedUntil() == null
+					|| Duration.between(now, attempt.lockedUntil())
+						.compareTo(timeout.multipliedBy(2).dividedBy(3)) <= 0) {
+				due.computeIfAbsent(timeout, (key) -> new ArrayList<>()).add(attempt);
 			}
 		}
 		due.forEach((timeout, attempts) -> extend(attempts, Timestamps.plus(now, timeout)));
 	}
 
-	private void extend(List<Execution> attempts, Instant until) {
-		int extended = this.store.heartbeat(this.nodeId, attempts.stream().map(Execution::id).toList(), until);
-		attempts.forEach((execution) -> execution.extendedTo(until));
+	private void extend(List<LocalAttempt> attempts, Instant until) {
+		int extended = this.store.heartbeat(this.nodeId, attempts.stream().map(LocalAttempt::id).toList(), until);
+		attempts.forEach((attempt) -> attempt.extendedTo(until));
 		if (extended == attempts.size()) {
-			attempts.forEach((execution) -> this.events.heartbeat(execution.job(), until));
+			attempts.forEach((attempt) -> this.events.heartbeat(attempt.job(), until));
 		}
 		else {
-			Set<String> held = this.store.reservationsHeld(attempts.stream().map(Execution::job).toList())
+			Set<String> held = this.store.reservationsHeld(attempts.stream().map(LocalAttempt::job).toList())
 				.stream()
 				.map(Job::id)
 				.collect(Collectors.toSet());
 			attempts.stream()
-				.filter((execution) -> held.contains(execution.id()))
-				.forEach((execution) -> this.events.heartbeat(execution.job(), until));
-			List<Execution> gone = attempts.stream().filter((execution) -> !held.contains(execution.id())).toList();
+				.filter((attempt) -> held.contains(attempt.id()))
+				.forEach((attempt) -> this.events.heartbeat(attempt.job(), until));
+			List<LocalAttempt> gone = attempts.stream().filter((attempt) -> !held.contains(attempt.id())).toList();
 			Set<String> cancelled = gone.isEmpty() ? Set.of()
-					: this.store.cancelled(gone.stream().map(Execution::job).toList());
-			for (Execution execution : gone) {
-				if (cancelled.contains(execution.id())) {
-					execution.cancel();
+					: this.store.cancelled(gone.stream().map(LocalAttempt::job).toList());
+			for (LocalAttempt attempt : gone) {
+				if (cancelled.contains(attempt.id())) {
+					attempt.cancel();
 				}
 				else {
-					execution.reservationLost();
+					attempt.reservationLost();
 				}
 			}
 		}

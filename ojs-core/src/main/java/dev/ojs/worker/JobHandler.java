@@ -8,6 +8,6 @@ package dev.ojs.worker;
 @FunctionalInterface
 public interface JobHandler {
 
-	void handle(JobExecution execution) throws Exception;
+	void handle(Attempt attempt) throws Exception;
 
 }

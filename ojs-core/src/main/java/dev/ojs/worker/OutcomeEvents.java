@@ -11,7 +11,7 @@ import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
 
 /**
- * Tells the {@link JobEventListener} about stored outcomes, and logs each failed attempt
+ * Tells the {@link JobListener} about stored outcomes, and logs each failed attempt
  * ({@link FailedAttempts}). Whatever the listener throws is logged, never passed to the
  * worker thread that told it.
  */
@@ -19,10 +19,10 @@ final class OutcomeEvents {
 
 	private static final Log logger = LogFactory.getLog(OutcomeEvents.class);
 
-	private final JobEventListener listener;
+	private final JobListener listener;
 
-	OutcomeEvents(@Nullable JobEventListener listener) {
-		this.listener = (listener != null) ? listener : JobEventListener.NONE;
+	OutcomeEvents(@Nullable JobListener listener) {
+		this.listener = (listener != null) ? listener : JobListener.NONE;
 	}
 
 	void started(Job job) {
@@ -31,13 +31,13 @@ final class OutcomeEvents {
 		}
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
-			logger.warn("OJS job event listener failed on started " + job.id(), ex);
+			logger.warn("OJS job listener failed on started " + job.id(), ex);
 		}
 	}
 
 	/** Whether anyone listens: heartbeat events of external workers cost a lookup each. */
 	boolean listening() {
-		return this.listener != JobEventListener.NONE;
+		return this.listener != JobListener.NONE;
 	}
 
 	void heartbeat(Job job, Instant visibleUntil) {
@@ -46,7 +46,7 @@ final class OutcomeEvents {
 		}
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
-			logger.warn("OJS job event listener failed on the heartbeat of " + job.id(), ex);
+			logger.warn("OJS job listener failed on the heartbeat of " + job.id(), ex);
 		}
 	}
 
@@ -56,7 +56,7 @@ final class OutcomeEvents {
 		}
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
-			logger.warn("OJS job event listener failed on completed " + job.id(), ex);
+			logger.warn("OJS job listener failed on completed " + job.id(), ex);
 		}
 	}
 
@@ -77,7 +77,7 @@ final class OutcomeEvents {
 		}
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
-			logger.warn("OJS job event listener failed on the failure of " + job.id(), ex);
+			logger.warn("OJS job listener failed on the failure of " + job.id(), ex);
 		}
 	}
 
@@ -88,7 +88,7 @@ final class OutcomeEvents {
 		}
 		catch (Throwable ex) {
 			Throwables.rethrowIfFatal(ex);
-			logger.warn("OJS job event listener failed on discarded " + job.id(), ex);
+			logger.warn("OJS job listener failed on discarded " + job.id(), ex);
 		}
 	}
 

@@ -16,7 +16,7 @@ import dev.ojs.job.Job;
 
 /**
  * Claims one queue's due jobs for this node (spec §9.1) on a poller thread, and runs them on
- * the queue's handler threads through the {@link JobExecutor}. It claims every type the node
+ * the queue's handler threads through the {@link AttemptRunner}. It claims every type the node
  * handles (a job's queue is its own; a handler's queue is only its default), in batches
  * sized to the free {@link Slots}.
  * <p>
@@ -65,9 +65,9 @@ final class QueuePoller {
 
 	private final Slots slots;
 
-	private final Executions executions;
+	private final LocalAttempts attempts;
 
-	private final JobExecutor executor;
+	private final AttemptRunner executor;
 
 	private final long pollIntervalMillis;
 
@@ -89,8 +89,8 @@ final class QueuePoller {
 	private long dueRefreshedNanos = System.nanoTime();
 
 	QueuePoller(String queue, int concurrency, String nodeId, List<ClaimGroup> groups,
-			Map<String, HandlerRegistration> registrations, WorkerStore store, Slots slots, Executions executions,
-			JobExecutor executor, Duration pollInterval) {
+			Map<String, HandlerRegistration> registrations, WorkerStore store, Slots slots, LocalAttempts attempts,
+			AttemptRunner executor, Duration pollInterval) {
 		this.queue = queue;
 		this.concurrency = concurrency;
 		this.nodeId = nodeId;
@@ -98,7 +98,7 @@ final class QueuePoller {
 		this.registrations = registrations;
 		this.store = store;
 		this.slots = slots;
-		this.executions = executions;
+		this.attempts = attempts;
 		this.executor = executor;
 		this.pollIntervalMillis = Math.max(MIN_IDLE_MILLIS, pollInterval.toMillis());
 		this.dueRefreshNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_DUE_REFRESH_MILLIS, this.pollIntervalMillis / 2));
@@ -251,9 +251,9 @@ final class QueuePoller {
 			full |= jobs.size() == reserved;
 			left -= jobs.size();
 			for (Job job : jobs) {
-				Execution execution = this.executions.track(new Execution(job, this.registrations.get(job.type()),
+				LocalAttempt attempt = this.attempts.track(new LocalAttempt(job, this.registrations.get(job.type()),
 						group.visibilityByType.get(job.type()), this.queue, this.store));
-				this.handlerThreads.execute(() -> this.executor.run(execution));
+				this.handlerThreads.execute(() -> this.executor.run(attempt));
 			}
 		}
 		this.wakeup.forgetDueTimesBefore(started);

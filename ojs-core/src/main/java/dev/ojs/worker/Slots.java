@@ -157,8 +157,8 @@ final class Slots {
 	 * once written; otherwise the slot is free now
 	 * @param handlerNanos how long the handler ran, or {@code -1} when it did not
 	 */
-	void handlerReturned(Execution execution, boolean outcomeQueued, long handlerNanos) {
-		Queue slots = this.queues.get(execution.claimedFrom());
+	void handlerReturned(LocalAttempt attempt, boolean outcomeQueued, long handlerNanos) {
+		Queue slots = this.queues.get(attempt.claimedFrom());
 		if (handlerNanos >= 0) {
 			slots.handlerNanos.accumulateAndGet(handlerNanos, Slots::average);
 			slots.returnedNanos = this.nanoTime.getAsLong();
@@ -168,15 +168,15 @@ final class Slots {
 			slots.onFree.run();
 		}
 		else {
-			free(execution);
+			free(attempt);
 		}
 	}
 
 	/** The attempt's outcome was written, rejected or given up: its slot is free. */
-	void free(Execution execution) {
-		Queue slots = this.queues.get(execution.claimedFrom());
+	void free(LocalAttempt attempt) {
+		Queue slots = this.queues.get(attempt.claimedFrom());
 		slots.held.decrementAndGet();
-		ClaimGroup group = this.groupByType.get(execution.job().type());
+		ClaimGroup group = this.groupByType.get(attempt.job().type());
 		if (group != null) {
 			releaseGroup(group, 1);
 		}

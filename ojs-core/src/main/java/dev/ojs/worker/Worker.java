@@ -17,7 +17,7 @@ import dev.ojs.job.AttemptFailure;
 
 /**
  * The worker of one node: wires and runs its parts. A {@link QueuePoller} per served queue
- * claims jobs and runs them through the {@link JobExecutor}; the {@link Completer} writes
+ * claims jobs and runs them through the {@link AttemptRunner}; the {@link Completer} writes
  * their outcomes; the {@link Heartbeater} keeps their reservations; the {@link Rescuer}
  * fails expired reservations and the {@link Pruner} deletes finished jobs. The
  * {@link PauseWatcher} stops and restarts the pollers of paused queues, and the
@@ -55,7 +55,7 @@ public class Worker {
 	/** Served queue to its concurrency. */
 	private final Map<String, Integer> queues;
 
-	private final Executions executions = new Executions();
+	private final LocalAttempts attempts = new LocalAttempts();
 
 	private volatile boolean running;
 
@@ -65,7 +65,7 @@ public class Worker {
 
 	private @Nullable Completer completer;
 
-	private @Nullable JobExecutor executor;
+	private @Nullable AttemptRunner executor;
 
 	private @Nullable Heartbeater heartbeater;
 
@@ -81,10 +81,10 @@ public class Worker {
 
 	private @Nullable CancelWatcher cancelWatcher;
 
-	private @Nullable AutoCloseable insertListener;
+	private @Nullable AutoCloseable insertCallback;
 
 	public Worker(WorkerStore store, List<HandlerRegistration> handlers, WorkerSettings settings,
-			@Nullable JobEventListener listener, @Nullable RetryDelayOverride delayOverride) {
+			@Nullable JobListener listener, @Nullable RetryDelayOverride delayOverride) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		for (HandlerRegistration registration : handlers) {
@@ -140,19 +140,19 @@ public class Worker {
 		this.slots = new Slots(this.queues, groups);
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.events,
 				this::outcomeWritten, this.nodeId);
-		this.executor = new JobExecutor(this.store, this.planner, this.completer, this.executions, this.slots);
+		this.executor = new AttemptRunner(this.store, this.planner, this.completer, this.attempts, this.slots);
 		Map<String, QueuePoller> pollers = new HashMap<>();
 		if (!groups.isEmpty()) {
 			this.queues.forEach((queue, concurrency) -> pollers.put(queue,
 					new QueuePoller(queue, concurrency, this.nodeId, groups, this.registrations, this.store, this.slots,
-							this.executions, this.executor, this.settings.pollInterval())));
+							this.attempts, this.executor, this.settings.pollInterval())));
 		}
 		this.pollers = Map.copyOf(pollers);
 		Duration shortestVisibility = groups.stream()
 			.flatMap((group) -> group.visibilityByType.values().stream())
 			.min(Duration::compareTo)
 			.orElse(this.settings.visibilityTimeout());
-		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.executions, shortestVisibility,
+		this.heartbeater = new Heartbeater(this.store, this.nodeId, this.attempts, shortestVisibility,
 				this.events);
 		this.rescuer = new Rescuer(this.store, this.nodeId, this.planner, this.events, this::retryDue, this::isRunning,
 				shortestVisibility);
@@ -162,11 +162,11 @@ public class Worker {
 		this.nodeBeat = new NodeBeat(this.store, this.nodeId, List.copyOf(this.queues.keySet()),
 				this.queues.values().stream().mapToInt(Integer::intValue).sum(), slots::running, NODE_HEARTBEAT_INTERVAL);
 		this.pauseWatcher = new PauseWatcher(this.store, this.nodeId, this.pollers, this.settings.pollInterval());
-		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.executions, this.settings.pollInterval());
+		this.cancelWatcher = new CancelWatcher(this.store, this.nodeId, this.attempts, this.settings.pollInterval());
 		if (!pollers.isEmpty()) {
-			this.insertListener = this.store.listenForInserts(this::inserted).orElse(null);
+			this.insertCallback = this.store.listenForInserts(this::inserted).orElse(null);
 			// a thread per poller, completer, heartbeater, node beat, rescuer, pruner, expirer and watcher (the store
-			// adds what its insert listener holds)
+			// adds what its insert callback holds)
 			int engineConnections = pollers.size() + 8;
 			this.store.workerStarting(engineConnections, this.queues.values().stream().mapToInt(Integer::intValue).sum());
 		}
@@ -209,10 +209,10 @@ public class Worker {
 		for (QueuePoller poller : this.pollers.values()) {
 			poller.stopClaiming(Durations.atLeast(MIN_STOP_TIMEOUT, Durations.until(deadline)));
 		}
-		this.executions.releaseUnstarted(this.store);
+		this.attempts.releaseUnstarted(this.store);
 		awaitHandlers(deadline);
-		for (Execution execution : this.executions.transition(Execution.RUNNING, Execution.ABANDONED)) {
-			this.executor.abandon(execution, this.nodeId);
+		for (LocalAttempt attempt : this.attempts.transition(LocalAttempt.RUNNING, LocalAttempt.ABANDONED)) {
+			this.executor.abandon(attempt, this.nodeId);
 		}
 		this.completer.stop(Durations.atLeast(MIN_STOP_TIMEOUT, Durations.until(deadline)));
 		this.pollers.values().forEach(QueuePoller::stopHandlers);
@@ -225,19 +225,19 @@ public class Worker {
 		this.cancelWatcher.stop(MIN_STOP_TIMEOUT);
 		// outcomes the completer could not write are the rescuer's now (§9.2): a later start
 		// must not heartbeat them
-		this.executions.clear();
+		this.attempts.clear();
 		logger.info("OJS worker " + this.nodeId + " stopped");
 	}
 
 	private void closeInsertListener() {
-		if (this.insertListener != null) {
+		if (this.insertCallback != null) {
 			try {
-				this.insertListener.close();
+				this.insertCallback.close();
 			}
 			catch (Exception ex) {
 				logger.debug("Closing the insert listener failed", ex);
 			}
-			this.insertListener = null;
+			this.insertCallback = null;
 		}
 	}
 
@@ -255,12 +255,12 @@ public class Worker {
 
 	/** The completer wrote, rejected or gave up an outcome: the attempt's slot is free. */
 	private void outcomeWritten(Completer.Outcome outcome, boolean accepted) {
-		Execution execution = outcome.execution();
-		this.executions.untrack(execution);
-		this.slots.free(execution);
+		LocalAttempt attempt = outcome.attempt();
+		this.attempts.untrack(attempt);
+		this.slots.free(attempt);
 		AttemptFailure failure = (outcome.plan() != null) ? outcome.plan().attemptFailure() : null;
 		if (accepted && failure != null && failure.nextRetryAt() != null) {
-			retryDue(execution.claimedFrom(), failure.nextRetryAt());
+			retryDue(attempt.claimedFrom(), failure.nextRetryAt());
 		}
 	}
 

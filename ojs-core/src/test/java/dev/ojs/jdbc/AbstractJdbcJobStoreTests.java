@@ -1306,7 +1306,7 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	// ---- helpers
 
 	/**
-	 * The store's own inserts reach its insert listeners as they commit, in the committing
+	 * The store's own inserts reach its insert callbacks as they commit, in the committing
 	 * thread, on every platform: none before the commit, none for a rollback, none once the
 	 * listener is closed. (On PostgreSQL the notifications of the database come as well.)
 	 */

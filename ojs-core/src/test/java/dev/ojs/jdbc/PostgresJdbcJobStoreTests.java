@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@link AbstractJdbcJobStoreTests} on PostgreSQL, plus the insert listener's connection
+ * {@link AbstractJdbcJobStoreTests} on PostgreSQL, plus the notification connection
  * validation and the plans of the outcome writes.
  */
 class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
@@ -48,7 +48,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		DataSource dataSource = new InterceptingDataSource(this.schema.dataSource(),
 				(call) -> (call.is("isValid", 1) && dropped.get()) ? Boolean.FALSE : call.proceed());
 		BlockingQueue<String> events = new LinkedBlockingQueue<>();
-		try (PostgresInsertListener listener = PostgresInsertListener.start(dataSource, this.schema.tableName(),
+		try (PostgresNotifications listener = PostgresNotifications.start(dataSource, this.schema.tableName(),
 				(queue) -> events.add(String.valueOf(queue)), 200)) {
 			assertThat(events.poll(10, TimeUnit.SECONDS)).as("connected").isEqualTo("null");
 			assertThat(events.poll(1, TimeUnit.SECONDS)).as("valid: stays connected").isNull();

@@ -57,12 +57,12 @@ class RetryPolicyJsonTest {
 
 	@ParameterizedTest(name = "{0}", quoteTextArguments = false)
 	@MethodSource("examples")
-	void specExamples(String name, String retry, String effectiveJson, String strategy, List<Duration> schedule) {
+	void specExamples(String name, String retry, String effectiveJson, String strategy, List<Duration> definition) {
 		RetryPolicy effective = RetryPolicy.parse(retry);
 		assertThat(tree(effective.toJson())).isEqualTo(withStrategy(effectiveJson, strategy));
-		for (int retryNumber = 1; retryNumber <= schedule.size(); retryNumber++) {
+		for (int retryNumber = 1; retryNumber <= definition.size(); retryNumber++) {
 			assertThat(effective.delayBeforeRetry(retryNumber)).as("retry %d", retryNumber)
-				.isEqualTo(schedule.get(retryNumber - 1));
+				.isEqualTo(definition.get(retryNumber - 1));
 		}
 		// the last attempt allowed by max_attempts is never retried (§2.2)
 		assertThat(effective.decide(effective.maxAttempts(), JobError.of("any.error", "x"), new SplittableRandom())

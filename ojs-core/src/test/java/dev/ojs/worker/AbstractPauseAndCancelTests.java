@@ -127,10 +127,10 @@ abstract class AbstractPauseAndCancelTests extends DatabaseTests {
 	void runningJobCancelledOnAnotherNodeSeesItAndEndsCancelledWithoutRetry() {
 		AtomicLong seenAt = new AtomicLong();
 		CountDownLatch started = new CountDownLatch(1);
-		startNode(1, handler(false, (execution) -> {
+		startNode(1, handler(false, (attempt) -> {
 			started.countDown();
 			long deadline = System.nanoTime() + TIMEOUT.toNanos();
-			while (!execution.isCancelled() && System.nanoTime() < deadline) {
+			while (!attempt.isCancelled() && System.nanoTime() < deadline) {
 				LockSupport.parkNanos(1_000_000);
 			}
 			seenAt.set(System.nanoTime());
@@ -155,13 +155,13 @@ abstract class AbstractPauseAndCancelTests extends DatabaseTests {
 		AtomicBoolean interrupted = new AtomicBoolean();
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch returned = new CountDownLatch(1);
-		startNode(1, handler(true, (execution) -> {
+		startNode(1, handler(true, (attempt) -> {
 			started.countDown();
 			try {
 				Thread.sleep(TIMEOUT.toMillis());
 			}
 			catch (InterruptedException ex) {
-				interrupted.set(execution.isCancelled());
+				interrupted.set(attempt.isCancelled());
 			}
 			finally {
 				returned.countDown();
@@ -181,8 +181,8 @@ abstract class AbstractPauseAndCancelTests extends DatabaseTests {
 
 	@Test
 	void scheduledAndRetryableJobsAreCancelledAtOnceAndEndedOnesAreNot() {
-		startNode(handler(false, (execution) -> {
-			if (execution.job().argsJson().contains("fail")) {
+		startNode(handler(false, (attempt) -> {
+			if (attempt.job().argsJson().contains("fail")) {
 				throw new IllegalStateException("retry me in an hour");
 			}
 		}));
@@ -229,7 +229,7 @@ abstract class AbstractPauseAndCancelTests extends DatabaseTests {
 
 	/** A handler that records when each job starts, and completes. */
 	private HandlerRegistration recordingStarts() {
-		return handler(false, (execution) -> {
+		return handler(false, (attempt) -> {
 		});
 	}
 
@@ -238,10 +238,10 @@ abstract class AbstractPauseAndCancelTests extends DatabaseTests {
 	 * {@code body} for jobs with the default (empty) args; others complete.
 	 */
 	private HandlerRegistration handler(boolean interruptOnCancel, JobHandler body) {
-		return new HandlerRegistration(TYPE, QUEUE, 0, null, (execution) -> {
-			this.startedAt.putIfAbsent(execution.job().id(), System.nanoTime());
-			if (!execution.job().argsJson().contains("next")) {
-				body.handle(execution);
+		return new HandlerRegistration(TYPE, QUEUE, 0, null, (attempt) -> {
+			this.startedAt.putIfAbsent(attempt.job().id(), System.nanoTime());
+			if (!attempt.job().argsJson().contains("next")) {
+				body.handle(attempt);
 			}
 		}, null, RetryPolicy.DEFAULT, interruptOnCancel);
 	}

@@ -244,7 +244,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 		operator.setRateLimit(QUEUE, RateLimit.perSecond(4));
 		// when each job was claimed, on the store's clock: the time its token was drawn
 		Map<String, Long> startedAt = new ConcurrentHashMap<>();
-		startWorker((execution) -> startedAt.put(execution.job().id(), RateLimit.epochNanos(execution.job().startedAt())));
+		startWorker((attempt) -> startedAt.put(attempt.job().id(), RateLimit.epochNanos(attempt.job().startedAt())));
 		List<String> ids = insert(operator, 14);
 
 		await().atMost(TIMEOUT).until(() -> startedAt.size() == ids.size());

@@ -89,9 +89,9 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@ValueSource(ints = { 0, 1, 3, 25 })
 	void attemptsAreExactlyMaxAttempts(int maxAttempts) {
 		Map<Integer, AtomicInteger> runs = new ConcurrentHashMap<>();
-		start(handler(TYPE, (execution) -> {
-			runs.computeIfAbsent(execution.job().attempt(), (attempt) -> new AtomicInteger()).incrementAndGet();
-			throw new IllegalStateException("boom " + execution.job().attempt());
+		start(handler(TYPE, (attempt) -> {
+			runs.computeIfAbsent(attempt.job().attempt(), (number) -> new AtomicInteger()).incrementAndGet();
+			throw new IllegalStateException("boom " + attempt.job().attempt());
 		}));
 		String id = enqueue(job(TYPE).policy(quickRetries(maxAttempts)));
 		Job job = awaitState(id, JobState.DISCARDED);
@@ -115,7 +115,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void errorHistoryKeepsTheConfiguredNewestEntries() {
 		start(new WorkerSettings("node-1", Map.of("default", 10), Duration.ofMillis(200), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), retention(), WorkerSettings.DEFAULT_QUEUE_CONCURRENCY, 10, RetryPolicy.DEFAULT),
-				handler(TYPE, (execution) -> {
+				handler(TYPE, (attempt) -> {
 			throw new IllegalStateException("boom");
 		}));
 		String id = enqueue(job(TYPE).policy(quickRetries(13)));
@@ -139,8 +139,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// the adaptive polls after the last claim come at 5, 15, 35, ... 1275, 2555, 5115 ms,
 		// i.e. over a second after each due time)
 		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5), Duration.ofSeconds(30),
-				Duration.ofSeconds(2), retention()), handler(TYPE, (execution) -> {
-					attempts.add(execution.job());
+				Duration.ofSeconds(2), retention()), handler(TYPE, (attempt) -> {
+					attempts.add(attempt.job());
 					throw new IllegalStateException("boom");
 				}));
 		String id = enqueue(job(TYPE).policy(policy));
@@ -171,11 +171,11 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		List<String> ids = this.store.insert(IntStream.range(0, jobs).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
 		// jittered delays of 1.3 to 2 s, and a 5 s poll interval: only known due times wake the poller in
 		// time (the adaptive polls after the first claim come at ... 1275, 2555 ms)
-		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
-			if (execution.job().attempt() == 1) {
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (attempt) -> {
+			if (attempt.job().attempt() == 1) {
 				throw new IllegalStateException("boom");
 			}
-			retried.put(execution.job().id(), execution.job().startedAt());
+			retried.put(attempt.job().id(), attempt.job().startedAt());
 		})), new WorkerSettings("node-1", Map.of("default", jobs), Duration.ofSeconds(5), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), retention()), this.listener,
 				(job, error) -> Optional.of(Duration.ofMillis(ThreadLocalRandom.current().nextLong(1300, 2000))));
@@ -205,7 +205,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		Job claimed = this.store.claim("node-0", "default", Map.of(TYPE, Duration.ofSeconds(30)), 1).get(0);
 		List<Job> ran = new CopyOnWriteArrayList<>();
 		ClaimObservingStore observed = new ClaimObservingStore(this.schema.dataSource(), this.schema.settings());
-		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> ran.add(execution.job()))),
+		startWorker(new Worker(observed, List.of(handler(TYPE, (attempt) -> ran.add(attempt.job()))),
 				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(5), Duration.ofSeconds(30),
 						Duration.ofSeconds(2), retention()),
 				this.listener, RetryDelayOverride.NONE));
@@ -249,7 +249,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.jitter(true)
 			.build()
 			.effective();
-		start(handler(TYPE, (execution) -> {
+		start(handler(TYPE, (attempt) -> {
 			throw new IllegalStateException("boom");
 		}));
 		List<String> ids = this.store.insert(IntStream.range(0, 5).mapToObj((i) -> job(TYPE).policy(policy).build()).toList());
@@ -281,8 +281,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.onExhaustion(OnExhaustion.DEAD_LETTER)
 			.build()
 			.effective();
-		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
-			throw new IllegalStateException(execution.job().argsJson());
+		start(new HandlerRegistration(TYPE, "default", 0, null, (attempt) -> {
+			throw new IllegalStateException(attempt.job().argsJson());
 		}, (job, failure) -> {
 			String[] parts = failure.getMessage().replaceAll("[\\[\\]\" ]", "").split(",");
 			return new JobError(parts[0], "failed with " + parts[1], ErrorCode.valueOf(parts[1]), Map.of("why", parts[1]));
@@ -319,8 +319,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	}
 
 	private void assertFailedAttemptsAreLogged(CapturedOutput output) {
-		start(handler(TYPE, (execution) -> {
-			throw new IllegalStateException("smtp down " + execution.job().attempt());
+		start(handler(TYPE, (attempt) -> {
+			throw new IllegalStateException("smtp down " + attempt.job().attempt());
 		}));
 		String deadLetter = enqueue(job(TYPE).policy(RetryPolicy.builder()
 			.maxAttempts(3)
@@ -370,7 +370,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.maxInterval(Duration.ofMillis(150))
 			.build()
 			.effective();
-		Worker worker = new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+		Worker worker = new Worker(this.store, List.of(handler(TYPE, (attempt) -> {
 			throw new IllegalStateException("boom");
 		})), settings("node-1"), this.listener, (job, error) -> java.util.Optional.of(Duration.ofHours(1)));
 		startWorker(worker);
@@ -386,7 +386,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		List<String> ids = this.store.insert(List.of(job(TYPE).priority(1).build(), job(TYPE).priority(5).build(),
 				job(TYPE).priority(1).build(), job(TYPE).priority(5).build(), job(TYPE).priority(3).build()));
 		List<String> order = new CopyOnWriteArrayList<>();
-		start(settings("node-1", 1), handler(TYPE, (execution) -> order.add(execution.job().id())));
+		start(settings("node-1", 1), handler(TYPE, (attempt) -> order.add(attempt.job().id())));
 		await().atMost(TIMEOUT).until(() -> order.size() == 5);
 		assertThat(order).containsExactly(ids.get(1), ids.get(3), ids.get(4), ids.get(0), ids.get(2));
 	}
@@ -394,7 +394,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void delayedJobStartsAtItsRunAt() {
 		List<Job> started = new CopyOnWriteArrayList<>();
-		start(handler(TYPE, (execution) -> started.add(execution.job())));
+		start(handler(TYPE, (attempt) -> started.add(attempt.job())));
 		Instant runAt = this.store.now().plusMillis(400);
 		String id = enqueue(job(TYPE).runAt(runAt));
 		assertThat(this.store.find(id).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
@@ -411,9 +411,9 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		AtomicInteger queueMax = new AtomicInteger();
 		AtomicInteger typeRunning = new AtomicInteger();
 		AtomicInteger typeMax = new AtomicInteger();
-		JobHandler slow = (execution) -> {
+		JobHandler slow = (attempt) -> {
 			queueMax.accumulateAndGet(queueRunning.incrementAndGet(), Math::max);
-			boolean limited = execution.job().type().equals("limited.job");
+			boolean limited = attempt.job().type().equals("limited.job");
 			if (limited) {
 				typeMax.accumulateAndGet(typeRunning.incrementAndGet(), Math::max);
 			}
@@ -441,7 +441,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// the handler's queue is "mail"; "default" and "bulk" are configured and declared by no handler
 		Worker worker = start(new WorkerSettings("node-1", Map.of("default", 2, "bulk", 3), Duration.ofMillis(200),
 				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
-				new HandlerRegistration(TYPE, "mail", 0, null, (execution) -> ran.add(execution.job()), null, RetryPolicy.DEFAULT));
+				new HandlerRegistration(TYPE, "mail", 0, null, (attempt) -> ran.add(attempt.job()), null,
+				RetryPolicy.DEFAULT));
 		String unserved = enqueue(job(TYPE).queue("elsewhere"));
 		List<String> served = List.of(enqueue(job(TYPE).queue("mail")), enqueue(job(TYPE)),
 				enqueue(job(TYPE).queue("bulk")));
@@ -458,7 +459,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		AtomicInteger max = new AtomicInteger();
 		start(new WorkerSettings("node-1", Map.of("default", 4, "other", 4), Duration.ofMillis(200),
 				Duration.ofSeconds(30), Duration.ofSeconds(2), retention()),
-				new HandlerRegistration("limited.job", "default", 2, null, (execution) -> {
+				new HandlerRegistration("limited.job", "default", 2, null, (attempt) -> {
 					max.accumulateAndGet(running.incrementAndGet(), Math::max);
 					Thread.sleep(20);
 					running.decrementAndGet();
@@ -474,15 +475,15 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void fourWorkersRunTwoThousandJobsOnceEachAtATime() {
 		Set<String> running = ConcurrentHashMap.newKeySet();
 		List<String> overlaps = new CopyOnWriteArrayList<>();
-		Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
-		JobHandler handler = (execution) -> {
-			String id = execution.job().id();
+		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+		JobHandler handler = (attempt) -> {
+			String id = attempt.job().id();
 			if (!running.add(id)) {
 				overlaps.add(id);
 			}
 			try {
-				executions.computeIfAbsent(id, (key) -> new AtomicInteger()).incrementAndGet();
-				if (execution.job().attempt() == 1 && ThreadLocalRandom.current().nextInt(100) < 30) {
+				attempts.computeIfAbsent(id, (key) -> new AtomicInteger()).incrementAndGet();
+				if (attempt.job().attempt() == 1 && ThreadLocalRandom.current().nextInt(100) < 30) {
 					throw new IllegalStateException("transient");
 				}
 			}
@@ -504,14 +505,14 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			String id = String.valueOf(row.get("id")).toLowerCase();
 			int attempt = ((Number) row.get("attempt")).intValue();
 			assertThat(attempt).isBetween(1, 2);
-			assertThat(executions.get(id)).as("executions of " + id).hasValue(attempt);
+			assertThat(attempts.get(id)).as("executions of " + id).hasValue(attempt);
 		}
 		// The work is shared (which node wins each claim depends on scheduling, so not all four
 		// need to have won one on a loaded machine); the properties above are what must hold.
 		assertThat(rows.stream().map((row) -> row.get("locked_by")).distinct().toList()).as("nodes that worked")
 			.hasSizeGreaterThanOrEqualTo(2)
 			.isSubsetOf("node-1", "node-2", "node-3", "node-4");
-		assertThat(ids).allSatisfy((id) -> assertThat(executions).containsKey(id));
+		assertThat(ids).allSatisfy((id) -> assertThat(attempts).containsKey(id));
 	}
 
 	// ---- reservations
@@ -528,7 +529,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// a node claims both and dies (kill -9): nothing ever completes them
 		assertThat(this.store.claim("dead-node", "default", Map.of(TYPE, Duration.ofMillis(300)), 10)).hasSize(2);
 		List<Job> ran = new CopyOnWriteArrayList<>();
-		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (execution) -> ran.add(execution.job()),
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (attempt) -> ran.add(attempt.job()),
 				null, RetryPolicy.DEFAULT));
 		Job recovered = awaitState(retried, JobState.COMPLETED);
 		assertThat(recovered.attempt()).isEqualTo(2);
@@ -555,7 +556,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void longHandlerKeepsItsReservationByHeartbeat() {
 		AtomicInteger runs = new AtomicInteger();
-		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(400), (execution) -> {
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMillis(400), (attempt) -> {
 			runs.incrementAndGet();
 			Thread.sleep(1500);
 		}, null, RetryPolicy.DEFAULT));
@@ -570,13 +571,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void explicitHeartbeatExtendsTheReservation() {
 		CountDownLatch release = new CountDownLatch(1);
 		List<Instant> lockedUntil = new CopyOnWriteArrayList<>();
-		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMinutes(10), (execution) -> {
-			lockedUntil.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+		start(new HandlerRegistration(TYPE, "default", 0, Duration.ofMinutes(10), (attempt) -> {
+			lockedUntil.add(this.store.find(attempt.job().id()).orElseThrow().lockedUntil());
 			// the claim set locked_until = claim time + 10 min: let the clock move past it
 			Thread.sleep(20);
 			Instant heartbeatAt = this.store.now();
-			execution.heartbeat();
-			lockedUntil.add(this.store.find(execution.job().id()).orElseThrow().lockedUntil());
+			attempt.heartbeat();
+			lockedUntil.add(this.store.find(attempt.job().id()).orElseThrow().lockedUntil());
 			lockedUntil.add(heartbeatAt.plus(Duration.ofMinutes(10)));
 			release.await(10, TimeUnit.SECONDS);
 		}, null, RetryPolicy.DEFAULT));
@@ -592,7 +593,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void staleCompletionAfterReapingIsRejected() throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		start(settings("node-a", 1), handler(TYPE, (execution) -> {
+		start(settings("node-a", 1), handler(TYPE, (attempt) -> {
 			started.countDown();
 			release.await(20, TimeUnit.SECONDS);
 		}));
@@ -627,9 +628,9 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void shutdownLetsShortJobsFinishAndFailsTheRest() {
 		CountDownLatch allStarted = new CountDownLatch(3);
 		start(new WorkerSettings("node-1", Map.of("default", 3), Duration.ofMillis(100), Duration.ofSeconds(30),
-				Duration.ofMillis(500), retention()), handler(TYPE, (execution) -> {
+				Duration.ofMillis(500), retention()), handler(TYPE, (attempt) -> {
 					allStarted.countDown();
-					if (execution.job().argsJson().contains("short")) {
+					if (attempt.job().argsJson().contains("short")) {
 						Thread.sleep(100);
 					}
 					else {
@@ -655,7 +656,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		assertThat(this.listener.kinds(retried)).containsExactly("retrying");
 		assertThat(this.listener.kinds(shortJob)).containsExactly("completed");
 		// another node picks the retry up
-		start(settings("node-2"), handler(TYPE, (execution) -> {
+		start(settings("node-2"), handler(TYPE, (attempt) -> {
 		}));
 		assertThat(awaitState(retried, JobState.COMPLETED).attempt()).isEqualTo(2);
 	}
@@ -675,7 +676,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		});
 		CountDownLatch started = new CountDownLatch(1);
 		Worker worker = startWorker(new Worker(new JdbcJobStore(flaky, this.schema.settings()),
-				List.of(handler(TYPE, (execution) -> {
+				List.of(handler(TYPE, (attempt) -> {
 					started.countDown();
 					Thread.sleep(60_000);
 				})), new WorkerSettings("node-1", Map.of("default", 1), Duration.ofMillis(100), Duration.ofSeconds(30),
@@ -699,7 +700,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		start(new WorkerSettings("node-1", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), new RetentionSettings(Duration.ZERO, Duration.ofDays(1), Duration.ofDays(1), 100,
 						Duration.ofHours(1))),
-				handler(TYPE, (execution) -> {
+				handler(TYPE, (attempt) -> {
 				}));
 		List<String> ids = this.store.insert(IntStream.range(0, 20).mapToObj((i) -> job(TYPE).build()).toList());
 		await().atMost(TIMEOUT).until(() -> this.listener.events.size() == 20);
@@ -709,7 +710,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		start(new WorkerSettings("node-2", Map.of("default", 4), Duration.ofMillis(100), Duration.ofSeconds(30),
 				Duration.ofSeconds(2), new RetentionSettings(Duration.ofMillis(200), Duration.ofDays(1), Duration.ofDays(1),
 						100, Duration.ofMillis(100))),
-				handler(TYPE, (execution) -> {
+				handler(TYPE, (attempt) -> {
 				}));
 		String kept = enqueue(job(TYPE));
 		awaitState(kept, JobState.COMPLETED);
@@ -720,7 +721,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void databaseOutageDoesNotStopTheWorker() {
 		FlakyDataSource flaky = new FlakyDataSource(this.schema.dataSource());
 		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings());
-		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
+		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (attempt) -> {
 		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
 		startWorker(worker);
 		String before = enqueue(job(TYPE));
@@ -738,8 +739,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void oversizedErrorsAreCutToSizeAndDoNotHoldUpOtherOutcomes() {
-		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
-			if (execution.job().argsJson().contains("oversized")) {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (attempt) -> {
+			if (attempt.job().argsJson().contains("oversized")) {
 				throw new IllegalStateException("x");
 			}
 		}, (job, failure) -> new JobError("a".repeat(300), "m\u0000".repeat(10_000), ErrorCode.RETRY,
@@ -764,8 +765,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		JdbcJobStore rejectingStore = new JdbcJobStore(rejecting, this.schema.settings());
 		CountDownLatch poisonFailed = new CountDownLatch(1);
 		Worker worker = new Worker(rejectingStore, List.of(new HandlerRegistration(TYPE, "default", 0,
-				Duration.ofMillis(600), (execution) -> {
-					if (execution.job().argsJson().contains("poison")) {
+				Duration.ofMillis(600), (attempt) -> {
+					if (attempt.job().argsJson().contains("poison")) {
 						poisonFailed.countDown();
 						throw new IllegalStateException("POISON");
 					}
@@ -794,7 +795,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		JdbcJobStore flakyStore = new JdbcJobStore(flaky, this.schema.settings());
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (execution) -> {
+		Worker worker = new Worker(flakyStore, List.of(handler(TYPE, (attempt) -> {
 			started.countDown();
 			release.await(20, TimeUnit.SECONDS);
 		})), settings("node-1"), this.listener, RetryDelayOverride.NONE);
@@ -825,7 +826,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			.jitter(false)
 			.build()
 			.effective();
-		start(handler(TYPE, (execution) -> {
+		start(handler(TYPE, (attempt) -> {
 			throw new IllegalStateException("boom");
 		}));
 		String id = enqueue(job(TYPE).policy(policy));
@@ -843,7 +844,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void listenerThatThrowsErrorsNeverStopsTheCompleter() {
-		JobEventListener failing = new JobEventListener() {
+		JobListener failing = new JobListener() {
 
 			@Override
 			public void completed(Job job, Duration handlerDuration) {
@@ -852,7 +853,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 			}
 
 		};
-		startWorker(new Worker(this.store, List.of(handler(TYPE, (execution) -> {
+		startWorker(new Worker(this.store, List.of(handler(TYPE, (attempt) -> {
 		})), settings("node-1"), failing, RetryDelayOverride.NONE));
 		for (int i = 0; i < 3; i++) {
 			String id = enqueue(job(TYPE));
@@ -863,7 +864,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 
 	@Test
 	void classifierThatThrowsAnErrorStillRecordsTheFailure() {
-		start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+		start(new HandlerRegistration(TYPE, "default", 0, null, (attempt) -> {
 			throw new IllegalStateException("boom");
 		}, (job, failure) -> {
 			throw new AssertionError("classifier bug");
@@ -876,7 +877,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void workerThreadsKeepTheJvmAliveUntilStopEndsThem() {
 		Set<Thread> before = Thread.getAllStackTraces().keySet();
-		Worker worker = start(handler(TYPE, (execution) -> {
+		Worker worker = start(handler(TYPE, (attempt) -> {
 		}));
 		awaitState(enqueue(job(TYPE)), JobState.COMPLETED);
 		List<Thread> threads = Thread.getAllStackTraces()
@@ -901,12 +902,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	void heartbeatWarnsWhenTheReservationIsGone(CapturedOutput output) throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		java.util.concurrent.atomic.AtomicReference<Execution> running = new java.util.concurrent.atomic.AtomicReference<>();
+		java.util.concurrent.atomic.AtomicReference<LocalAttempt> running =
+				new java.util.concurrent.atomic.AtomicReference<>();
 		Worker worker = new Worker(this.store, List.of(new HandlerRegistration(TYPE, "default", 0,
-				Duration.ofMillis(600), (execution) -> {
+				Duration.ofMillis(600), (attempt) -> {
 					// the first attempt: on a busy machine heartbeats can lag past the 600 ms
 					// timeout, so this node's rescuer may retry the job and a second attempt start
-					running.compareAndSet(null, (Execution) execution);
+					running.compareAndSet(null, (LocalAttempt) attempt);
 					started.countDown();
 					release.await(20, TimeUnit.SECONDS);
 				}, null, RetryPolicy.DEFAULT)), settings("node-1"), this.listener, RetryDelayOverride.NONE);
@@ -938,7 +940,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	@Test
 	void statusReportsQueuesTypesAndRunningJobs() {
 		CountDownLatch release = new CountDownLatch(1);
-		Worker worker = start(settings("node-s", 3), handler(TYPE, (execution) -> release.await(10, TimeUnit.SECONDS)));
+		Worker worker = start(settings("node-s", 3), handler(TYPE, (attempt) -> release.await(10, TimeUnit.SECONDS)));
 		enqueue(job(TYPE));
 		await().atMost(TIMEOUT).until(() -> worker.status().activeByQueue().get("default") == 1);
 		WorkerStatus status = worker.status();
@@ -962,7 +964,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		});
 		AtomicInteger runs = new AtomicInteger();
 		Worker worker = startWorker(new Worker(new JdbcJobStore(gated, this.schema.settings()),
-				List.of(handler(TYPE, (execution) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
+				List.of(handler(TYPE, (attempt) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
 				RetryDelayOverride.NONE));
 		try {
 			this.store.insert(IntStream.range(0, 40).mapToObj((i) -> job(TYPE).build()).toList());
@@ -1040,7 +1042,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 	/** Starts a worker on {@code observed} with a 30 s poll interval and returns once its poller idles for seconds. */
 	List<Job> startIdleWorker(ClaimObservingStore observed) {
 		List<Job> started = new CopyOnWriteArrayList<>();
-		startWorker(new Worker(observed, List.of(handler(TYPE, (execution) -> started.add(execution.job()))),
+		startWorker(new Worker(observed, List.of(handler(TYPE, (attempt) -> started.add(attempt.job()))),
 				new WorkerSettings("node-1", Map.of("default", 4), Duration.ofSeconds(30), Duration.ofSeconds(30),
 						Duration.ofSeconds(2), retention()),
 				this.listener, RetryDelayOverride.NONE));

@@ -53,10 +53,10 @@ class CancelTests {
 		AtomicBoolean interrupted = new AtomicBoolean();
 		CountDownLatch started = new CountDownLatch(1);
 		Job job = this.store.add("t", "default");
-		start(handler(false, (execution) -> {
+		start(handler(false, (attempt) -> {
 			started.countDown();
 			long deadline = System.nanoTime() + TIMEOUT.toNanos();
-			while (!execution.isCancelled() && System.nanoTime() < deadline) {
+			while (!attempt.isCancelled() && System.nanoTime() < deadline) {
 				interrupted.compareAndSet(false, Thread.currentThread().isInterrupted());
 				LockSupport.parkNanos(1_000_000);
 			}
@@ -81,13 +81,13 @@ class CancelTests {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch returned = new CountDownLatch(1);
 		Job job = this.store.add("t", "default");
-		start(handler(true, (execution) -> {
+		start(handler(true, (attempt) -> {
 			started.countDown();
 			try {
 				Thread.sleep(TIMEOUT.toMillis());
 			}
 			catch (InterruptedException ex) {
-				interrupted.set(execution.isCancelled());
+				interrupted.set(attempt.isCancelled());
 				// a failure the policy would retry: it is not recorded
 				throw new IllegalStateException("stopped", ex);
 			}
@@ -119,7 +119,7 @@ class CancelTests {
 			}
 
 		};
-		start(unaware, handler(false, (execution) -> {
+		start(unaware, handler(false, (attempt) -> {
 			started.countDown();
 			release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 		}));
@@ -142,7 +142,7 @@ class CancelTests {
 		Job job = this.store.add("t", "default");
 		this.store.cancel(job.id());
 		Job other = this.store.add("t", "default");
-		start(handler(false, (execution) -> {
+		start(handler(false, (attempt) -> {
 		}));
 		await().atMost(TIMEOUT).until(() -> this.store.get(other.id()).state() == JobState.COMPLETED);
 		assertThat(this.store.get(job.id()).state()).isEqualTo(JobState.CANCELLED);
@@ -172,9 +172,9 @@ class CancelTests {
 	/** A handler of type {@code t} that runs {@code body} for the first job only, then completes. */
 	private static HandlerRegistration handler(boolean interruptOnCancel, JobHandler body) {
 		AtomicBoolean first = new AtomicBoolean(true);
-		return new HandlerRegistration("t", "default", 0, null, (execution) -> {
+		return new HandlerRegistration("t", "default", 0, null, (attempt) -> {
 			if (first.getAndSet(false)) {
-				body.handle(execution);
+				body.handle(attempt);
 			}
 		}, null, RetryPolicy.DEFAULT, interruptOnCancel);
 	}

@@ -44,7 +44,7 @@ class ClaimLoopTests {
 		AtomicInteger running = new AtomicInteger();
 		AtomicInteger mostAtOnce = new AtomicInteger();
 		List<String> ids = IntStream.range(0, 10).mapToObj((i) -> this.store.add("t", "default").id()).toList();
-		start(settings(Map.of("default", 4), Duration.ofMillis(50)), handler("t", "default", 0, (execution) -> {
+		start(settings(Map.of("default", 4), Duration.ofMillis(50)), handler("t", "default", 0, (attempt) -> {
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			release.await(10, TimeUnit.SECONDS);
 			running.decrementAndGet();
@@ -68,7 +68,7 @@ class ClaimLoopTests {
 		List<String> ids = IntStream.range(0, 12)
 			.mapToObj((i) -> this.store.add("limited", (i % 2 == 0) ? "a" : "b").id())
 			.toList();
-		start(settings(Map.of("a", 5, "b", 5), Duration.ofMillis(50)), handler("limited", "a", 2, (execution) -> {
+		start(settings(Map.of("a", 5, "b", 5), Duration.ofMillis(50)), handler("limited", "a", 2, (attempt) -> {
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			release.await(10, TimeUnit.SECONDS);
 			running.decrementAndGet();
@@ -85,7 +85,7 @@ class ClaimLoopTests {
 		AtomicInteger running = new AtomicInteger();
 		AtomicInteger mostAtOnce = new AtomicInteger();
 		List<String> ids = IntStream.range(0, 400).mapToObj((i) -> this.store.add("t", "default").id()).toList();
-		start(settings(Map.of("default", 4), Duration.ofMinutes(1)), handler("t", "default", 0, (execution) -> {
+		start(settings(Map.of("default", 4), Duration.ofMinutes(1)), handler("t", "default", 0, (attempt) -> {
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			running.decrementAndGet();
 		}));
@@ -100,7 +100,7 @@ class ClaimLoopTests {
 	void aBacklogIsClaimedInFullBatchesBackToBack() {
 		List<String> ids = IntStream.range(0, 200).mapToObj((i) -> this.store.add("t", "default").id()).toList();
 		// a one-minute poll interval: only claims that come back full keep the poller going
-		start(settings(Map.of("default", 20), Duration.ofMinutes(1)), handler("t", "default", 0, (execution) -> {
+		start(settings(Map.of("default", 20), Duration.ofMinutes(1)), handler("t", "default", 0, (attempt) -> {
 		}));
 		awaitCompleted(ids);
 		// each claim takes at most 60: 20 free handlers and a prefetch of up to 40
@@ -112,13 +112,13 @@ class ClaimLoopTests {
 		this.store.notifies = true;
 		List<Job> started = new CopyOnWriteArrayList<>();
 		start(settings(Map.of("default", 4), Duration.ofSeconds(30)),
-				handler("t", "default", 0, (execution) -> started.add(execution.job())));
+				handler("t", "default", 0, (attempt) -> started.add(attempt.job())));
 		// once a claim came more than 600 ms after the one before, the idle wait after it
 		// lasts at least 1.2 s (it doubles after every empty claim)
 		await().atMost(TIMEOUT).until(() -> lastClaimGap().toMillis() > 600);
 		String id = this.store.add("t", "default").id();
 		long notified = System.nanoTime();
-		this.store.insertListener.accept("default");
+		this.store.insertCallback.accept("default");
 		awaitCompleted(id);
 		assertThat(Duration.ofNanos(System.nanoTime() - notified)).isLessThan(Duration.ofMillis(500));
 	}
@@ -133,9 +133,9 @@ class ClaimLoopTests {
 			.effective();
 		List<Long> startedAt = new CopyOnWriteArrayList<>();
 		String id = this.store.add("t", "default", 0, policy, this.store.now()).id();
-		start(settings(Map.of("default", 4), Duration.ofSeconds(30)), handler("t", "default", 0, (execution) -> {
+		start(settings(Map.of("default", 4), Duration.ofSeconds(30)), handler("t", "default", 0, (attempt) -> {
 			startedAt.add(System.nanoTime());
-			if (execution.job().attempt() == 1) {
+			if (attempt.job().attempt() == 1) {
 				throw new IllegalStateException("first attempt fails");
 			}
 		}));
@@ -157,7 +157,7 @@ class ClaimLoopTests {
 		this.store.claimFailures.add(new IllegalStateException("database down"));
 		this.store.claimFailures.add(new IllegalStateException("still down"));
 		String id = this.store.add("t", "default").id();
-		start(settings(Map.of("default", 4), Duration.ofMillis(50)), handler("t", "default", 0, (execution) -> {
+		start(settings(Map.of("default", 4), Duration.ofMillis(50)), handler("t", "default", 0, (attempt) -> {
 		}));
 		awaitCompleted(id);
 		assertThat(this.store.claimFailures).isEmpty();
@@ -168,7 +168,7 @@ class ClaimLoopTests {
 		CountDownLatch release = new CountDownLatch(1);
 		this.store.add("t", "mail");
 		Worker worker = start(settings(Map.of("default", 3), Duration.ofMillis(50)),
-				handler("t", "mail", 0, (execution) -> release.await(10, TimeUnit.SECONDS)));
+				handler("t", "mail", 0, (attempt) -> release.await(10, TimeUnit.SECONDS)));
 		await().atMost(TIMEOUT).until(() -> worker.status().activeByQueue().get("mail") == 1);
 		WorkerStatus status = worker.status();
 		assertThat(status.queues()).containsOnly(Map.entry("default", 3),

@@ -61,14 +61,14 @@ class CompleterTests {
 	void outcomesQueuedWhileABatchIsWrittenFormTheNextBatchOneStatementPerKind() throws Exception {
 		GatedStore gated = new GatedStore(this.store);
 		Completer completer = completer(gated, false);
-		Execution first = claim(RetryPolicy.DEFAULT);
+		LocalAttempt first = claim(RetryPolicy.DEFAULT);
 		completer.submit(completion(first));
 		completer.start();
 		assertThat(gated.entered.await(10, TimeUnit.SECONDS)).isTrue();
 
 		// the first batch is being written: these wait for the next one
-		List<Execution> completions = List.of(claim(RetryPolicy.DEFAULT), claim(RetryPolicy.DEFAULT));
-		List<Execution> failures = List.of(claim(RetryPolicy.DEFAULT), claim(RetryPolicy.DEFAULT));
+		List<LocalAttempt> completions = List.of(claim(RetryPolicy.DEFAULT), claim(RetryPolicy.DEFAULT));
+		List<LocalAttempt> failures = List.of(claim(RetryPolicy.DEFAULT), claim(RetryPolicy.DEFAULT));
 		completer.submit(completion(completions.get(0)));
 		completer.submit(failure(failures.get(0), JobError.of("external.timeout", "slow")));
 		completer.submit(completion(completions.get(1)));
@@ -79,17 +79,17 @@ class CompleterTests {
 		assertThat(this.store.writes).containsExactly(List.of(first.id()), ids(completions), ids(failures));
 		assertThat(this.written).allSatisfy((entry) -> assertThat(entry.getValue()).isTrue());
 		assertThat(this.store.get(first.id()).state()).isEqualTo(JobState.COMPLETED);
-		completions.forEach((execution) -> assertThat(this.store.get(execution.id()).state())
+		completions.forEach((attempt) -> assertThat(this.store.get(attempt.id()).state())
 			.isEqualTo(JobState.COMPLETED));
-		failures.forEach((execution) -> assertThat(this.store.get(execution.id()).state())
+		failures.forEach((attempt) -> assertThat(this.store.get(attempt.id()).state())
 			.isEqualTo(JobState.RETRYABLE));
 	}
 
 	@Test
 	void aBatchHoldsAtMostMaxBatchOutcomes() {
 		Completer completer = completer(this.store, false);
-		List<Execution> executions = claimMany(Completer.MAX_BATCH + 1);
-		executions.forEach((execution) -> completer.submit(completion(execution)));
+		List<LocalAttempt> attempts = claimMany(Completer.MAX_BATCH + 1);
+		attempts.forEach((attempt) -> completer.submit(completion(attempt)));
 		completer.start();
 
 		await().atMost(TIMEOUT).until(() -> this.written.size() == Completer.MAX_BATCH + 1);
@@ -99,11 +99,12 @@ class CompleterTests {
 	@Test
 	void listenerIsToldOncePerWrittenOutcomeWithItsKind() {
 		Completer completer = completer(this.store, false);
-		Execution completed = claim(RetryPolicy.DEFAULT);
-		Execution retrying = claim(RetryPolicy.DEFAULT);
-		Execution discarded = claim(RetryPolicy.DEFAULT);
-		Execution deadLettered = claim(RetryPolicy.DEFAULT);
-		Execution exhausted = claim(RetryPolicy.builder().maxAttempts(1).onExhaustion(OnExhaustion.DEAD_LETTER).build()
+		LocalAttempt completed = claim(RetryPolicy.DEFAULT);
+		LocalAttempt retrying = claim(RetryPolicy.DEFAULT);
+		LocalAttempt discarded = claim(RetryPolicy.DEFAULT);
+		LocalAttempt deadLettered = claim(RetryPolicy.DEFAULT);
+		LocalAttempt exhausted =
+				claim(RetryPolicy.builder().maxAttempts(1).onExhaustion(OnExhaustion.DEAD_LETTER).build()
 			.effective());
 		Completer.Outcome retry = failure(retrying, JobError.of("external.timeout", "slow"));
 		completer.submit(completion(completed));
@@ -137,21 +138,21 @@ class CompleterTests {
 	@Test
 	void completedJobsAreDeletedWhenAskedTo() {
 		Completer completer = completer(this.store, true);
-		Execution execution = claim(RetryPolicy.DEFAULT);
-		completer.submit(completion(execution));
+		LocalAttempt attempt = claim(RetryPolicy.DEFAULT);
+		completer.submit(completion(attempt));
 		completer.start();
 
 		await().atMost(TIMEOUT).until(() -> this.written.size() == 1);
-		assertThat(this.store.get(execution.id())).isNull();
-		assertThat(this.listener.kinds(execution.id())).containsExactly("completed");
+		assertThat(this.store.get(attempt.id())).isNull();
+		assertThat(this.listener.kinds(attempt.id())).containsExactly("completed");
 	}
 
 	@Test
 	void transientFailureRetriesTheBatchLosingAndRepeatingNothing() {
 		Completer completer = completer(this.store, false);
-		Execution a = claim(RetryPolicy.DEFAULT);
-		Execution b = claim(RetryPolicy.DEFAULT);
-		Execution c = claim(RetryPolicy.DEFAULT);
+		LocalAttempt a = claim(RetryPolicy.DEFAULT);
+		LocalAttempt b = claim(RetryPolicy.DEFAULT);
+		LocalAttempt c = claim(RetryPolicy.DEFAULT);
 		this.store.writeFailures.add(new FakeWorkerStore.TransientFailure("connection reset"));
 		this.store.writeFailures.add(new FakeWorkerStore.TransientFailure("deadlock"));
 		completer.submit(completion(a));
@@ -175,8 +176,8 @@ class CompleterTests {
 	void outcomesArrivingWhileABatchIsRetriedJoinIt() throws Exception {
 		GatedStore gated = new GatedStore(this.store);
 		Completer completer = completer(gated, false);
-		Execution a = claim(RetryPolicy.DEFAULT);
-		Execution b = claim(RetryPolicy.DEFAULT);
+		LocalAttempt a = claim(RetryPolicy.DEFAULT);
+		LocalAttempt b = claim(RetryPolicy.DEFAULT);
 		this.store.writeFailures.add(new FakeWorkerStore.TransientFailure("connection reset"));
 		completer.submit(completion(a));
 		completer.start();
@@ -191,10 +192,10 @@ class CompleterTests {
 
 	@Test
 	void nonTransientBatchFailureIsWrittenRowByRowDroppingOnlyTheBadRow() {
-		Execution good1 = claim(RetryPolicy.DEFAULT);
-		Execution bad = claim(RetryPolicy.DEFAULT);
-		Execution good2 = claim(RetryPolicy.DEFAULT);
-		Execution failed = claim(RetryPolicy.DEFAULT);
+		LocalAttempt good1 = claim(RetryPolicy.DEFAULT);
+		LocalAttempt bad = claim(RetryPolicy.DEFAULT);
+		LocalAttempt good2 = claim(RetryPolicy.DEFAULT);
+		LocalAttempt failed = claim(RetryPolicy.DEFAULT);
 		PoisonedStore poisoned = new PoisonedStore(this.store, bad.id());
 		Completer completer = completer(poisoned, false);
 		completer.submit(completion(good1));
@@ -220,8 +221,8 @@ class CompleterTests {
 	@Test
 	void outcomeOfAReapedAttemptIsNotAcceptedAndNotTold() {
 		Completer completer = completer(this.store, false);
-		Execution reaped = claim(RetryPolicy.DEFAULT);
-		Execution held = claim(RetryPolicy.DEFAULT);
+		LocalAttempt reaped = claim(RetryPolicy.DEFAULT);
+		LocalAttempt held = claim(RetryPolicy.DEFAULT);
 		// the first reservation expires and a rescuer records it as failed (§9.2)
 		this.store.clock.advance(VISIBILITY.plusSeconds(1));
 		this.store.heartbeat(NODE, List.of(held.id()), this.store.now().plus(VISIBILITY));
@@ -255,8 +256,8 @@ class CompleterTests {
 		Completer completer = new Completer(this.store, false, new OutcomeEvents(throwingOnce),
 				(outcome, accepted) -> this.written.add(Map.entry(outcome.job().id(), accepted)), NODE);
 		this.completers.add(completer);
-		Execution a = claim(RetryPolicy.DEFAULT);
-		Execution b = claim(RetryPolicy.DEFAULT);
+		LocalAttempt a = claim(RetryPolicy.DEFAULT);
+		LocalAttempt b = claim(RetryPolicy.DEFAULT);
 		completer.submit(completion(a));
 		completer.start();
 		await().atMost(TIMEOUT).until(() -> this.written.size() == 1);
@@ -273,9 +274,9 @@ class CompleterTests {
 		GatedStore gated = new GatedStore(this.store);
 		Completer completer = new Completer(gated, false, new OutcomeEvents(this.listener),
 				(outcome, accepted) -> this.written.add(Map.entry(outcome.job().id(), accepted)), NODE);
-		Execution first = claim(RetryPolicy.DEFAULT);
-		Execution queued1 = claim(RetryPolicy.DEFAULT);
-		Execution queued2 = claim(RetryPolicy.DEFAULT);
+		LocalAttempt first = claim(RetryPolicy.DEFAULT);
+		LocalAttempt queued1 = claim(RetryPolicy.DEFAULT);
+		LocalAttempt queued2 = claim(RetryPolicy.DEFAULT);
 		completer.submit(completion(first));
 		completer.start();
 		assertThat(gated.entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -299,10 +300,10 @@ class CompleterTests {
 	@Test
 	void stopGivesUpAtItsTimeoutWhileTheStoreKeepsFailing() {
 		Completer completer = completer(this.store, false);
-		Execution execution = claim(RetryPolicy.DEFAULT);
+		LocalAttempt attempt = claim(RetryPolicy.DEFAULT);
 		IntStream.range(0, 1000)
 			.forEach((i) -> this.store.writeFailures.add(new FakeWorkerStore.TransientFailure("database down")));
-		completer.submit(completion(execution));
+		completer.submit(completion(attempt));
 		completer.start();
 		await().atMost(TIMEOUT).until(() -> this.store.writes.size() >= 2);
 
@@ -312,7 +313,7 @@ class CompleterTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
 		assertThat(this.written).isEmpty();
 		assertThat(this.listener.events).isEmpty();
-		assertThat(this.store.get(execution.id()).state()).isEqualTo(JobState.ACTIVE);
+		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.ACTIVE);
 	}
 
 	/**
@@ -323,14 +324,14 @@ class CompleterTests {
 	@Test
 	void staleAttemptIsNotReportedAcceptedWhenTheNextAttemptOfItsJobIsWrittenInTheSameBatch() {
 		RetryPolicy quick = RetryPolicy.builder().initialInterval(Duration.ofSeconds(1)).jitter(false).build().effective();
-		Execution stale = claim(quick);
+		LocalAttempt stale = claim(quick);
 		this.store.clock.advance(VISIBILITY.plusSeconds(1));
 		this.store.reapExpired(10, (job) -> this.planner.planTimeout(job, this.store.now()).attemptFailure());
 		this.store.clock.advance(Duration.ofSeconds(1));
 		Job next = this.store.claim(NODE, "default", Map.of(TYPE, VISIBILITY), 1).get(0);
 		assertThat(next.id()).isEqualTo(stale.id());
 		assertThat(next.attempt()).isEqualTo(2);
-		Execution current = execution(next);
+		LocalAttempt current = attempt(next);
 		Completer completer = completer(this.store, false);
 		completer.submit(completion(stale));
 		completer.submit(completion(current));
@@ -348,39 +349,39 @@ class CompleterTests {
 		return completer;
 	}
 
-	/** A job of {@code policy} added and claimed by {@link #NODE}, as the execution holding it. */
-	private Execution claim(RetryPolicy policy) {
+	/** A job of {@code policy} added and claimed by {@link #NODE}, as the attempt holding it. */
+	private LocalAttempt claim(RetryPolicy policy) {
 		this.store.add(TYPE, "default", 0, policy, this.store.now());
 		List<Job> claimed = this.store.claim(NODE, "default", Map.of(TYPE, VISIBILITY), 1);
 		assertThat(claimed).hasSize(1);
-		return execution(claimed.get(0));
+		return attempt(claimed.get(0));
 	}
 
-	private List<Execution> claimMany(int count) {
+	private List<LocalAttempt> claimMany(int count) {
 		IntStream.range(0, count).forEach((i) -> this.store.add(TYPE, "default"));
 		return this.store.claim(NODE, "default", Map.of(TYPE, VISIBILITY), count)
 			.stream()
-			.map(this::execution)
+			.map(this::attempt)
 			.toList();
 	}
 
-	private Execution execution(Job job) {
-		HandlerRegistration registration = new HandlerRegistration(TYPE, "default", 0, VISIBILITY, (execution) -> {
+	private LocalAttempt attempt(Job job) {
+		HandlerRegistration registration = new HandlerRegistration(TYPE, "default", 0, VISIBILITY, (attempt) -> {
 		}, (job1, failure) -> JobError.of(failure), RetryPolicy.DEFAULT);
-		return new Execution(job, registration, VISIBILITY, "default", this.store);
+		return new LocalAttempt(job, registration, VISIBILITY, "default", this.store);
 	}
 
-	private static Completer.Outcome completion(Execution execution) {
-		return new Completer.Outcome(execution, Duration.ofMillis(5), null);
+	private static Completer.Outcome completion(LocalAttempt attempt) {
+		return new Completer.Outcome(attempt, Duration.ofMillis(5), null);
 	}
 
-	private Completer.Outcome failure(Execution execution, JobError error) {
-		return new Completer.Outcome(execution, Duration.ofMillis(5),
-				this.planner.plan(execution.job(), error, this.store.now()));
+	private Completer.Outcome failure(LocalAttempt attempt, JobError error) {
+		return new Completer.Outcome(attempt, Duration.ofMillis(5),
+				this.planner.plan(attempt.job(), error, this.store.now()));
 	}
 
-	private static List<String> ids(List<Execution> executions) {
-		return executions.stream().map(Execution::id).toList();
+	private static List<String> ids(List<LocalAttempt> attempts) {
+		return attempts.stream().map(LocalAttempt::id).toList();
 	}
 
 	/** Holds up the first write until {@link #release}d, after telling it {@link #entered}. */

@@ -74,7 +74,7 @@ final class FakeWorkerStore implements WorkerStore {
 	final ConcurrentLinkedQueue<RuntimeException> pauseReadFailures = new ConcurrentLinkedQueue<>();
 
 	/** Set by {@link #listenForInserts} when {@link #notifies}. */
-	volatile Consumer<String> insertListener;
+	volatile Consumer<String> insertCallback;
 
 	volatile boolean notifies;
 
@@ -313,8 +313,8 @@ final class FakeWorkerStore implements WorkerStore {
 		if (!this.notifies) {
 			return Optional.empty();
 		}
-		this.insertListener = onInsert;
-		return Optional.of(() -> this.insertListener = null);
+		this.insertCallback = onInsert;
+		return Optional.of(() -> this.insertCallback = null);
 	}
 
 	@Override

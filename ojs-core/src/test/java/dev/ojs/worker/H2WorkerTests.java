@@ -49,7 +49,7 @@ class H2WorkerTests extends AbstractWorkerTests {
 
 		};
 		Worker worker = startWorker(new Worker(store,
-				List.of(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (execution) -> {
+				List.of(new HandlerRegistration(TYPE, "default", 0, Duration.ofSeconds(1), (attempt) -> {
 				}, null, RetryPolicy.DEFAULT)), settings("node-1"), this.listener, RetryDelayOverride.NONE));
 		String id = enqueue(job(TYPE).policy(quickRetries(3)));
 		await().atMost(TIMEOUT).until(() -> this.listener.of(id).isEmpty() && this.store.find(id)

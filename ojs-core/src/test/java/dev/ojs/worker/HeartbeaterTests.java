@@ -34,13 +34,13 @@ class HeartbeaterTests {
 
 	private final RecordingStore recording = new RecordingStore(this.store);
 
-	private final Executions executions = new Executions();
+	private final LocalAttempts attempts = new LocalAttempts();
 
 	/** Ids of the jobs whose heartbeat events were delivered (ojs-events.md §4.1 job.heartbeat). */
 	private final List<String> beatEvents = new CopyOnWriteArrayList<>();
 
-	private final Heartbeater heartbeater = new Heartbeater(this.recording, NODE, this.executions, SHORT,
-			new OutcomeEvents(new JobEventListener() {
+	private final Heartbeater heartbeater = new Heartbeater(this.recording, NODE, this.attempts, SHORT,
+			new OutcomeEvents(new JobListener() {
 
 				@Override
 				public void heartbeat(Job job, Instant visibleUntil) {
@@ -51,8 +51,8 @@ class HeartbeaterTests {
 
 	@Test
 	void reservationWithPlentyLeftIsNotExtended() {
-		Execution execution = claim("short.job", SHORT);
-		Instant lockedUntil = execution.lockedUntil();
+		LocalAttempt attempt = claim("short.job", SHORT);
+		Instant lockedUntil = attempt.lockedUntil();
 		// 21s of 30s left: more than two thirds
 		this.store.clock.advance(Duration.ofSeconds(9));
 
@@ -60,24 +60,24 @@ class HeartbeaterTests {
 
 		assertThat(this.recording.heartbeats).isEmpty();
 		assertThat(this.beatEvents).isEmpty();
-		assertThat(execution.lockedUntil()).isEqualTo(lockedUntil);
-		assertThat(this.store.get(execution.id()).lockedUntil()).isEqualTo(lockedUntil);
+		assertThat(attempt.lockedUntil()).isEqualTo(lockedUntil);
+		assertThat(this.store.get(attempt.id()).lockedUntil()).isEqualTo(lockedUntil);
 	}
 
 	@Test
 	void reservationBelowTwoThirdsIsExtendedToNowPlusTheTimeoutRet13() {
-		Execution execution = claim("short.job", SHORT);
+		LocalAttempt attempt = claim("short.job", SHORT);
 		// 19s of 30s left
 		this.store.clock.advance(Duration.ofSeconds(11));
 		Instant extended = this.store.now().plus(SHORT);
 
 		this.heartbeater.heartbeat();
 
-		assertThat(this.recording.heartbeats).containsExactly(new Heartbeat(NODE, List.of(execution.id()), extended));
-		assertThat(this.beatEvents).containsExactly(execution.id());
-		assertThat(execution.lockedUntil()).isEqualTo(extended);
-		assertThat(this.store.get(execution.id()).lockedUntil()).isEqualTo(extended);
-		assertThat(execution.isReservationLost()).isFalse();
+		assertThat(this.recording.heartbeats).containsExactly(new Heartbeat(NODE, List.of(attempt.id()), extended));
+		assertThat(this.beatEvents).containsExactly(attempt.id());
+		assertThat(attempt.lockedUntil()).isEqualTo(extended);
+		assertThat(this.store.get(attempt.id()).lockedUntil()).isEqualTo(extended);
+		assertThat(attempt.isReservationLost()).isFalse();
 
 		// extended: plenty left again
 		this.store.clock.advance(Duration.ofSeconds(9));
@@ -87,7 +87,7 @@ class HeartbeaterTests {
 
 	@Test
 	void heartbeatedReservationOutlivesItsFirstExpiryRet13() {
-		Execution execution = claim("short.job", SHORT);
+		LocalAttempt attempt = claim("short.job", SHORT);
 		for (int i = 0; i < 6; i++) {
 			this.store.clock.advance(Duration.ofSeconds(11));
 			this.heartbeater.heartbeat();
@@ -97,19 +97,19 @@ class HeartbeaterTests {
 		assertThat(this.store.reapExpired(10, (job) -> {
 			throw new AssertionError("reaped " + job.id());
 		})).isEmpty();
-		assertThat(this.store.get(execution.id()).state()).isEqualTo(JobState.ACTIVE);
+		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.ACTIVE);
 		assertThat(this.recording.heartbeats).hasSize(6);
 	}
 
 	@Test
-	void dueExecutionsAreExtendedInOneStoreCallPerTimeout() {
-		Execution short1 = claim("short.job", SHORT);
-		Execution short2 = claim("short.job", SHORT);
-		Execution long1 = claim("long.job", LONG);
-		Execution long2 = claim("long.job", LONG);
+	void dueAttemptsAreExtendedInOneStoreCallPerTimeout() {
+		LocalAttempt short1 = claim("short.job", SHORT);
+		LocalAttempt short2 = claim("short.job", SHORT);
+		LocalAttempt long1 = claim("long.job", LONG);
+		LocalAttempt long2 = claim("long.job", LONG);
 		// short ones have 10s of 30s left, long ones 25s of 45s: all below two thirds
 		this.store.clock.advance(Duration.ofSeconds(20));
-		Execution fresh = claim("short.job", SHORT);
+		LocalAttempt fresh = claim("short.job", SHORT);
 		Instant now = this.store.now();
 
 		this.heartbeater.heartbeat();
@@ -134,8 +134,8 @@ class HeartbeaterTests {
 
 	@Test
 	void attemptWhoseReservationIsGoneIsMarkedLostAndNotHeartbeatedAgain() {
-		Execution lost = claim("short.job", SHORT);
-		Execution held = claim("short.job", SHORT);
+		LocalAttempt lost = claim("short.job", SHORT);
+		LocalAttempt held = claim("short.job", SHORT);
 		// the reservation was reaped and the job claimed again by another node
 		this.store.put(StoredJobs.from(this.store.get(lost.id())).lockedBy("node-2").build());
 		this.store.clock.advance(Duration.ofSeconds(11));
@@ -158,7 +158,7 @@ class HeartbeaterTests {
 
 	@Test
 	void attemptRecordedAsFailedByTheRescuerIsMarkedLost() {
-		Execution execution = claim("short.job", SHORT);
+		LocalAttempt attempt = claim("short.job", SHORT);
 		// the node stalled past the reservation and a rescuer recorded the attempt (§9.2)
 		this.store.clock.advance(SHORT.plusSeconds(1));
 		FailurePlanner planner = new FailurePlanner(RetryDelayOverride.NONE, 20, TestPolicies.jobsOwn());
@@ -167,40 +167,40 @@ class HeartbeaterTests {
 
 		this.heartbeater.heartbeat();
 
-		assertThat(execution.isReservationLost()).isTrue();
-		assertThat(this.store.get(execution.id()).state()).isEqualTo(JobState.RETRYABLE);
-		assertThat(this.store.get(execution.id()).lockedUntil()).isNull();
+		assertThat(attempt.isReservationLost()).isTrue();
+		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(this.store.get(attempt.id()).lockedUntil()).isNull();
 	}
 
 	@Test
 	void attemptWhoseJobWasCancelledIsMarkedCancelledNotLost() {
-		Execution execution = claim("short.job", SHORT);
+		LocalAttempt attempt = claim("short.job", SHORT);
 		// ojs-core.md §7.6: cancelled while it runs; the row is no longer active
-		assertThat(this.store.cancel(execution.id())).isTrue();
+		assertThat(this.store.cancel(attempt.id())).isTrue();
 		this.store.clock.advance(Duration.ofSeconds(11));
 
 		this.heartbeater.heartbeat();
 
-		assertThat(execution.isCancelled()).isTrue();
-		assertThat(execution.isReservationLost()).isFalse();
+		assertThat(attempt.isCancelled()).isTrue();
+		assertThat(attempt.isReservationLost()).isFalse();
 
 		this.store.clock.advance(Duration.ofSeconds(11));
 		this.heartbeater.heartbeat();
 
 		assertThat(this.recording.heartbeats).hasSize(1);
-		assertThat(this.store.get(execution.id()).state()).isEqualTo(JobState.CANCELLED);
+		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.CANCELLED);
 	}
 
 	/** A job of {@code type} added and claimed by {@link #NODE} now, tracked as running here. */
-	private Execution claim(String type, Duration visibility) {
+	private LocalAttempt claim(String type, Duration visibility) {
 		this.store.add(type, "default");
 		List<Job> claimed = this.store.claim(NODE, "default", Map.of(type, visibility), 1);
 		assertThat(claimed).hasSize(1);
-		HandlerRegistration registration = new HandlerRegistration(type, "default", 0, visibility, (execution) -> {
+		HandlerRegistration registration = new HandlerRegistration(type, "default", 0, visibility, (attempt) -> {
 		}, (job, failure) -> JobError.of(failure), RetryPolicy.DEFAULT);
-		Execution execution = new Execution(claimed.get(0), registration, visibility, "default", this.store);
-		assertThat(execution.transition(Execution.CLAIMED, Execution.RUNNING)).isTrue();
-		return this.executions.track(execution);
+		LocalAttempt attempt = new LocalAttempt(claimed.get(0), registration, visibility, "default", this.store);
+		assertThat(attempt.transition(LocalAttempt.CLAIMED, LocalAttempt.RUNNING)).isTrue();
+		return this.attempts.track(attempt);
 	}
 
 	record Heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {

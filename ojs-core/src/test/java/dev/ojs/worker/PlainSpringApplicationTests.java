@@ -58,7 +58,7 @@ class PlainSpringApplicationTests {
 		@Bean(initMethod = "start", destroyMethod = "stop")
 		Worker worker(JdbcJobStore jobStore) {
 			HandlerRegistration greet = new HandlerRegistration(TYPE, "default", 0, null,
-					(execution) -> greeted.add(execution.job().argsJson()), null, RetryPolicy.DEFAULT);
+					(attempt) -> greeted.add(attempt.job().argsJson()), null, RetryPolicy.DEFAULT);
 			return new Worker(jobStore, List.of(greet), new WorkerSettings("plain-node", Map.of("default", 2),
 					Duration.ofMillis(50), Duration.ofMinutes(5), Duration.ofSeconds(5), RetentionSettings.defaults()),
 					null, null);

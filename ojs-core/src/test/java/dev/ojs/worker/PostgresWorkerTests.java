@@ -42,7 +42,7 @@ class PostgresWorkerTests extends AbstractWorkerTests {
 		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
 		jdbc.execute("ALTER TABLE " + this.schema.tableName() + " SET (autovacuum_enabled = false)");
 		try {
-			start(new HandlerRegistration(TYPE, "default", 0, null, (execution) -> {
+			start(new HandlerRegistration(TYPE, "default", 0, null, (attempt) -> {
 			}, null, RetryPolicy.DEFAULT));
 			assertThat(output).contains("Autovacuum does not process the OJS job table " + this.schema.tableName())
 				.contains("the table is set autovacuum_enabled = false");

@@ -117,7 +117,7 @@ class QueuePauseTests {
 	}
 
 	private void start(Map<String, Integer> queues) {
-		HandlerRegistration handler = new HandlerRegistration("t", "default", 0, null, (execution) -> {
+		HandlerRegistration handler = new HandlerRegistration("t", "default", 0, null, (attempt) -> {
 		}, null, RetryPolicy.DEFAULT);
 		Worker worker = new Worker(this.store, List.of(handler), new WorkerSettings("node-1", queues, POLL_INTERVAL,
 				Duration.ofMinutes(1), Duration.ofSeconds(2), RetentionSettings.defaults()), null,

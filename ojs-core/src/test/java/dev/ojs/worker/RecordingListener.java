@@ -11,7 +11,7 @@ import dev.ojs.retry.JobError;
 /**
  * Records every event a worker reports.
  */
-class RecordingListener implements JobEventListener {
+class RecordingListener implements JobListener {
 
 	/**
 	 * One reported outcome.

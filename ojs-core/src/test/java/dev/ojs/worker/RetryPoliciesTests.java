@@ -72,7 +72,7 @@ class RetryPoliciesTests {
 	}
 
 	private static HandlerRegistration registration(RetryPolicy policy) {
-		return new HandlerRegistration("local", "default", 0, null, (execution) -> {
+		return new HandlerRegistration("local", "default", 0, null, (attempt) -> {
 		}, null, policy);
 	}
 

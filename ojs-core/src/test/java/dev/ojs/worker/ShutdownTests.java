@@ -35,21 +35,21 @@ class ShutdownTests {
 		Job unstarted = claimOne("t");
 		Job running = claimOne("t");
 		AtomicBoolean ran = new AtomicBoolean();
-		HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (execution) -> ran.set(true),
+		HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (attempt) -> ran.set(true),
 				null, RetryPolicy.DEFAULT);
-		Executions executions = new Executions();
-		Execution waiting = executions.track(
-				new Execution(unstarted, registration, Duration.ofMinutes(1), "default", this.store));
-		Execution busy = executions.track(execution(running));
-		assertThat(busy.transition(Execution.CLAIMED, Execution.RUNNING)).isTrue();
+		LocalAttempts attempts = new LocalAttempts();
+		LocalAttempt waiting = attempts.track(
+				new LocalAttempt(unstarted, registration, Duration.ofMinutes(1), "default", this.store));
+		LocalAttempt busy = attempts.track(attempt(running));
+		assertThat(busy.transition(LocalAttempt.CLAIMED, LocalAttempt.RUNNING)).isTrue();
 
-		assertThat(executions.releaseUnstarted(this.store)).isEqualTo(1);
+		assertThat(attempts.releaseUnstarted(this.store)).isEqualTo(1);
 
 		Job released = this.store.get(unstarted.id());
 		assertThat(released.state()).isEqualTo(JobState.AVAILABLE);
 		assertThat(released.attempt()).as("attempt not consumed").isZero();
 		assertThat(released.lockedBy()).isNull();
-		assertThat(executions.all()).containsExactly(busy);
+		assertThat(attempts.all()).containsExactly(busy);
 		assertThat(this.store.get(running.id()).state()).isEqualTo(JobState.ACTIVE);
 		// its handler thread, when it gets to it, does not run the handler and frees the slot
 		List<ClaimGroup> groups = ClaimGroup.of(List.of(registration), Duration.ofMinutes(1));
@@ -58,9 +58,9 @@ class ShutdownTests {
 		assertThat(slots.free("default")).isZero();
 		Completer completer = new Completer(this.store, false, new OutcomeEvents(this.listener), (outcome, written) -> {
 		}, "node-1");
-		JobExecutor executor = new JobExecutor(this.store,
-				new FailurePlanner(RetryDelayOverride.NONE, WorkerSettings.DEFAULT_ERROR_HISTORY, TestPolicies.jobsOwn()), completer, executions,
-				slots);
+		AttemptRunner executor = new AttemptRunner(this.store,
+				new FailurePlanner(RetryDelayOverride.NONE, WorkerSettings.DEFAULT_ERROR_HISTORY,
+				TestPolicies.jobsOwn()), completer, attempts, slots);
 		executor.run(waiting);
 		assertThat(ran).isFalse();
 		assertThat(slots.free("default")).isEqualTo(1);
@@ -71,7 +71,7 @@ class ShutdownTests {
 	void aHandlerThatFinishesWithinTheGracePeriodCompletes() throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		String id = this.store.add("t", "default").id();
-		Worker worker = worker(Duration.ofSeconds(5), (execution) -> {
+		Worker worker = worker(Duration.ofSeconds(5), (attempt) -> {
 			started.countDown();
 			Thread.sleep(300);
 		});
@@ -87,7 +87,7 @@ class ShutdownTests {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch interrupted = new CountDownLatch(1);
 		String id = this.store.add("t", "default").id();
-		Worker worker = worker(Duration.ofMillis(200), (execution) -> {
+		Worker worker = worker(Duration.ofMillis(200), (attempt) -> {
 			started.countDown();
 			try {
 				Thread.sleep(60_000);
@@ -114,7 +114,7 @@ class ShutdownTests {
 
 	@Test
 	void aStoppedWorkerStartsAgain() {
-		Worker worker = worker(Duration.ofSeconds(1), (execution) -> {
+		Worker worker = worker(Duration.ofSeconds(1), (attempt) -> {
 		});
 		worker.start();
 		worker.stop();
@@ -134,8 +134,8 @@ class ShutdownTests {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		String first = this.store.add("t", "default").id();
-		Worker worker = worker(Duration.ofSeconds(10), (execution) -> {
-			if (execution.job().id().equals(first)) {
+		Worker worker = worker(Duration.ofSeconds(10), (attempt) -> {
+			if (attempt.job().id().equals(first)) {
 				started.countDown();
 				release.await(10, TimeUnit.SECONDS);
 			}
@@ -182,8 +182,8 @@ class ShutdownTests {
 			.orElseThrow();
 	}
 
-	private Execution execution(Job job) {
-		return new Execution(job, new HandlerRegistration(job.type(), "default", 0, null, (execution) -> {
+	private LocalAttempt attempt(Job job) {
+		return new LocalAttempt(job, new HandlerRegistration(job.type(), "default", 0, null, (attempt) -> {
 		}, null, RetryPolicy.DEFAULT), Duration.ofMinutes(1), "default", this.store);
 	}
 

@@ -23,7 +23,7 @@ class SlotsTests {
 
 	private final FakeWorkerStore store = new FakeWorkerStore();
 
-	private final HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (execution) -> {
+	private final HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (attempt) -> {
 	}, null, RetryPolicy.DEFAULT);
 
 	private final List<ClaimGroup> groups = ClaimGroup.of(List.of(this.registration), Duration.ofMinutes(1));
@@ -73,7 +73,7 @@ class SlotsTests {
 		returnHandlers(8, Duration.ofNanos(20_000));
 		claim(CONCURRENCY);
 		assertThat(this.slots.free("default")).isZero();
-		this.slots.handlerReturned(execution(), true, 20_000);
+		this.slots.handlerReturned(attempt(), true, 20_000);
 		assertThat(this.slots.free("default")).isEqualTo(1 + 2 * CONCURRENCY);
 	}
 
@@ -95,7 +95,7 @@ class SlotsTests {
 		claim(3 * CONCURRENCY);
 		// every handler returned, every outcome waits for the completer: 3n held of 2n + prefetch
 		for (int i = 0; i < 3 * CONCURRENCY; i++) {
-			this.slots.handlerReturned(execution(), true, 20_000);
+			this.slots.handlerReturned(attempt(), true, 20_000);
 		}
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
 		claim(CONCURRENCY);
@@ -111,14 +111,14 @@ class SlotsTests {
 		for (int i = 0; i < count; i++) {
 			claim(1);
 			this.nanos.addAndGet(took.toNanos());
-			Execution execution = execution();
-			this.slots.handlerReturned(execution, true, took.toNanos());
-			this.slots.free(execution);
+			LocalAttempt attempt = attempt();
+			this.slots.handlerReturned(attempt, true, took.toNanos());
+			this.slots.free(attempt);
 		}
 	}
 
-	private Execution execution() {
-		return new Execution(this.store.add("t", "default"), this.registration, Duration.ofMinutes(1), "default",
+	private LocalAttempt attempt() {
+		return new LocalAttempt(this.store.add("t", "default"), this.registration, Duration.ofMinutes(1), "default",
 				this.store);
 	}
 

@@ -1,5 +1,5 @@
 /**
- * The one JSON view of each resource (job, queue, schedule, dead-letter group), shared by the
+ * The one JSON view of each resource (job, queue, recurring job, dead-letter group), shared by the
  * HTTP binding, the Admin API, the dashboard and the actuator endpoints. Where two surfaces must
  * differ, the view says how and why in one place.
  */

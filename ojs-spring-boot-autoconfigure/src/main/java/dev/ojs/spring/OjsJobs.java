@@ -14,6 +14,7 @@ import dev.ojs.admin.JobQuery;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
 import dev.ojs.retry.RetryPolicyLayers;
+import dev.ojs.spring.event.JobCancelledEvent;
 
 /**
  * The stored jobs as operators see them, beside {@link OjsTemplate}'s enqueue, lookup and

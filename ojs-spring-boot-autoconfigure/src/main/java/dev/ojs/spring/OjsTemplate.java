@@ -22,6 +22,8 @@ import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.event.JobCancelledEvent;
+import dev.ojs.spring.event.JobEnqueuedEvent;
 import dev.ojs.spring.observation.DefaultJobEnqueueObservationConvention;
 import dev.ojs.spring.observation.JobEnqueueContext;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;

@@ -7,14 +7,14 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.ojs.cron.CronZones;
-import dev.ojs.cron.OverlapPolicy;
-import dev.ojs.cron.Schedule;
+import dev.ojs.recurring.OverlapPolicy;
+import dev.ojs.recurring.RecurringJobDefinition;
+import dev.ojs.recurring.RecurringJobZones;
 import dev.ojs.retry.RetryPolicy;
 
 /**
  * A recurring job to register at runtime with {@link OjsRecurringJobs#register}: the job of
- * {@code type} at every tick of {@code cron}. Everything else is optional.
+ * {@code type} at every occurrence of {@code cron}. Everything else is optional.
  */
 public final class RecurringJob {
 
@@ -24,7 +24,7 @@ public final class RecurringJob {
 
 	private final String type;
 
-	private String zone = CronZones.DEFAULT;
+	private String zone = RecurringJobZones.DEFAULT;
 
 	private List<?> args = List.of();
 
@@ -93,7 +93,7 @@ public final class RecurringJob {
 		return this;
 	}
 
-	/** What a tick does while the previous job is unfinished; default {@code skip}. */
+	/** What an occurrence does while the previous job is unfinished; default {@code skip}. */
 	public RecurringJob overlap(OverlapPolicy overlap) {
 		this.overlap = overlap;
 		return this;
@@ -109,14 +109,14 @@ public final class RecurringJob {
 		return this;
 	}
 
-	/** The schedule of {@code application}: validated (name, type, expression, zone, retry fields: RET-16). */
-	Schedule toSchedule(JsonMapper jsonMapper, @Nullable String application, boolean declared) {
+	/** The recurring job of {@code application}: validated (name, type, expression, zone, retry fields: RET-16). */
+	RecurringJobDefinition toDefinition(JsonMapper jsonMapper, @Nullable String application, boolean declared) {
 		if (this.retry != null) {
 			this.retry.effective();
 		}
-		return new Schedule(this.name, this.cron, this.zone, this.type, jsonMapper.writeValueAsString(this.args),
-				jsonMapper.writeValueAsString(this.meta), this.queue, this.priority,
-				this.retry, this.overlap, this.enabled,
+		return new RecurringJobDefinition(this.name, this.cron, this.zone, this.type,
+				jsonMapper.writeValueAsString(this.args), jsonMapper.writeValueAsString(this.meta), this.queue,
+				this.priority, this.retry, this.overlap, this.enabled,
 				this.description, application, declared);
 	}
 

@@ -24,7 +24,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.ojs.job.Job;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.spring.event.OjsJobEvent;
+import dev.ojs.worker.JobListener;
 
 /**
  * The handlers of the full-run tests. Each records what it saw in {@link #calls}, keyed by
@@ -232,8 +233,8 @@ public class IntegrationJobs {
 
 	}
 
-	/** A plain {@link JobEventListener} bean: composed with the event publisher. */
-	public static class CountingListener implements JobEventListener {
+	/** A plain {@link JobListener} bean: composed with the event publisher. */
+	public static class CountingListener implements JobListener {
 
 		final Set<String> completed = ConcurrentHashMap.newKeySet();
 

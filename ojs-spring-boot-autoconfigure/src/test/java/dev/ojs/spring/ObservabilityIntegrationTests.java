@@ -25,6 +25,9 @@ import dev.ojs.spring.ObservabilityTestConfiguration.ObservedJobs;
 import dev.ojs.spring.ObservabilityTestConfiguration.RecordingJobListener;
 import dev.ojs.spring.ObservabilityTestConfiguration.Seen;
 import dev.ojs.spring.autoconfigure.OjsProperties;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
+import dev.ojs.spring.event.OjsJobEvent;
 import dev.ojs.testsupport.TestTracing;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,6 +12,10 @@ import org.slf4j.MDC;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
+import dev.ojs.spring.event.OjsJobEvent;
+import dev.ojs.spring.event.OjsJobListener;
 import dev.ojs.testsupport.TestTracing;
 
 /**

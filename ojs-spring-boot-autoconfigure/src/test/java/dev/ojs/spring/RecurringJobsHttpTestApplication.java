@@ -11,19 +11,19 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 
 /**
- * The application of the {@code recurringjobs} HTTP tests: a schedule that does not tick
- * while they run, to operate, and one that ticks every second with overlap {@code skip}
- * whose first job stays active, so that every later tick is skipped.
+ * The application of the {@code recurringjobs} HTTP tests: a recurring job that does not fire
+ * while they run, to operate, and one that fires every second with overlap {@code skip}
+ * whose first job stays active, so that every later occurrence is skipped.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @Import(TestDatabaseConfiguration.class)
 class RecurringJobsHttpTestApplication {
 
-	/** Ticks at midnight on the first of January: never while the tests run. */
+	/** Fires at midnight on the first of January: never while the tests run. */
 	static final String YEARLY = "http.yearly";
 
-	/** Ticks every second; its first job runs until the context closes. */
+	/** Fires every second; its first job runs until the context closes. */
 	static final String BLOCKED = "http.blocked";
 
 	@Bean

@@ -26,10 +26,10 @@ import org.springframework.test.web.servlet.client.EntityExchangeResult;
 import org.springframework.test.web.servlet.client.RestTestClient;
 import org.springframework.test.web.servlet.client.StatusAssertions;
 
-import dev.ojs.cron.CronEvaluator;
-import dev.ojs.cron.CronEventListener;
-import dev.ojs.spring.actuate.CronMetricsListener;
-import dev.ojs.spring.autoconfigure.OjsCronLifecycle;
+import dev.ojs.recurring.RecurringJobEvaluator;
+import dev.ojs.recurring.RecurringJobListener;
+import dev.ojs.spring.actuate.RecurringJobMetricsListener;
+import dev.ojs.spring.autoconfigure.OjsRecurringJobsLifecycle;
 
 import static dev.ojs.spring.RecurringJobsHttpTestApplication.BLOCKED;
 import static dev.ojs.spring.RecurringJobsHttpTestApplication.YEARLY;
@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
  * The {@code recurringjobs} endpoint over HTTP with writes allowed
  * ({@code management.endpoint.recurringjobs.access=unrestricted}), checked against the
  * schedules and jobs tables (ojs-cron.md §8, CRON-28); the meters of a triggered and a
- * skipped tick (§9, CRON-29/30); and the {@code recurringJobs} health component, up while
+ * skipped occurrence (§9, CRON-29/30); and the {@code recurringJobs} health component, up while
  * the evaluator runs and down once it has not evaluated for 5 intervals. Subclasses choose
  * the database; {@link RecurringJobsReadOnlyHttpTests} covers the default access.
  */
@@ -73,7 +73,7 @@ abstract class RecurringJobsHttpTests {
 
 	@Test
 	@Order(1)
-	void listsEverySchedule() {
+	void listsEveryRecurringJob() {
 		this.client.get()
 			.uri("/actuator/recurringjobs")
 			.exchange()
@@ -90,7 +90,7 @@ abstract class RecurringJobsHttpTests {
 
 	@Test
 	@Order(1)
-	void showsOneScheduleAndAnUnknownNameIsNotFound() {
+	void showsOneRecurringJobAndAnUnknownNameIsNotFound() {
 		this.client.get()
 			.uri("/actuator/recurringjobs/{name}", YEARLY)
 			.exchange()
@@ -110,10 +110,10 @@ abstract class RecurringJobsHttpTests {
 		this.client.get().uri("/actuator/recurringjobs/{name}", "http.none").exchange().expectStatus().isNotFound();
 	}
 
-	/** CRON-28: a paused schedule has no next run; resumed, it has its next tick again. */
+	/** CRON-28: a paused recurring job has no next run; resumed, it has its next occurrence again. */
 	@Test
 	@Order(1)
-	void pausesAndResumesASchedule() {
+	void pausesAndResumesARecurringJob() {
 		Timestamp next = nextRunAt(YEARLY);
 		assertThat(next).isNotNull();
 		operate(YEARLY, "pause").isOk()
@@ -134,7 +134,7 @@ abstract class RecurringJobsHttpTests {
 
 	@Test
 	@Order(1)
-	void triggersAScheduleNowWithoutChangingItsNextRun() {
+	void triggersARecurringJobNowWithoutChangingItsNextRun() {
 		Timestamp next = nextRunAt(YEARLY);
 		String jobId = operate(YEARLY, "trigger").isOk()
 			.expectBody(Map.class)
@@ -159,7 +159,7 @@ abstract class RecurringJobsHttpTests {
 
 	@Test
 	@Order(1)
-	void anUnknownActionIsABadRequestAndAnUnknownScheduleIsNotFound() {
+	void anUnknownActionIsABadRequestAndAnUnknownRecurringJobIsNotFound() {
 		operate(YEARLY, "drop").isBadRequest();
 		assertThat(nextRunAt(YEARLY)).isNotNull();
 		operate("http.none", "pause").isNotFound();
@@ -170,29 +170,30 @@ abstract class RecurringJobsHttpTests {
 	}
 
 	/**
-	 * The first tick of {@value RecurringJobsHttpTestApplication#BLOCKED} enqueues a job that
-	 * stays active, so that every later tick is skipped (overlap {@code skip}, CRON-19).
+	 * The first occurrence of {@value RecurringJobsHttpTestApplication#BLOCKED} enqueues a job that
+	 * stays active, so that every later occurrence is skipped (overlap {@code skip}, CRON-19).
 	 */
 	@Test
 	@Order(2)
-	void triggeredAndSkippedTicksAreCountedAndLatenessIsRecorded() {
-		// CRON-30: within a few intervals of start-up the second tick is skipped
+	void triggeredAndSkippedOccurrencesAreCountedAndLatenessIsRecorded() {
+		// CRON-30: within a few intervals of start-up the second occurrence is skipped
 		await().atMost(INTERVAL.multipliedBy(3).plus(TOLERANCE)).until(() -> skipped() >= 1);
 		double skipped = skipped();
 		await().atMost(INTERVAL.multipliedBy(2).plus(TOLERANCE)).until(() -> skipped() > skipped);
-		// CRON-29: one job, however many ticks were skipped since
-		assertThat(this.meters.get(CronMetricsListener.TRIGGERED).tags("name", BLOCKED).counter().count())
+		// CRON-29: one job, however many occurrences were skipped since
+		assertThat(this.meters.get(RecurringJobMetricsListener.TRIGGERED).tags("name", BLOCKED).counter().count())
 			.isEqualTo(1);
-		Timer lateness = this.meters.get(CronMetricsListener.LATENESS).tags("name", BLOCKED).timer();
+		Timer lateness = this.meters.get(RecurringJobMetricsListener.LATENESS).tags("name", BLOCKED).timer();
 		assertThat(lateness.count()).isEqualTo(1);
 		assertThat(lateness.max(TimeUnit.MILLISECONDS))
 			.isBetween(0.0, (double) INTERVAL.plus(TOLERANCE).toMillis());
-		assertThat(this.meters.find(CronMetricsListener.TRIGGERED).tags("name", YEARLY).counter())
-			.as("a tick, not a trigger over the endpoint, counts")
+		assertThat(this.meters.find(RecurringJobMetricsListener.TRIGGERED).tags("name", YEARLY).counter())
+			.as("an occurrence, not a trigger over the endpoint, counts")
 			.isNull();
 		this.client.get()
-			.uri("/actuator/metrics/{name}?tag=name:{name}&tag=reason:{reason}", CronMetricsListener.SKIPPED, BLOCKED,
-					CronEventListener.Skipped.OVERLAP_SKIP)
+			.uri("/actuator/metrics/{name}?tag=name:{name}&tag=reason:{reason}", RecurringJobMetricsListener.SKIPPED,
+			BLOCKED,
+					RecurringJobListener.Skipped.OVERLAP_SKIP)
 			.exchange()
 			.expectStatus()
 			.isOk()
@@ -200,7 +201,7 @@ abstract class RecurringJobsHttpTests {
 			.jsonPath("$.measurements[0].statistic").isEqualTo("COUNT")
 			.jsonPath("$.measurements[0].value").value((Double value) -> assertThat(value).isGreaterThanOrEqualTo(2.0));
 		this.client.get()
-			.uri("/actuator/metrics/{name}?tag=name:{name}", CronMetricsListener.LATENESS, BLOCKED)
+			.uri("/actuator/metrics/{name}?tag=name:{name}", RecurringJobMetricsListener.LATENESS, BLOCKED)
 			.exchange()
 			.expectStatus()
 			.isOk()
@@ -211,8 +212,8 @@ abstract class RecurringJobsHttpTests {
 	@Test
 	@Order(3)
 	@DirtiesContext
-	void healthIsUpWhileTheEvaluatorRunsAndDownFiveIntervalsAfterItStopped(@Autowired CronEvaluator evaluator,
-			@Autowired OjsCronLifecycle lifecycle) {
+	void healthIsUpWhileTheEvaluatorRunsAndDownFiveIntervalsAfterItStopped(@Autowired RecurringJobEvaluator evaluator,
+			@Autowired OjsRecurringJobsLifecycle lifecycle) {
 		await().atMost(INTERVAL.plus(TOLERANCE)).until(() -> evaluator.lastEvaluation() != null);
 		this.client.get()
 			.uri("/actuator/health/recurringJobs")
@@ -260,8 +261,8 @@ abstract class RecurringJobsHttpTests {
 	}
 
 	private double skipped() {
-		Counter counter = this.meters.find(CronMetricsListener.SKIPPED)
-			.tags("name", BLOCKED, "reason", CronEventListener.Skipped.OVERLAP_SKIP)
+		Counter counter = this.meters.find(RecurringJobMetricsListener.SKIPPED)
+			.tags("name", BLOCKED, "reason", RecurringJobListener.Skipped.OVERLAP_SKIP)
 			.counter();
 		return (counter != null) ? counter.count() : 0;
 	}

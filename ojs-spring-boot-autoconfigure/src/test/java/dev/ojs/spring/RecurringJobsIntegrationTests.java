@@ -11,12 +11,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
-import dev.ojs.cron.CronEventListener;
-import dev.ojs.cron.CronOwnershipException;
-import dev.ojs.cron.CronStore;
-import dev.ojs.cron.StoredSchedule;
 import dev.ojs.job.JobState;
-import dev.ojs.spring.actuate.CronMetricsListener;
+import dev.ojs.recurring.RecurringJobListener;
+import dev.ojs.recurring.RecurringJobOwnershipException;
+import dev.ojs.recurring.RecurringJobStore;
+import dev.ojs.recurring.StoredRecurringJob;
+import dev.ojs.spring.actuate.RecurringJobMetricsListener;
 import dev.ojs.spring.actuate.RecurringJobsEndpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Recurring jobs in a full application: annotated schedules registered at start-up with
- * placeholders resolved, their jobs run with the handler's policy or the schedule's override
+ * Recurring jobs in a full application: annotated recurring jobs registered at start-up with
+ * placeholders resolved, their jobs run with the handler's policy or the recurring job's override
  * and dead-letter like any job (ojs-cron.md §1.1), events and meters (CRON-29), the
  * {@code recurringjobs} endpoint and the runtime API. Subclasses choose the database.
  */
@@ -51,7 +51,7 @@ abstract class RecurringJobsIntegrationTests {
 	private RecurringJobsEndpoint endpoint;
 
 	@Autowired
-	private CronStore cronStore;
+	private RecurringJobStore recurringJobStore;
 
 	@Autowired
 	private MeterRegistry meterRegistry;
@@ -60,21 +60,21 @@ abstract class RecurringJobsIntegrationTests {
 	private HandlerDirectory handlerDirectory;
 
 	@Test
-	void annotatedSchedulesAreRegisteredAtStartUpWithTheirPlaceholdersResolved() {
-		StoredSchedule failing = this.recurringJobs.find("it.failing").orElseThrow();
-		assertThat(failing.schedule().zone()).isEqualTo("Europe/Berlin");
-		assertThat(failing.schedule().type()).isEqualTo("it.cron_failing");
-		assertThat(failing.schedule().application()).isEqualTo("cron-it");
-		assertThat(failing.schedule().declared()).isTrue();
-		StoredSchedule off = this.recurringJobs.find("it.off").orElseThrow();
-		assertThat(off.schedule().cron()).isEqualTo("0 2 * * *");
-		assertThat(off.schedule().enabled()).isFalse();
+	void annotatedRecurringJobsAreRegisteredAtStartUpWithTheirPlaceholdersResolved() {
+		StoredRecurringJob failing = this.recurringJobs.find("it.failing").orElseThrow();
+		assertThat(failing.definition().zone()).isEqualTo("Europe/Berlin");
+		assertThat(failing.definition().type()).isEqualTo("it.cron_failing");
+		assertThat(failing.definition().application()).isEqualTo("cron-it");
+		assertThat(failing.definition().declared()).isTrue();
+		StoredRecurringJob off = this.recurringJobs.find("it.off").orElseThrow();
+		assertThat(off.definition().cron()).isEqualTo("0 2 * * *");
+		assertThat(off.definition().enabled()).isFalse();
 		// CRON-28
 		assertThat(off.nextRunAt()).isNull();
 	}
 
 	@Test
-	void aTicksJobRunsWithItsHandlersPolicyAndDeadLetters() {
+	void anOccurrencesJobRunsWithItsHandlersPolicyAndDeadLetters() {
 		String id = awaitFinishedJob("it.failing");
 		JobInfo job = this.template.getJob(id).orElseThrow();
 		assertThat(job.state()).isEqualTo(JobState.DISCARDED);
@@ -86,7 +86,7 @@ abstract class RecurringJobsIntegrationTests {
 	}
 
 	@Test
-	void theSchedulesRetryOverrideIsTheJobsOwn() {
+	void theRecurringJobsRetryOverrideIsTheJobsOwn() {
 		String id = awaitFinishedJob("it.overridden");
 		JobInfo job = this.template.getJob(id).orElseThrow();
 		assertThat(job.attempt()).isEqualTo(3);
@@ -96,15 +96,15 @@ abstract class RecurringJobsIntegrationTests {
 	@Test
 	void triggeredEventsAndMetersAreRecorded() {
 		await().atMost(TIMEOUT).until(() -> !this.handlers.events.isEmpty());
-		assertThat(this.handlers.events.get(0)).isInstanceOf(CronEventListener.Triggered.class);
+		assertThat(this.handlers.events.get(0)).isInstanceOf(RecurringJobListener.Triggered.class);
 		await().atMost(TIMEOUT)
-			.until(() -> this.meterRegistry.find(CronMetricsListener.TRIGGERED).counters().stream()
+			.until(() -> this.meterRegistry.find(RecurringJobMetricsListener.TRIGGERED).counters().stream()
 				.mapToDouble((counter) -> counter.count()).sum() > 0);
-		assertThat(this.meterRegistry.find(CronMetricsListener.LATENESS).timer()).isNotNull();
+		assertThat(this.meterRegistry.find(RecurringJobMetricsListener.LATENESS).timer()).isNotNull();
 	}
 
 	@Test
-	void theEndpointListsShowsAndOperatesSchedules() {
+	void theEndpointListsShowsAndOperatesRecurringJobs() {
 		RecurringJobsEndpoint.RecurringJobsDescriptor all = this.endpoint.recurringJobs();
 		assertThat(all.recurringJobs()).extracting(RecurringJobsEndpoint.RecurringJobDescriptor::name)
 			.contains("it.failing", "it.off", "it.overridden");
@@ -142,16 +142,16 @@ abstract class RecurringJobsIntegrationTests {
 	}
 
 	@Test
-	void anotherApplicationCannotChangeThisApplicationsSchedules() {
-		OjsRecurringJobs other = new OjsRecurringJobs(this.cronStore, this.handlerDirectory, new JsonMapper(),
+	void anotherApplicationCannotChangeThisApplicationsRecurringJobs() {
+		OjsRecurringJobs other = new OjsRecurringJobs(this.recurringJobStore, this.handlerDirectory, new JsonMapper(),
 				"other-app");
-		assertThatExceptionOfType(CronOwnershipException.class).isThrownBy(() -> other.pause("it.failing"));
-		assertThat(other.list()).extracting(StoredSchedule::name).contains("it.failing");
+		assertThatExceptionOfType(RecurringJobOwnershipException.class).isThrownBy(() -> other.pause("it.failing"));
+		assertThat(other.list()).extracting(StoredRecurringJob::name).contains("it.failing");
 	}
 
 	private String awaitFinishedJob(String name) {
 		return await().atMost(TIMEOUT).until(() -> {
-			StoredSchedule stored = this.recurringJobs.find(name).orElseThrow();
+			StoredRecurringJob stored = this.recurringJobs.find(name).orElseThrow();
 			String id = stored.lastJobId();
 			if (id == null) {
 				return null;

@@ -12,10 +12,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 
-import dev.ojs.cron.OverlapPolicy;
+import dev.ojs.recurring.OverlapPolicy;
+import dev.ojs.spring.event.RecurringJobTriggeredEvent;
 
 /**
- * The application of the recurring-job integration tests: annotated schedules whose
+ * The application of the recurring-job integration tests: annotated recurring jobs whose
  * attributes come from properties, handlers that fail, and a recorder of cron events.
  */
 @SpringBootConfiguration
@@ -56,7 +57,7 @@ class RecurringJobsTestApplication {
 		}
 
 		@EventListener
-		void on(CronTriggeredEvent event) {
+		void on(RecurringJobTriggeredEvent event) {
 			this.events.add(event.getTriggered());
 		}
 

@@ -20,6 +20,11 @@ import dev.ojs.spring.IntegrationJobs.Bound;
 import dev.ojs.spring.IntegrationJobs.Customer;
 import dev.ojs.spring.IntegrationJobs.EventRecorder;
 import dev.ojs.spring.autoconfigure.OjsProperties;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobDeadLetteredEvent;
+import dev.ojs.spring.event.JobDiscardedEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
+import dev.ojs.spring.event.OjsJobEvent;
 import dev.ojs.worker.Worker;
 
 import static org.assertj.core.api.Assertions.assertThat;

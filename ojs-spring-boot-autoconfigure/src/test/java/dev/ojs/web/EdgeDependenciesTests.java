@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The edges (HTTP binding, Admin API, dashboard, actuator) reach jobs, queues, schedules and
+ * The edges (HTTP binding, Admin API, dashboard, actuator) reach jobs, queues, recurring jobs and
  * workers through the services of {@code dev.ojs.spring} only (issue 27, item 2): no class
  * of {@code dev.ojs.web..} or {@code dev.ojs.spring.actuate} names the stores
- * ({@code JobStore}, {@code AdminStore}, {@code CronStore}) or anything of
+ * ({@code JobStore}, {@code AdminStore}, {@code RecurringJobStore}) or anything of
  * {@code dev.ojs.jdbc}. Read from the source files.
  */
 class EdgeDependenciesTests {
@@ -30,17 +30,17 @@ class EdgeDependenciesTests {
 
 	/** A store type or the JDBC package, named in an import or in code. */
 	private static final Pattern STORE = Pattern.compile(
-			"\\bdev\\.ojs\\.(job\\.JobStore|admin\\.AdminStore|cron\\.CronStore|jdbc\\.[\\w*]+)\\b"
+			"\\bdev\\.ojs\\.(job\\.JobStore|admin\\.AdminStore|cron\\.RecurringJobStore|jdbc\\.[\\w*]+)\\b"
 					+ "|\\bimport\\s+dev\\.ojs\\.(job|admin|cron)\\.\\*;");
 
 	/**
-	 * Edges of the dead-letter, schedule and worker-node resources that still reach a store
+	 * Edges of the dead-letter, recurring job and worker-node resources that still reach a store
 	 * until their services are in place. Empty this list as they move; a class that no
 	 * longer reaches a store must leave it.
 	 */
 	private static final Set<String> STILL_ALLOWED = Set.of("dev/ojs/web/http/OjsDeadLetterController.java",
 			"dev/ojs/web/admin/AdminDeadLetterController.java", "dev/ojs/spring/actuate/DeadLettersEndpoint.java",
-			"dev/ojs/web/admin/AdminSchedulesController.java",
+			"dev/ojs/web/admin/AdminRecurringJobsController.java",
 			"dev/ojs/spring/actuate/RecurringJobsEndpoint.java", "dev/ojs/spring/actuate/RecurringJobsHealthIndicator.java",
 			"dev/ojs/web/http/OjsWorkersController.java", "dev/ojs/web/admin/AdminSystemController.java");
 

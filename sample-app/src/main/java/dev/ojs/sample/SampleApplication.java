@@ -10,10 +10,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
 
-import dev.ojs.spring.JobCompletedEvent;
-import dev.ojs.spring.JobDeadLetteredEvent;
-import dev.ojs.spring.JobDiscardedEvent;
-import dev.ojs.spring.JobRetryingEvent;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobDeadLetteredEvent;
+import dev.ojs.spring.event.JobDiscardedEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
 
 /**
  * OJS sample: durable jobs in the application's own database (embedded H2 by default, the

@@ -18,8 +18,8 @@ public class BenchConfiguration {
 	}
 
 	@Bean
-	CronProbe cronProbe() {
-		return new CronProbe();
+	RecurringJobProbe recurringJobProbe() {
+		return new RecurringJobProbe();
 	}
 
 	@Bean

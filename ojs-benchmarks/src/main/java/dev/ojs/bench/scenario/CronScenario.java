@@ -23,20 +23,20 @@ import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
-import dev.ojs.cron.CronEvaluator;
-import dev.ojs.cron.CronSettings;
+import dev.ojs.recurring.RecurringJobEvaluator;
+import dev.ojs.recurring.RecurringJobSettings;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.RecurringJob;
 
 /**
- * Recurring jobs at scale (ojs-cron.md §7.3): {@code --cron-schedules} schedules registered
+ * Recurring jobs at scale (ojs-cron.md §7.3): {@code --cron-schedules} recurring jobs registered
  * through {@link OjsRecurringJobs}, all firing at the same second (a 6-field expression of that
  * second, UTC), on one node whose evaluator holds the lease and whose worker is off. Measured:
- * the time from that second until every tick's job exists, the CPU of this JVM, of the
+ * the time from that second until every occurrence's job exists, the CPU of this JVM, of the
  * evaluator's thread and of PostgreSQL meanwhile; then the evaluator's cost per evaluation
  * while nothing is due, and the plan of its due query ({@code EXPLAIN (ANALYZE, BUFFERS)}),
  * which must read the due rows only, through the index on {@code next_run_at}. Fails unless
- * exactly one job per schedule was enqueued.
+ * exactly one job per recurring job was enqueued.
  */
 final class CronScenario implements Scenario {
 
@@ -47,7 +47,7 @@ final class CronScenario implements Scenario {
 	/** Time before the due second that is left after registration, at the least. */
 	private static final Duration MIN_LEAD = Duration.ofSeconds(3);
 
-	/** Registration time budgeted per schedule when choosing the due second. */
+	/** Registration time budgeted per recurring job when choosing the due second. */
 	private static final Duration REGISTER_BUDGET = Duration.ofMillis(3);
 
 	@Override
@@ -58,33 +58,33 @@ final class CronScenario implements Scenario {
 	@Override
 	public ScenarioResult run(BenchEnvironment environment) throws Exception {
 		BenchmarkOptions options = environment.options();
-		int schedules = options.cronSchedules();
+		int recurringJobs = options.cronSchedules();
 		String prefix = environment.newPrefix();
 		BenchEnvironment.Node node = environment.start(prefix, false, Map.of());
-		CronProbe probe = node.context().getBean(CronProbe.class);
-		CronEvaluator evaluator = node.context().getBean(CronEvaluator.class);
+		RecurringJobProbe probe = node.context().getBean(RecurringJobProbe.class);
+		RecurringJobEvaluator evaluator = node.context().getBean(RecurringJobEvaluator.class);
 		JdbcTemplate jdbc = node.context().getBean(JdbcTemplate.class);
 
-		Instant due = Instant.now().plus(MIN_LEAD).plus(REGISTER_BUDGET.multipliedBy(schedules))
+		Instant due = Instant.now().plus(MIN_LEAD).plus(REGISTER_BUDGET.multipliedBy(recurringJobs))
 			.truncatedTo(ChronoUnit.SECONDS)
 			.plusSeconds(1);
-		double registration = register(node.context().getBean(OjsRecurringJobs.class), schedules, due);
+		double registration = register(node.context().getBean(OjsRecurringJobs.class), recurringJobs, due);
 		if (!Instant.now().isBefore(due)) {
-			throw new IllegalStateException("Registering " + schedules + " schedules took " + registration
+			throw new IllegalStateException("Registering " + recurringJobs + " schedules took " + registration
 					+ " s, past their due second " + due);
 		}
 
-		// the burst: every schedule due at the same second
+		// the burst: every recurring job due at the same second
 		Thread evaluatorThread = evaluatorThread();
 		sleepUntil(due);
 		long dueNanos = System.nanoTime() - Duration.between(due, Instant.now()).toNanos();
 		CpuUsage cpuStart = CpuUsage.now();
 		long evaluatorCpuStart = threadCpuNanos(evaluatorThread);
 		long deadline = System.nanoTime() + options.timeout().toNanos();
-		while (probe.triggered() < schedules) {
+		while (probe.triggered() < recurringJobs) {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("Timed out after " + options.timeout() + " waiting for the jobs of "
-						+ schedules + " due schedules: " + probe.triggered() + " enqueued");
+						+ recurringJobs + " due schedules: " + probe.triggered() + " enqueued");
 			}
 			LockSupport.parkNanos(1_000_000);
 		}
@@ -106,8 +106,8 @@ final class CronScenario implements Scenario {
 		DuePlan plan = DuePlan.explain(jdbc, prefix);
 		JobCount afterIdle = JobCount.of(jdbc, prefix, due);
 		environment.stop(node);
-		afterBurst.check(schedules, "after the due second");
-		afterIdle.check(schedules, "after the idle evaluations");
+		afterBurst.check(recurringJobs, "after the due second");
+		afterIdle.check(recurringJobs, "after the idle evaluations");
 
 		double javaCpu = burstCpu.java() / 100 * window;
 		double pgCpu = burstCpu.postgres() / 100 * window;
@@ -115,17 +115,17 @@ final class CronScenario implements Scenario {
 		double idleJavaMs = idleCpu.java() / 100 * idleSeconds * 1000 / perEvaluation;
 		double idlePgMs = idleCpu.postgres() / 100 * idleSeconds * 1000 / perEvaluation;
 		LatencySummary lateness = probe.lateness().summary();
-		ScenarioResult result = new ScenarioResult(name(), schedules, allJobs, lateness)
+		ScenarioResult result = new ScenarioResult(name(), recurringJobs, allJobs, lateness)
 			.with("first_job_s", firstJob)
 			.with("evaluation_s", evaluation)
-			.with("schedules_per_sec", schedules / evaluation)
+			.with("schedules_per_sec", recurringJobs / evaluation)
 			.with("java_cpu_s", javaCpu)
 			.with("evaluator_cpu_s", evaluatorCpu)
 			.with("pg_cpu_s", pgCpu)
-			.with("java_cpu_us_per_schedule", javaCpu * 1e6 / schedules)
-			.with("pg_cpu_us_per_schedule", pgCpu * 1e6 / schedules)
+			.with("java_cpu_us_per_schedule", javaCpu * 1e6 / recurringJobs)
+			.with("pg_cpu_us_per_schedule", pgCpu * 1e6 / recurringJobs)
 			.with("jobs_created", afterIdle.jobs())
-			.with("duplicate_jobs", afterIdle.jobs() - afterIdle.schedules())
+			.with("duplicate_jobs", afterIdle.jobs() - afterIdle.recurringJobs())
 			.with("idle_evaluations", evaluations)
 			.with("idle_java_cpu_ms_per_eval", idleJavaMs)
 			.with("idle_evaluator_cpu_ms_per_eval", idleEvaluatorMs / perEvaluation)
@@ -134,13 +134,13 @@ final class CronScenario implements Scenario {
 			.with("due_query_buffers", plan.buffers())
 			.with("due_query_uses_index", plan.usesIndex() ? 1 : 0)
 			.with("registration_s", registration);
-		new ResultTable("cron: " + schedules + " schedules due at the same second, one evaluating node, worker off",
+		new ResultTable("cron: " + recurringJobs + " schedules due at the same second, one evaluating node, worker off",
 				"schedules", "register s", "first job s", "all jobs s", "evaluation s", "schedules/s",
 				"lateness p50 ms", "lateness p99 ms", "java cpu s", "evaluator cpu s", "pg cpu s",
 				"java µs/schedule", "pg µs/schedule", "jobs", "duplicates")
-			.row(schedules, registration, firstJob, allJobs, evaluation, schedules / evaluation, lateness.p50(),
-					lateness.p99(), javaCpu, evaluatorCpu, pgCpu, javaCpu * 1e6 / schedules, pgCpu * 1e6 / schedules,
-					afterIdle.jobs(), afterIdle.jobs() - afterIdle.schedules())
+			.row(recurringJobs, registration, firstJob, allJobs, evaluation, recurringJobs / evaluation, lateness.p50(),
+					lateness.p99(), javaCpu, evaluatorCpu, pgCpu, javaCpu * 1e6 / recurringJobs,
+					pgCpu * 1e6 / recurringJobs, afterIdle.jobs(), afterIdle.jobs() - afterIdle.recurringJobs())
 			.print(environment.out());
 		new ResultTable("cron: nothing due for " + options.cronIdle() + " (per evaluation)", "evaluations",
 				"java cpu ms", "evaluator cpu ms", "pg cpu ms", "due query rows scanned", "due query buffers",
@@ -153,7 +153,7 @@ final class CronScenario implements Scenario {
 	}
 
 	/**
-	 * Registers {@code count} schedules of the no-op job firing at {@code due} (and then daily).
+	 * Registers {@code count} recurring jobs of the no-op job firing at {@code due} (and then daily).
 	 * @return seconds it took
 	 */
 	private static double register(OjsRecurringJobs recurring, int count, Instant due) throws Exception {
@@ -169,8 +169,8 @@ final class CronScenario implements Scenario {
 		return (System.nanoTime() - start) / 1e9;
 	}
 
-	/** Evaluations finished within {@code duration}, as their {@link CronEvaluator#lastEvaluation()} tells. */
-	private static int countEvaluations(CronEvaluator evaluator, Duration duration) {
+	/** Evaluations finished within {@code duration}, as their {@link RecurringJobEvaluator#lastEvaluation()} tells. */
+	private static int countEvaluations(RecurringJobEvaluator evaluator, Duration duration) {
 		long end = System.nanoTime() + duration.toNanos();
 		Instant last = evaluator.lastEvaluation();
 		int evaluations = 0;
@@ -209,11 +209,11 @@ final class CronScenario implements Scenario {
 	}
 
 	/**
-	 * The jobs the schedules enqueued (unique key {@code cron:<name>:<tick>}) and how many
-	 * schedules they came from; and the schedules that fired exactly once and moved on past
+	 * The jobs the recurring jobs enqueued (unique key {@code cron:<name>:<tick>}) and how many
+	 * recurring jobs they came from; and the recurring jobs that fired exactly once and moved on past
 	 * the due second.
 	 */
-	private record JobCount(long jobs, long schedules, long advanced) {
+	private record JobCount(long jobs, long recurringJobs, long advanced) {
 
 		static JobCount of(JdbcTemplate jdbc, String prefix, Instant due) {
 			JobCount count = jdbc.queryForObject("SELECT count(*), count(DISTINCT unique_key),"
@@ -222,13 +222,13 @@ final class CronScenario implements Scenario {
 					"cron:" + NAME_PREFIX + "%");
 			Long advanced = jdbc.queryForObject("SELECT count(*) FROM " + prefix
 					+ "schedules WHERE run_count = 1 AND next_run_at > ?", Long.class, Timestamp.from(due));
-			return new JobCount(count.jobs(), count.schedules(), (advanced != null) ? advanced : 0);
+			return new JobCount(count.jobs(), count.recurringJobs(), (advanced != null) ? advanced : 0);
 		}
 
 		void check(int expected, String when) {
-			if (this.jobs != expected || this.schedules != expected || this.advanced != expected) {
+			if (this.jobs != expected || this.recurringJobs != expected || this.advanced != expected) {
 				throw new IllegalStateException("Expected one job for each of " + expected + " schedules " + when
-						+ ", found " + this.jobs + " jobs of " + this.schedules + " schedules; " + this.advanced
+						+ ", found " + this.jobs + " jobs of " + this.recurringJobs + " schedules; " + this.advanced
 						+ " schedules fired once and moved on");
 			}
 		}
@@ -236,7 +236,7 @@ final class CronScenario implements Scenario {
 	}
 
 	/**
-	 * The evaluator's due query ({@code ScheduleSql}: {@code next_run_at <= ? ORDER BY
+	 * The evaluator's due query ({@code RecurringJobSql}: {@code next_run_at <= ? ORDER BY
 	 * next_run_at LIMIT ?}, values bound) run once under {@code EXPLAIN (ANALYZE, BUFFERS)} with
 	 * nothing due.
 	 *
@@ -251,7 +251,7 @@ final class CronScenario implements Scenario {
 		static DuePlan explain(JdbcTemplate jdbc, String prefix) {
 			String query = "SELECT * FROM " + prefix + "schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?";
 			Timestamp now = Timestamp.from(Instant.now());
-			int limit = CronSettings.DEFAULT_BATCH_SIZE;
+			int limit = RecurringJobSettings.DEFAULT_BATCH_SIZE;
 			String json = jdbc.queryForObject("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + query, String.class, now,
 					limit);
 			List<String> lines = jdbc.queryForList("EXPLAIN (ANALYZE, BUFFERS) " + query, String.class, now, limit);

@@ -6,11 +6,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 import dev.ojs.bench.LatencyRecorder;
-import dev.ojs.spring.JobCompletedEvent;
-import dev.ojs.spring.JobDeadLetteredEvent;
-import dev.ojs.spring.JobDiscardedEvent;
-import dev.ojs.spring.JobRetryingEvent;
-import dev.ojs.spring.OjsJobListener;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobDeadLetteredEvent;
+import dev.ojs.spring.event.JobDiscardedEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
+import dev.ojs.spring.event.OjsJobListener;
 
 /**
  * What the benchmark handlers and the worker report: handler starts (with enqueue-to-start

@@ -5,7 +5,7 @@ import java.time.Instant;
 
 import dev.ojs.job.Job;
 import dev.ojs.retry.JobError;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.worker.JobListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * {@link JobEventListener} that records job outcomes in Micrometer:
+ * {@link JobListener} that records job outcomes in Micrometer:
  * <ul>
  * <li>counters {@value #COMPLETED}, {@value #FAILED} (every failed attempt, whatever
  * follows), {@value #RETRIED}, {@value #DISCARDED} and {@value #DEAD_LETTERED}, tagged
@@ -28,7 +28,7 @@ import org.springframework.util.Assert;
  * capped by {@code max_interval}), tagged {@code type} and {@code queue}.</li>
  * </ul>
  */
-public class JobMetricsListener implements JobEventListener {
+public class JobMetricsListener implements JobListener {
 
 	/** Counter of completed jobs. */
 	public static final String COMPLETED = "ojs.jobs.completed";

@@ -16,10 +16,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.util.Assert;
 
-import dev.ojs.cron.Schedule;
-import dev.ojs.cron.Schedules;
-import dev.ojs.cron.StoredSchedule;
 import dev.ojs.job.JobState;
+import dev.ojs.recurring.RecurringJobDefinition;
+import dev.ojs.recurring.RecurringJobs;
+import dev.ojs.recurring.StoredRecurringJob;
 import dev.ojs.spring.OjsRecurringJobs;
 
 /**
@@ -28,12 +28,12 @@ import dev.ojs.spring.OjsRecurringJobs;
  * <p>
  * Over HTTP ({@code /actuator/recurringjobs}):
  * <ul>
- * <li>{@code GET /recurringjobs} lists every schedule in the database, of every
+ * <li>{@code GET /recurringjobs} lists every recurring job in the database, of every
  * application: name, expression, zone, job type, overlap policy, enabled, paused, next run,
  * last run and its outcome (and the state of its job), run count and owning application;</li>
  * <li>{@code GET /recurringjobs/{name}} shows one;</li>
  * <li>{@code POST /recurringjobs/{name}} with {@code action} {@code pause}, {@code resume} or
- * {@code trigger} (enqueue its job now) operates one schedule of this application.</li>
+ * {@code trigger} (enqueue its job now) operates one recurring job of this application.</li>
  * </ul>
  * The endpoint's default access is {@link Access#READ_ONLY}: its write operation is not
  * available until the application allows it with
@@ -51,24 +51,24 @@ public class RecurringJobsEndpoint {
 		this.recurringJobs = recurringJobs;
 	}
 
-	/** Every schedule, by name. */
+	/** Every recurring job, by name. */
 	@ReadOperation
 	public RecurringJobsDescriptor recurringJobs() {
-		List<RecurringJobDescriptor> schedules = this.recurringJobs.list().stream().map(this::describe).toList();
-		return new RecurringJobsDescriptor(schedules, schedules.size());
+		List<RecurringJobDescriptor> recurringJobs = this.recurringJobs.list().stream().map(this::describe).toList();
+		return new RecurringJobsDescriptor(recurringJobs, recurringJobs.size());
 	}
 
-	/** One schedule, or {@code null} (404) when there is none of that name. */
+	/** One recurring job, or {@code null} (404) when there is none of that name. */
 	@ReadOperation
 	public @Nullable RecurringJobDescriptor recurringJob(@Selector String name) {
 		return this.recurringJobs.find(name).map(this::describe).orElse(null);
 	}
 
 	/**
-	 * Pauses, resumes or triggers one schedule.
-	 * @param name the schedule
+	 * Pauses, resumes or triggers one recurring job.
+	 * @param name the recurring job
 	 * @param action {@code pause}, {@code resume} or {@code trigger}
-	 * @return the schedule (for {@code trigger}, with the job enqueued), or {@code null} (404)
+	 * @return the recurring job (for {@code trigger}, with the job enqueued), or {@code null} (404)
 	 * when there is none of that name
 	 */
 	@WriteOperation
@@ -90,20 +90,20 @@ public class RecurringJobsEndpoint {
 		}
 	}
 
-	private RecurringJobDescriptor describe(StoredSchedule stored) {
-		Schedule schedule = stored.schedule();
+	private RecurringJobDescriptor describe(StoredRecurringJob stored) {
+		RecurringJobDefinition definition = stored.definition();
 		JobState lastJobState = this.recurringJobs.lastJobState(stored);
-		return new RecurringJobDescriptor(schedule.name(), schedule.cron(), schedule.zone(), schedule.type(),
-				schedule.overlap().value(), schedule.enabled(), Schedules.isPaused(stored), stored.nextRunAt(),
+		return new RecurringJobDescriptor(definition.name(), definition.cron(), definition.zone(), definition.type(),
+				definition.overlap().value(), definition.enabled(), RecurringJobs.isPaused(stored), stored.nextRunAt(),
 				stored.lastRunAt(), stored.lastOutcome(), stored.lastJobId(),
 				(lastJobState != null) ? lastJobState.value() : null, stored.runCount(), stored.queuedRuns(),
-				schedule.application(), schedule.description(), stored.createdAt());
+				definition.application(), definition.description(), stored.createdAt());
 	}
 
 	/**
-	 * Every schedule.
+	 * Every recurring job.
 	 *
-	 * @param recurringJobs the schedules, by name
+	 * @param recurringJobs the recurring jobs, by name
 	 * @param count how many
 	 */
 	public record RecurringJobsDescriptor(List<RecurringJobDescriptor> recurringJobs, int count)
@@ -111,23 +111,23 @@ public class RecurringJobsEndpoint {
 	}
 
 	/**
-	 * One schedule.
+	 * One recurring job.
 	 *
 	 * @param name its name
 	 * @param cron its expression
 	 * @param timezone its zone
 	 * @param type the job type it enqueues
-	 * @param overlapPolicy what a tick does while the previous job is unfinished
+	 * @param overlapPolicy what an occurrence does while the previous job is unfinished
 	 * @param enabled whether its registration enables it
 	 * @param paused whether an operator paused it
-	 * @param nextRunAt its next tick, {@code null} while disabled or paused
-	 * @param lastRunAt its last tick, or {@code null}
-	 * @param lastOutcome what the last tick did: {@code triggered}, {@code overlap_skip} or
+	 * @param nextRunAt its next occurrence, {@code null} while disabled or paused
+	 * @param lastRunAt its last occurrence, or {@code null}
+	 * @param lastOutcome what the last occurrence did: {@code triggered}, {@code overlap_skip} or
 	 * {@code overlap_enqueue}
 	 * @param lastJobId the last job it enqueued, or {@code null}
 	 * @param lastJobState that job's state, or {@code null} when it is gone
 	 * @param runCount jobs enqueued so far
-	 * @param queuedRuns ticks waiting for the previous job (overlap {@code enqueue})
+	 * @param queuedRuns occurrences waiting for the previous job (overlap {@code enqueue})
 	 * @param application the owning application
 	 * @param description for people
 	 * @param createdAt first registration
@@ -142,7 +142,7 @@ public class RecurringJobsEndpoint {
 	/**
 	 * A job enqueued by {@code trigger}.
 	 *
-	 * @param name the schedule
+	 * @param name the recurring job
 	 * @param jobId the job
 	 */
 	public record TriggeredDescriptor(String name, String jobId) implements OperationResponseBody {

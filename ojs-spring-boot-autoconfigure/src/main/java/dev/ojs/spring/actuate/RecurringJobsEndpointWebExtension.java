@@ -8,7 +8,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * {@link EndpointWebExtension @EndpointWebExtension} for the {@link RecurringJobsEndpoint}:
- * answers its write operation with {@code 404} when there is no schedule of that name (a
+ * answers its write operation with {@code 404} when there is no recurring job of that name (a
  * write that returns nothing would otherwise be a {@code 204}).
  */
 @EndpointWebExtension(endpoint = RecurringJobsEndpoint.class)
@@ -26,9 +26,9 @@ public class RecurringJobsEndpointWebExtension {
 
 	/**
 	 * See {@link RecurringJobsEndpoint#operate(String, String)}.
-	 * @param name the schedule
+	 * @param name the recurring job
 	 * @param action {@code pause}, {@code resume} or {@code trigger}
-	 * @return {@code 200} with the schedule or the job enqueued, or {@code 404}
+	 * @return {@code 200} with the recurring job or the job enqueued, or {@code 404}
 	 */
 	@WriteOperation
 	public WebEndpointResponse<OperationResponseBody> operate(@Selector String name, String action) {

@@ -6,7 +6,7 @@ import java.time.Instant;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import dev.ojs.cron.CronEvaluator;
+import dev.ojs.recurring.RecurringJobEvaluator;
 import dev.ojs.spring.OjsRecurringJobs;
 
 /**
@@ -19,11 +19,11 @@ public class RecurringJobsHealthIndicator extends AbstractHealthIndicator {
 	/** Intervals without an evaluation after which the evaluator is reported down. */
 	public static final int STALE_INTERVALS = 5;
 
-	private final CronEvaluator evaluator;
+	private final RecurringJobEvaluator evaluator;
 
 	private final OjsRecurringJobs recurringJobs;
 
-	public RecurringJobsHealthIndicator(CronEvaluator evaluator, OjsRecurringJobs recurringJobs) {
+	public RecurringJobsHealthIndicator(RecurringJobEvaluator evaluator, OjsRecurringJobs recurringJobs) {
 		super("OJS recurring jobs health check failed");
 		this.evaluator = evaluator;
 		this.recurringJobs = recurringJobs;

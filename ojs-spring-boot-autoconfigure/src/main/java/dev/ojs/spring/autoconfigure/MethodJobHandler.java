@@ -10,7 +10,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.ojs.spring.OjsJob;
-import dev.ojs.worker.JobExecution;
+import dev.ojs.worker.Attempt;
 import dev.ojs.worker.JobHandler;
 
 /**
@@ -45,8 +45,8 @@ final class MethodJobHandler implements JobHandler {
 	}
 
 	@Override
-	public void handle(JobExecution execution) throws Exception {
-		Object[] args = this.binder.bind(execution.job().argsJson(), new ExecutionJobContext(execution));
+	public void handle(Attempt attempt) throws Exception {
+		Object[] args = this.binder.bind(attempt.job().argsJson(), new AttemptJobContext(attempt));
 		Target target = this.target.get();
 		try {
 			target.method().invoke(target.bean(), args);

@@ -16,7 +16,7 @@ import dev.ojs.spring.observation.JobProcessContext;
 import dev.ojs.spring.observation.JobProcessContext.Outcome;
 import dev.ojs.spring.observation.JobProcessObservationConvention;
 import dev.ojs.spring.observation.OjsObservationDocumentation;
-import dev.ojs.worker.JobExecution;
+import dev.ojs.worker.Attempt;
 import dev.ojs.worker.JobHandler;
 
 /**
@@ -53,19 +53,19 @@ final class ObservedJobHandler implements JobHandler {
 	}
 
 	@Override
-	public void handle(JobExecution execution) throws Exception {
+	public void handle(Attempt attempt) throws Exception {
 		if (this.registry.isNoop()) {
-			runWithMdc(execution);
+			runWithMdc(attempt);
 			return;
 		}
-		JobProcessContext context = new JobProcessContext(new ExecutionJobContext(execution),
-				stringFields(execution.job().metaJson()));
+		JobProcessContext context = new JobProcessContext(new AttemptJobContext(attempt),
+				stringFields(attempt.job().metaJson()));
 		OjsObservationDocumentation.JOB_PROCESS
 			.observation(this.convention, DefaultJobProcessObservationConvention.INSTANCE, () -> context,
 					this.registry)
 			.observeChecked(() -> {
 				try {
-					runWithMdc(execution);
+					runWithMdc(attempt);
 					context.setOutcome(Outcome.SUCCESS);
 				}
 				catch (Throwable ex) {
@@ -75,13 +75,13 @@ final class ObservedJobHandler implements JobHandler {
 			});
 	}
 
-	private void runWithMdc(JobExecution execution) throws Exception {
-		Job job = execution.job();
+	private void runWithMdc(Attempt attempt) throws Exception {
+		Job job = attempt.job();
 		MDC.put(MDC_JOB_ID, job.id());
 		MDC.put(MDC_JOB_TYPE, job.type());
 		MDC.put(MDC_JOB_ATTEMPT, Integer.toString(job.attempt()));
 		try {
-			this.delegate.handle(execution);
+			this.delegate.handle(attempt);
 		}
 		finally {
 			MDC.remove(MDC_JOB_ID);

@@ -61,7 +61,7 @@ import dev.ojs.worker.Worker;
  * {@link OjsStatistics}. The worker is configured by
  * {@link OjsWorkerAutoConfiguration}.
  * <p>
- * With an {@link ObservationRegistry} bean, enqueues and executions are observed
+ * With an {@link ObservationRegistry} bean, enqueues and attempts are observed
  * ({@link dev.ojs.spring.observation.OjsObservationDocumentation}), with the conventions of
  * the {@link JobEnqueueObservationConvention} and {@link JobProcessObservationConvention}
  * beans, if any.

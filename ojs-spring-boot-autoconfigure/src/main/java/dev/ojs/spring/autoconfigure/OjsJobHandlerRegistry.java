@@ -96,7 +96,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 	}
 
 	/**
-	 * Observes every execution of the handlers in this registry
+	 * Observes every attempt of the handlers in this registry
 	 * ({@link dev.ojs.spring.observation.OjsObservationDocumentation#JOB_PROCESS});
 	 * {@link ObservationRegistry#NOOP} (the default) observes none. Set before the handlers
 	 * are first used.
@@ -106,7 +106,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 	}
 
 	/**
-	 * The convention of execution observations, instead of
+	 * The convention of attempt observations, instead of
 	 * {@link dev.ojs.spring.observation.DefaultJobProcessObservationConvention}. Set before
 	 * the handlers are first used.
 	 */

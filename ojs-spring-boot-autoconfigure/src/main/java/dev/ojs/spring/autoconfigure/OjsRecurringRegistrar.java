@@ -24,18 +24,18 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-import dev.ojs.cron.CronValidationException;
-import dev.ojs.cron.Schedule;
+import dev.ojs.recurring.RecurringJobDefinition;
+import dev.ojs.recurring.RecurringJobValidationException;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsRecurring;
 import dev.ojs.spring.OjsRecurringJobs;
 
 /**
- * Registers the {@link OjsRecurring @OjsRecurring} schedules of this application's beans once
+ * Registers the {@link OjsRecurring @OjsRecurring} recurring jobs of this application's beans once
  * every singleton exists (CRON-26), and disables those it declared before but no longer
  * declares. Placeholders in {@code cron}, {@code zone}, {@code enabled} and {@code retry}
- * are resolved against the {@link Environment}. A schedule on a method without
+ * are resolved against the {@link Environment}. A recurring job on a method without
  * {@link OjsJob @OjsJob}, or with an invalid attribute, fails start-up naming the method and
  * the field.
  */
@@ -65,10 +65,10 @@ class OjsRecurringRegistrar implements SmartInitializingSingleton, BeanFactoryAw
 		this.recurringJobs.reconcile(declared());
 	}
 
-	private List<Schedule> declared() {
-		List<Schedule> schedules = new ArrayList<>();
+	private List<RecurringJobDefinition> declared() {
+		List<RecurringJobDefinition> recurringJobs = new ArrayList<>();
 		if (this.beanFactory == null) {
-			return schedules;
+			return recurringJobs;
 		}
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
 			BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
@@ -79,23 +79,24 @@ class OjsRecurringRegistrar implements SmartInitializingSingleton, BeanFactoryAw
 			Map<Method, OjsRecurring> methods = MethodIntrospector.selectMethods(type,
 					(MethodIntrospector.MetadataLookup<OjsRecurring>) (method) -> AnnotatedElementUtils
 						.findMergedAnnotation(method, OjsRecurring.class));
-			methods.forEach((method, recurring) -> schedules.add(schedule(beanName, method, recurring)));
+			methods.forEach((method, recurring) -> recurringJobs.add(definition(beanName, method, recurring)));
 		}
-		return schedules;
+		return recurringJobs;
 	}
 
-	private Schedule schedule(String beanName, Method method, OjsRecurring recurring) {
+	private RecurringJobDefinition definition(String beanName, Method method, OjsRecurring recurring) {
 		String description = "@OjsRecurring method " + ClassUtils.getUserClass(method.getDeclaringClass()).getSimpleName()
 				+ "#" + method.getName() + " of bean '" + beanName + "'";
 		OjsJob job = AnnotatedElementUtils.findMergedAnnotation(method, OjsJob.class);
 		if (job == null) {
-			throw new BeanInitializationException(description + " needs @OjsJob: its ticks enqueue that handler's jobs");
+			throw new BeanInitializationException(description
+					+ " needs @OjsJob: its occurrences enqueue that handler's jobs");
 		}
 		try {
 			String retry = resolve(recurring.retry());
-			return new Schedule(recurring.name(), resolve(recurring.cron()), resolve(recurring.zone()), job.type(),
-					args(resolve(recurring.args())), "{}", null, null, retry.isBlank() ? null : validated(retry),
-					recurring.overlap(), enabled(resolve(recurring.enabled())),
+			return new RecurringJobDefinition(recurring.name(), resolve(recurring.cron()), resolve(recurring.zone()),
+					job.type(), args(resolve(recurring.args())), "{}", null, null, retry.isBlank() ? null
+					: validated(retry), recurring.overlap(), enabled(resolve(recurring.enabled())),
 					recurring.description().isBlank() ? null : recurring.description(), this.recurringJobs.application(),
 					true);
 		}
@@ -118,7 +119,8 @@ class OjsRecurringRegistrar implements SmartInitializingSingleton, BeanFactoryAw
 		return switch (value.strip().toLowerCase(Locale.ROOT)) {
 			case "true" -> true;
 			case "false" -> false;
-			default -> throw new CronValidationException("enabled", "'" + value + "' is neither true nor false");
+			default -> throw new RecurringJobValidationException("enabled",
+					"'" + value + "' is neither true nor false");
 		};
 	}
 
@@ -128,10 +130,10 @@ class OjsRecurringRegistrar implements SmartInitializingSingleton, BeanFactoryAw
 			node = this.jsonMapper.readTree(json);
 		}
 		catch (RuntimeException ex) {
-			throw new CronValidationException("args", "not JSON: " + json);
+			throw new RecurringJobValidationException("args", "not JSON: " + json);
 		}
 		if (!node.isArray()) {
-			throw new CronValidationException("args", "must be a JSON array (CRON-05): " + json);
+			throw new RecurringJobValidationException("args", "must be a JSON array (CRON-05): " + json);
 		}
 		return this.jsonMapper.writeValueAsString(node);
 	}

@@ -18,9 +18,9 @@ import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.OjsWorker;
-import dev.ojs.spring.OjsJobListener;
 import dev.ojs.spring.RetryDelayCustomizer;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.spring.event.OjsJobListener;
+import dev.ojs.worker.JobListener;
 import dev.ojs.worker.Worker;
 import dev.ojs.worker.WorkerStore;
 
@@ -30,9 +30,9 @@ import dev.ojs.worker.WorkerStore;
  * {@code ojs.worker.enabled=false}, which leaves an enqueue-only node. The {@link OjsWorker}
  * bean starts the worker with the context unless {@code ojs.worker.auto-startup=false}.
  * <p>
- * The worker is told of outcomes through every engine-level {@link JobEventListener} bean
+ * The worker is told of outcomes through every engine-level {@link JobListener} bean
  * (such as the metrics), in order, then through every {@link OjsJobListener} bean, in order
- * (including the {@link ApplicationEventJobEventListener} that publishes Spring events), and
+ * (including the {@link ApplicationEventJobListener} that publishes Spring events), and
  * asks the {@link RetryDelayCustomizer} beans for custom retry delays.
  * <p>
  * The worker runs on the {@link JobStore} bean, which must also be a {@link WorkerStore}
@@ -47,28 +47,28 @@ public final class OjsWorkerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ApplicationEventJobEventListener ojsApplicationEventJobEventListener(ApplicationContext context) {
-		return new ApplicationEventJobEventListener(context);
+	ApplicationEventJobListener ojsApplicationEventJobListener(ApplicationContext context) {
+		return new ApplicationEventJobListener(context);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	Worker ojsWorker(JobStore jobStore, OjsJobHandlerRegistry registry, OjsProperties properties,
-			ObjectProvider<JobEventListener> listeners, ObjectProvider<OjsJobListener> jobListeners,
+			ObjectProvider<JobListener> listeners, ObjectProvider<OjsJobListener> jobListeners,
 			ObjectProvider<RetryDelayCustomizer> delayCustomizers, HandlerDirectory handlers) {
 		if (!(jobStore instanceof WorkerStore workerStore)) {
 			throw new IllegalStateException("The job store " + jobStore.getClass().getName()
 					+ " cannot run a worker: it does not implement " + WorkerStore.class.getName()
 					+ ". Implement it, or set ojs.worker.enabled=false to run this node enqueue-only.");
 		}
-		List<JobEventListener> outcomeListeners = new ArrayList<>(listeners.orderedStream().toList());
-		JobEventListener dispatcher = JobListenerDispatcher.of(jobListeners.orderedStream().toList(),
+		List<JobListener> outcomeListeners = new ArrayList<>(listeners.orderedStream().toList());
+		JobListener dispatcher = OjsJobListenerAdapter.of(jobListeners.orderedStream().toList(),
 				(job) -> JobInfo.of(job, handlers.layers(job)));
-		if (dispatcher != JobEventListener.NONE) {
+		if (dispatcher != JobListener.NONE) {
 			outcomeListeners.add(dispatcher);
 		}
 		return new Worker(workerStore, registry.registrations(), properties.workerSettings(),
-				CompositeJobEventListener.of(outcomeListeners),
+				CompositeJobListener.of(outcomeListeners),
 				RetryDelayCustomizers.of(delayCustomizers.orderedStream().toList()));
 	}
 

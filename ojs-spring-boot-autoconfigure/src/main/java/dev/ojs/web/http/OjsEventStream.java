@@ -24,22 +24,22 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.util.Assert;
 
-import dev.ojs.job.JobState;
 import dev.ojs.job.JobIds;
+import dev.ojs.job.JobState;
 import dev.ojs.json.JobJson;
 import dev.ojs.retry.JobError;
-import dev.ojs.spring.JobCancelledEvent;
-import dev.ojs.spring.JobCompletedEvent;
-import dev.ojs.spring.JobDeadLetteredEvent;
-import dev.ojs.spring.JobDiscardedEvent;
-import dev.ojs.spring.JobEnqueuedEvent;
-import dev.ojs.spring.JobHeartbeatEvent;
 import dev.ojs.spring.JobInfo;
-import dev.ojs.spring.JobRetryingEvent;
-import dev.ojs.spring.JobStartedEvent;
-import dev.ojs.spring.OjsJobEvent;
-import dev.ojs.spring.OjsJobFailureEvent;
-import dev.ojs.spring.OjsJobListener;
+import dev.ojs.spring.event.JobCancelledEvent;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.JobDeadLetteredEvent;
+import dev.ojs.spring.event.JobDiscardedEvent;
+import dev.ojs.spring.event.JobEnqueuedEvent;
+import dev.ojs.spring.event.JobHeartbeatEvent;
+import dev.ojs.spring.event.JobRetryingEvent;
+import dev.ojs.spring.event.JobStartedEvent;
+import dev.ojs.spring.event.OjsJobEvent;
+import dev.ojs.spring.event.OjsJobFailureEvent;
+import dev.ojs.spring.event.OjsJobListener;
 import dev.ojs.worker.Expirer;
 
 /**

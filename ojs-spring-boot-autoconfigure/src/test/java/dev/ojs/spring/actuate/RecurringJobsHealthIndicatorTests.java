@@ -11,11 +11,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.ojs.cron.CronEvaluator;
-import dev.ojs.cron.CronEventListener;
-import dev.ojs.cron.CronSettings;
-import dev.ojs.cron.CronStore;
-import dev.ojs.cron.TickJobs;
+import dev.ojs.recurring.OccurrenceJobs;
+import dev.ojs.recurring.RecurringJobEvaluator;
+import dev.ojs.recurring.RecurringJobListener;
+import dev.ojs.recurring.RecurringJobSettings;
+import dev.ojs.recurring.RecurringJobStore;
 import dev.ojs.spring.HandlerDirectory;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.testsupport.MutableClock;
@@ -37,7 +37,7 @@ class RecurringJobsHealthIndicatorTests {
 
 	private final MutableClock clock = new MutableClock(START);
 
-	private final CronStore store = mock(CronStore.class);
+	private final RecurringJobStore store = mock(RecurringJobStore.class);
 
 	@BeforeEach
 	void store() {
@@ -48,7 +48,7 @@ class RecurringJobsHealthIndicatorTests {
 
 	@Test
 	void upJustAfterAnEvaluationWithTheLeaseDetails() {
-		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
+		RecurringJobEvaluator evaluator = evaluator(Duration.ofSeconds(1));
 		evaluator.evaluate();
 		Health health = new RecurringJobsHealthIndicator(evaluator, recurringJobs()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -60,7 +60,7 @@ class RecurringJobsHealthIndicatorTests {
 
 	@Test
 	void upUntilFiveIntervalsWithoutAnEvaluationThenDownSayingHowLongItHasBeen() {
-		CronEvaluator evaluator = evaluator(Duration.ofSeconds(2));
+		RecurringJobEvaluator evaluator = evaluator(Duration.ofSeconds(2));
 		evaluator.evaluate();
 		RecurringJobsHealthIndicator indicator = new RecurringJobsHealthIndicator(evaluator, recurringJobs());
 		this.clock.advance(Duration.ofSeconds(10));
@@ -78,7 +78,7 @@ class RecurringJobsHealthIndicatorTests {
 	void anEvaluationStandingByCounts() {
 		given(this.store.holdLease(eq("node-a"), any())).willReturn(false);
 		given(this.store.leaseHolder()).willReturn(Optional.of("node-b"));
-		CronEvaluator evaluator = evaluator(Duration.ofSeconds(1));
+		RecurringJobEvaluator evaluator = evaluator(Duration.ofSeconds(1));
 		evaluator.evaluate();
 		Health health = new RecurringJobsHealthIndicator(evaluator, recurringJobs()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -87,7 +87,7 @@ class RecurringJobsHealthIndicatorTests {
 
 	@Test
 	void aStartedEvaluatorIsUpUntilItsFirstEvaluationIsFiveIntervalsLate() {
-		CronEvaluator evaluator = evaluator(Duration.ofSeconds(2));
+		RecurringJobEvaluator evaluator = evaluator(Duration.ofSeconds(2));
 		// started at START on the store's clock (its thread, stopped at once, evaluates at START at most)
 		evaluator.start();
 		evaluator.stop(Duration.ofSeconds(5));
@@ -109,11 +109,12 @@ class RecurringJobsHealthIndicatorTests {
 		return new OjsRecurringJobs(this.store, mock(HandlerDirectory.class), new JsonMapper(), null);
 	}
 
-	private CronEvaluator evaluator(Duration interval) {
-		TickJobs jobs = (schedule, meta, uniqueKey) -> {
+	private RecurringJobEvaluator evaluator(Duration interval) {
+		OccurrenceJobs jobs = (definition, meta, uniqueKey) -> {
 			throw new AssertionError("nothing is due");
 		};
-		return new CronEvaluator(this.store, jobs, CronEventListener.NONE, new CronSettings("node-a", interval, interval.multipliedBy(3), 10));
+		return new RecurringJobEvaluator(this.store, jobs, RecurringJobListener.NONE, new RecurringJobSettings("node-a",
+				interval, interval.multipliedBy(3), 10));
 	}
 
 }

@@ -68,7 +68,7 @@ class MethodArgumentBinderTests {
 
 	@Test
 	void jobContextAnywhereConsumesNoArgument() {
-		JobContext context = new ExecutionJobContext(TestJobs.execution("t", "[]"));
+		JobContext context = new AttemptJobContext(TestJobs.attempt("t", "[]"));
 		MethodArgumentBinder binder = binder("withContext");
 		assertThat(binder.jsonArgumentCount()).isEqualTo(2);
 		assertThat(binder.bind("[\"a\", 5]", context)).containsExactly("a", context, 5);

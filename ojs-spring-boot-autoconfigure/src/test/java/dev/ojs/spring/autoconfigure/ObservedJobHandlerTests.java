@@ -52,8 +52,8 @@ class ObservedJobHandlerTests {
 	@Test
 	void mdcHoldsTheJobWhileTheHandlerRunsAndNotAfter() throws Exception {
 		Map<String, String> seen = new HashMap<>();
-		handler((execution) -> seen.putAll(MDC.getCopyOfContextMap()), ObservationRegistry.NOOP)
-			.handle(new TestJobs.TestExecution(this.job));
+		handler((attempt) -> seen.putAll(MDC.getCopyOfContextMap()), ObservationRegistry.NOOP)
+			.handle(new TestJobs.TestAttempt(this.job));
 		assertThat(seen).containsEntry("ojs.job.id", this.job.id())
 			.containsEntry("ojs.job.type", "mail.send")
 			.containsEntry("ojs.job.attempt", "2");
@@ -63,19 +63,19 @@ class ObservedJobHandlerTests {
 	@Test
 	void mdcIsClearedWhenTheHandlerThrows() {
 		MDC.put("request", "r1");
-		assertThatIllegalStateException().isThrownBy(() -> handler((execution) -> {
+		assertThatIllegalStateException().isThrownBy(() -> handler((attempt) -> {
 			assertThat(MDC.get("ojs.job.id")).isEqualTo(this.job.id());
 			throw new IllegalStateException("boom");
-		}, this.tracing.registry()).handle(new TestJobs.TestExecution(this.job)));
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(this.job)));
 		assertThat(MDC.getCopyOfContextMap()).containsOnlyKeys("request");
 	}
 
 	@Test
 	void executionContinuesTheTraceOfTheEnqueueWithDocumentedKeys() throws Exception {
 		List<String> currentTrace = new ArrayList<>();
-		handler((execution) -> currentTrace.add(this.tracing.tracer().currentSpan().context().traceId()),
+		handler((attempt) -> currentTrace.add(this.tracing.tracer().currentSpan().context().traceId()),
 				this.tracing.registry())
-			.handle(new TestJobs.TestExecution(this.job));
+			.handle(new TestJobs.TestAttempt(this.job));
 		SimpleSpan span = this.tracing.spans("mail process").get(0);
 		assertThat(span.getKind()).isEqualTo(Span.Kind.CONSUMER);
 		assertThat(span.getTraceId()).isEqualTo(TRACE_ID);
@@ -101,9 +101,9 @@ class ObservedJobHandlerTests {
 
 	@Test
 	void failedExecutionIsAnObservedFailure() {
-		assertThatIllegalStateException().isThrownBy(() -> handler((execution) -> {
+		assertThatIllegalStateException().isThrownBy(() -> handler((attempt) -> {
 			throw new IllegalStateException("boom");
-		}, this.tracing.registry()).handle(new TestJobs.TestExecution(this.job)));
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(this.job)));
 		SimpleSpan span = this.tracing.spans("mail process").get(0);
 		assertThat(span.getTags()).containsEntry("ojs.job.outcome", "failure");
 		assertThat(span.getError()).hasMessage("boom");
@@ -113,8 +113,8 @@ class ObservedJobHandlerTests {
 	@Test
 	void jobWithoutTraceContextStartsATrace() throws Exception {
 		Job plain = StoredJobs.job("mail.send").queue("mail").attempt(1).build();
-		handler((execution) -> {
-		}, this.tracing.registry()).handle(new TestJobs.TestExecution(plain));
+		handler((attempt) -> {
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(plain));
 		SimpleSpan span = this.tracing.spans("mail process").get(0);
 		assertThat(span.getParentId()).isNullOrEmpty();
 		assertThat(span.getTraceId()).isNotEqualTo(TRACE_ID);

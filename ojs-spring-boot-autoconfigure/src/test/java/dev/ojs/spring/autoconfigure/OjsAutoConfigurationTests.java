@@ -58,7 +58,7 @@ class OjsAutoConfigurationTests {
 			.hasSingleBean(OjsDataSourceScriptDatabaseInitializer.class)
 			.hasSingleBean(Worker.class)
 			.hasSingleBean(OjsWorker.class)
-			.hasSingleBean(ApplicationEventJobEventListener.class));
+			.hasSingleBean(ApplicationEventJobListener.class));
 	}
 
 	@Test
@@ -216,7 +216,7 @@ class OjsAutoConfigurationTests {
 				.hasSingleBean(OjsJobRegistry.class)
 				.doesNotHaveBean(Worker.class)
 				.doesNotHaveBean(OjsWorker.class)
-				.doesNotHaveBean(ApplicationEventJobEventListener.class));
+				.doesNotHaveBean(ApplicationEventJobListener.class));
 	}
 
 	@Test
@@ -442,7 +442,7 @@ class OjsAutoConfigurationTests {
 		@Bean
 		Worker myWorker(JdbcJobStore store) {
 			return new Worker(store, java.util.List.of(), dev.ojs.worker.WorkerSettings.defaults(),
-					dev.ojs.worker.JobEventListener.NONE, dev.ojs.worker.RetryDelayOverride.NONE);
+					dev.ojs.worker.JobListener.NONE, dev.ojs.worker.RetryDelayOverride.NONE);
 		}
 
 	}

@@ -111,16 +111,16 @@ class OjsJobHandlerRegistryTests {
 	void handlerBindsArgumentsAndRethrowsTheMethodsException() throws Exception {
 		this.contextRunner.withBean("configuredJobs", ConfiguredJobs.class).run((context) -> {
 			HandlerRegistration registration = registration(context.getBean(OjsJobHandlerRegistry.class), "a.configured");
-			TestJobs.TestExecution execution = TestJobs.execution("a.configured", "[\"hi\", 3]");
-			registration.handler().handle(execution);
+			TestJobs.TestAttempt attempt = TestJobs.attempt("a.configured", "[\"hi\", 3]");
+			registration.handler().handle(attempt);
 			ConfiguredJobs jobs = context.getBean(ConfiguredJobs.class);
 			assertThat(jobs.calls).containsExactly("hi x3 attempt 1");
-			assertThat(execution.heartbeats).isEqualTo(1);
+			assertThat(attempt.heartbeats).isEqualTo(1);
 			assertThatIOException()
-				.isThrownBy(() -> registration.handler().handle(TestJobs.execution("a.configured", "[\"fail\", 1]")))
+				.isThrownBy(() -> registration.handler().handle(TestJobs.attempt("a.configured", "[\"fail\", 1]")))
 				.withMessage("disk full");
 			assertThat(registration.errorClassifier()
-				.classify(execution.job(), new IOException("disk full")).code()).isEqualTo(ErrorCode.DISCARD);
+				.classify(attempt.job(), new IOException("disk full")).code()).isEqualTo(ErrorCode.DISCARD);
 		});
 	}
 
@@ -132,7 +132,7 @@ class OjsJobHandlerRegistryTests {
 			assertThat(AopUtils.isCglibProxy(bean)).isTrue();
 			assertThat(context.getBean(OjsJobRegistry.class).find("tx.job")).isPresent();
 			registration(context.getBean(OjsJobHandlerRegistry.class), "tx.job").handler()
-				.handle(TestJobs.execution("tx.job", "[\"x\"]"));
+				.handle(TestJobs.attempt("tx.job", "[\"x\"]"));
 			assertThat(bean.transactionActive()).containsExactly(true);
 		});
 	}

@@ -14,10 +14,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.ojs.job.JobState;
-import dev.ojs.spring.JobCompletedEvent;
 import dev.ojs.spring.OjsJob;
-import dev.ojs.spring.OjsJobListener;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.event.JobCompletedEvent;
+import dev.ojs.spring.event.OjsJobListener;
 import dev.ojs.spring.observation.DefaultJobProcessObservationConvention;
 import dev.ojs.spring.observation.JobEnqueueContext;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;

@@ -12,58 +12,59 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Start-up fails for an {@link OjsRecurring @OjsRecurring} method that is not a handler or
- * whose schedule is invalid (ojs-cron.md §3.5, CRON-02/03/11/13), naming the method and the
+ * whose recurring job is invalid (ojs-cron.md §3.5, CRON-02/03/11/13), naming the method and the
  * field.
  */
 class OjsRecurringStartupFailureTests {
 
 	private final ApplicationContextRunner runner = OjsContexts.onEmbeddedDatabase()
-		.withConfiguration(AutoConfigurations.of(OjsCronAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(OjsRecurringJobsAutoConfiguration.class))
 		.withPropertyValues("ojs.worker.enabled=false", "bad.zone=EST");
 
 	@Test
-	void validSchedulesStart() {
+	void validRecurringJobsStart() {
 		this.runner.withBean(Valid.class).run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
 	void aMethodWithoutOjsJob() {
 		this.runner.withBean(WithoutJob.class).run((context) -> assertThat(OjsContexts.failureMessages(context))
-			.contains("@OjsRecurring method WithoutJob#tick of bean").contains("needs @OjsJob"));
+			.contains("@OjsRecurring method WithoutJob#occurrence of bean").contains("needs @OjsJob"));
 	}
 
 	/** CRON-11: the field of the expression at fault. */
 	@Test
 	void anInvalidExpression() {
 		this.runner.withBean(BadExpression.class).run((context) -> assertThat(OjsContexts.failureMessages(context))
-			.contains("@OjsRecurring method BadExpression#tick of bean").contains("Invalid cron.hour"));
+			.contains("@OjsRecurring method BadExpression#occurrence of bean").contains("Invalid cron.hour"));
 	}
 
 	/** CRON-13: IANA names only, also through a placeholder. */
 	@Test
 	void anInvalidZone() {
 		this.runner.withBean(BadZone.class).run((context) -> assertThat(OjsContexts.failureMessages(context))
-			.contains("@OjsRecurring method BadZone#tick of bean").contains("Invalid timezone").contains("EST"));
+			.contains("@OjsRecurring method BadZone#occurrence of bean").contains("Invalid timezone").contains("EST"));
 	}
 
 	/** CRON-02. */
 	@Test
 	void anInvalidName() {
 		this.runner.withBean(BadName.class).run((context) -> assertThat(OjsContexts.failureMessages(context))
-			.contains("@OjsRecurring method BadName#tick of bean").contains("Invalid name").contains("Reports_Nightly"));
+			.contains("@OjsRecurring method BadName#occurrence of bean").contains("Invalid name")
+			.contains("Reports_Nightly"));
 	}
 
 	@Test
 	void anEnabledThatIsNeitherTrueNorFalse() {
 		this.runner.withBean(BadEnabled.class).run((context) -> assertThat(OjsContexts.failureMessages(context))
-			.contains("@OjsRecurring method BadEnabled#tick of bean").contains("Invalid enabled"));
+			.contains("@OjsRecurring method BadEnabled#occurrence of bean").contains("Invalid enabled"));
 	}
 
 	static class Valid {
 
 		@OjsRecurring(name = "reports.nightly", cron = "0 2 * * *", zone = "Europe/Berlin")
 		@OjsJob(type = "reports.nightly")
-		void tick() {
+		void occurrence() {
 		}
 
 	}
@@ -71,7 +72,7 @@ class OjsRecurringStartupFailureTests {
 	static class WithoutJob {
 
 		@OjsRecurring(name = "reports.nightly", cron = "0 2 * * *")
-		void tick() {
+		void occurrence() {
 		}
 
 	}
@@ -80,7 +81,7 @@ class OjsRecurringStartupFailureTests {
 
 		@OjsRecurring(name = "reports.nightly", cron = "0 25 * * *")
 		@OjsJob(type = "reports.nightly")
-		void tick() {
+		void occurrence() {
 		}
 
 	}
@@ -89,7 +90,7 @@ class OjsRecurringStartupFailureTests {
 
 		@OjsRecurring(name = "reports.nightly", cron = "0 2 * * *", zone = "${bad.zone}")
 		@OjsJob(type = "reports.nightly")
-		void tick() {
+		void occurrence() {
 		}
 
 	}
@@ -98,7 +99,7 @@ class OjsRecurringStartupFailureTests {
 
 		@OjsRecurring(name = "Reports_Nightly", cron = "0 2 * * *")
 		@OjsJob(type = "reports.nightly")
-		void tick() {
+		void occurrence() {
 		}
 
 	}
@@ -107,7 +108,7 @@ class OjsRecurringStartupFailureTests {
 
 		@OjsRecurring(name = "reports.nightly", cron = "0 2 * * *", enabled = "yes")
 		@OjsJob(type = "reports.nightly")
-		void tick() {
+		void occurrence() {
 		}
 
 	}

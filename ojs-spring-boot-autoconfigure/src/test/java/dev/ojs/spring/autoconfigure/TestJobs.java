@@ -4,27 +4,27 @@ import java.util.Map;
 
 import dev.ojs.job.Job;
 import dev.ojs.testsupport.StoredJobs;
-import dev.ojs.worker.JobExecution;
+import dev.ojs.worker.Attempt;
 
 /**
- * Executions for unit tests that run handlers without a worker.
+ * Attempts for unit tests that run handlers without a worker.
  */
 final class TestJobs {
 
 	private TestJobs() {
 	}
 
-	static TestExecution execution(String type, String argsJson) {
-		return new TestExecution(StoredJobs.job(type).args(argsJson).build());
+	static TestAttempt attempt(String type, String argsJson) {
+		return new TestAttempt(StoredJobs.job(type).args(argsJson).build());
 	}
 
-	static final class TestExecution implements JobExecution {
+	static final class TestAttempt implements Attempt {
 
 		private final Job job;
 
 		int heartbeats;
 
-		TestExecution(Job job) {
+		TestAttempt(Job job) {
 			this.job = job;
 		}
 

@@ -4,7 +4,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
-import dev.ojs.spring.autoconfigure.OjsCronLifecycle;
+import dev.ojs.spring.autoconfigure.OjsRecurringJobsLifecycle;
 import dev.ojs.testsupport.TestDatabases;
 import dev.ojs.testsupport.TestDatabases.Database;
 import dev.ojs.worker.Worker;
@@ -31,7 +31,7 @@ class PostgresDashboardBrowserTests extends AbstractDashboardBrowserTests {
 	static final AfterAllCallback dropTables = (context) -> {
 		Database database = TestDatabases.database(TestDatabases.Kind.POSTGRESQL);
 		ApplicationContext application = SpringExtension.getApplicationContext(context);
-		application.getBeanProvider(OjsCronLifecycle.class).ifAvailable(OjsCronLifecycle::stop);
+		application.getBeanProvider(OjsRecurringJobsLifecycle.class).ifAvailable(OjsRecurringJobsLifecycle::stop);
 		application.getBean(Worker.class).stop();
 		JdbcSchema.drop(database.dataSource(), new JdbcStoreSettings(TABLE_PREFIX));
 	};

@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * Level 2 (scheduled) of ojs-conformance.md: delayed jobs with {@code scheduled_at}
  * (absolute, relative per spec README decision 16, and the {@code delay_until} alias), job
  * expiry with {@code expires_at} (L2-TTL, decision 17) and the cron endpoints on the
- * recurring-jobs schedules (decision 14); the manifest declares level 2. Subclasses choose
+ * recurring jobs (decision 14); the manifest declares level 2. Subclasses choose
  * the database.
  */
 @SpringBootTest(classes = HttpBindingTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -248,7 +248,7 @@ abstract class Level2ConformanceTests {
 			.doesNotContain("bad-cron", "bad-zone", "bad-type");
 	}
 
-	/** L2-CRON-001: a registered schedule enqueues its jobs, which an HTTP worker fetches. */
+	/** L2-CRON-001: a registered recurring job enqueues its jobs, which an HTTP worker fetches. */
 	@Test
 	void cronJobsAreFetchedOverHttp() {
 		assertThat(this.client.post("/ojs/v1/cron", Map.of("name", "every-second", "cron", "@every 1s", "type",

@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the expected {@code error.code}, and 401 a {@code WWW-Authenticate} challenge;</li>
  * <li>an anonymous request gets no session cookie;</li>
  * <li>a request that must not succeed changes nothing: no job created, no queue paused, no
- * schedule registered.</li>
+ * recurring job registered.</li>
  * </ul>
  */
 abstract class AbstractSecurityMatrixTests {
@@ -222,15 +222,15 @@ abstract class AbstractSecurityMatrixTests {
 
 	/**
 	 * What a refused request must not change: the number of jobs in the queue the cells enqueue
-	 * to (other queues see the worker's own work), the paused queues, the schedules.
+	 * to (other queues see the worker's own work), the paused queues, the recurring jobs.
 	 */
 	private List<Object> sideEffects() {
 		Long jobs = new JdbcTemplate(this.dataSource)
 			.queryForObject("select count(*) from " + this.tablePrefix + "jobs where queue = 'matrix'", Long.class);
 		TreeSet<String> paused = new TreeSet<>(
 				this.jobStore.queueStates().stream().filter(QueueState::paused).map(QueueState::name).toList());
-		TreeSet<String> schedules = new TreeSet<>(this.recurringJobs.list().stream().map((s) -> s.name()).toList());
-		return List.of(jobs, paused, schedules);
+		TreeSet<String> recurringJobs = new TreeSet<>(this.recurringJobs.list().stream().map((s) -> s.name()).toList());
+		return List.of(jobs, paused, recurringJobs);
 	}
 
 }

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the OJS Micrometer metrics: a
  * {@link JobMetricsListener} (job outcome counters and timers, picked up by the worker as
- * one of the context's {@code JobEventListener} beans) and the {@link QueueDepthMetrics}
+ * one of the context's {@code JobListener} beans) and the {@link QueueDepthMetrics}
  * gauges.
  */
 @AutoConfiguration(afterName = { OjsActuatorOrdering.OJS_AUTO_CONFIGURATION,

@@ -20,7 +20,8 @@ import dev.ojs.spring.actuate.RecurringJobsEndpointWebExtension;
  * with {@code management.endpoint.recurringjobs.access=unrestricted}, and expose it over
  * HTTP with {@code management.endpoints.web.exposure.include=recurringjobs}.
  */
-@AutoConfiguration(afterName = { OjsActuatorOrdering.OJS_AUTO_CONFIGURATION, OjsActuatorOrdering.OJS_CRON_AUTO_CONFIGURATION })
+@AutoConfiguration(afterName = { OjsActuatorOrdering.OJS_AUTO_CONFIGURATION,
+		OjsActuatorOrdering.OJS_RECURRING_JOBS_AUTO_CONFIGURATION })
 @ConditionalOnClass({ JobStore.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnAvailableEndpoint(RecurringJobsEndpoint.class)
 public final class RecurringJobsEndpointAutoConfiguration {

@@ -51,7 +51,7 @@ import dev.ojs.web.admin.AdminDeadLetterController;
 import dev.ojs.web.admin.AdminJobsController;
 import dev.ojs.web.admin.AdminQueuesController;
 import dev.ojs.web.admin.AdminSystemController;
-import dev.ojs.web.admin.AdminSchedulesController;
+import dev.ojs.web.admin.AdminRecurringJobsController;
 import dev.ojs.web.admin.AdminWriteGuard;
 import dev.ojs.web.admin.CsrfTokens;
 import dev.ojs.web.dashboard.OjsDashboardController;
@@ -65,7 +65,8 @@ import dev.ojs.web.dashboard.OjsDashboardController;
  * reads and the admin role and a CSRF token for writes; without, a bearer token guards the API.
  */
 @AutoConfiguration(afterName = { "dev.ojs.spring.autoconfigure.OjsAutoConfiguration",
-		"dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration", "dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration",
+		"dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration",
+				"dev.ojs.spring.autoconfigure.OjsRecurringJobsAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -180,14 +181,14 @@ public final class OjsDashboardAutoConfiguration {
 
 	}
 
-	/** Schedules, when recurring jobs are on. */
+	/** Recurring jobs, when recurring jobs are on. */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBean(OjsRecurringJobs.class)
-	static class SchedulesConfiguration {
+	static class RecurringJobsConfiguration {
 
 		@Bean
-		AdminSchedulesController ojsAdminSchedulesController(OjsRecurringJobs recurringJobs) {
-			return new AdminSchedulesController(recurringJobs);
+		AdminRecurringJobsController ojsAdminRecurringJobsController(OjsRecurringJobs recurringJobs) {
+			return new AdminRecurringJobsController(recurringJobs);
 		}
 
 	}

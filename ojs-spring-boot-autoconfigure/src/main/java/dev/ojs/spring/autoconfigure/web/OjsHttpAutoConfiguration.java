@@ -30,7 +30,7 @@ import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
-import dev.ojs.spring.autoconfigure.OjsCronAutoConfiguration;
+import dev.ojs.spring.autoconfigure.OjsRecurringJobsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
 import dev.ojs.spring.autoconfigure.OjsWorkerAutoConfiguration;
 import dev.ojs.web.ApiExceptionHandler;
@@ -41,7 +41,7 @@ import dev.ojs.web.RequestSizeFilter;
 import dev.ojs.web.http.Manifest;
 import dev.ojs.web.http.OjsEventStream;
 import dev.ojs.web.http.OjsEventsController;
-import dev.ojs.web.http.OjsCronController;
+import dev.ojs.web.http.OjsRecurringJobsController;
 import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
 import dev.ojs.web.http.OjsJobsController;
@@ -58,8 +58,9 @@ import dev.ojs.worker.Worker;
  * Spring Security, {@link OjsHttpSecurityConfiguration} guards it by role; without, an
  * {@link OjsAccessFilter} with a bearer token ({@code ojs.http.token}).
  */
-@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class, OjsCronAutoConfiguration.class },
-		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+@AutoConfiguration(after = { OjsAutoConfiguration.class, OjsWorkerAutoConfiguration.class,
+		OjsRecurringJobsAutoConfiguration.class }, afterName =
+				{ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
 				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
@@ -121,9 +122,9 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(OjsRecurringJobs.class)
-	OjsCronController ojsHttpCronController(OjsRecurringJobs recurringJobs, ObjectProvider<JsonMapper> jsonMapper,
-			OjsTemplate template) {
-		return new OjsCronController(recurringJobs, jsonMapper(jsonMapper), template.getSizeLimits());
+	OjsRecurringJobsController ojsHttpRecurringJobsController(OjsRecurringJobs recurringJobs,
+			ObjectProvider<JsonMapper> jsonMapper, OjsTemplate template) {
+		return new OjsRecurringJobsController(recurringJobs, jsonMapper(jsonMapper), template.getSizeLimits());
 	}
 
 	@Bean

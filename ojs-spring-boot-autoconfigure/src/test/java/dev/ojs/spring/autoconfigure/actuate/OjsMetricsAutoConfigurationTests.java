@@ -6,7 +6,7 @@ import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.actuate.JobMetricsListener;
 import dev.ojs.spring.actuate.QueueDepthMetrics;
-import dev.ojs.worker.JobEventListener;
+import dev.ojs.worker.JobListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class OjsMetricsAutoConfigurationTests {
 	void bindsWhenAMeterRegistryIsAvailable() {
 		this.withMetrics.run((context) -> {
 			assertThat(context).hasSingleBean(JobMetricsListener.class).hasSingleBean(QueueDepthMetrics.class);
-			assertThat(context.getBeansOfType(JobEventListener.class)).hasSize(1);
+			assertThat(context.getBeansOfType(JobListener.class)).hasSize(1);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.get(QueueDepthMetrics.DEPTH).tags("queue", "default", "state", "available").gauge()
 				.value()).isEqualTo(3);
