@@ -2,11 +2,11 @@ package dev.ojs.spring.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
@@ -15,12 +15,9 @@ import org.springframework.validation.Validator;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.RateLimit;
 import dev.ojs.jdbc.JdbcStoreSettings;
-import dev.ojs.retry.BackoffStrategy;
-import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 import dev.ojs.spring.JobSizeLimits;
-import dev.ojs.spring.OjsNames;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerSettings;
 
@@ -52,7 +49,8 @@ public class OjsProperties implements Validator {
 
 	private final Worker worker = new Worker();
 
-	private final Retry retry = new Retry();
+	@NestedConfigurationProperty
+	private final RetryProperties retry = new RetryProperties();
 
 	private final Jdbc jdbc = new Jdbc();
 
@@ -96,7 +94,7 @@ public class OjsProperties implements Validator {
 		return this.worker;
 	}
 
-	public Retry getRetry() {
+	public RetryProperties getRetry() {
 		return this.retry;
 	}
 
@@ -154,111 +152,7 @@ public class OjsProperties implements Validator {
 
 	@Override
 	public void validate(Object target, Errors errors) {
-		OjsProperties properties = (OjsProperties) target;
-		properties.validate(errors);
-	}
-
-	private void validate(Errors errors) {
-		positive(errors, "visibilityTimeout", "ojs.visibility-timeout", this.visibilityTimeout);
-		atLeast(errors, "errorHistoryLimit", "ojs.error-history-limit", this.errorHistoryLimit,
-				WorkerSettings.MIN_ERROR_HISTORY);
-		atLeast(errors, "worker.concurrency", "ojs.worker.concurrency", this.worker.concurrency, 1);
-		this.worker.queues.forEach((queue, concurrency) -> {
-			if (!OjsNames.isQueue(queue)) {
-				reject(errors, "worker.queues", "ojs.worker.queues", queue, OjsNames.QUEUE_MESSAGE);
-			}
-			if (concurrency != null && concurrency < 0) {
-				reject(errors, "worker.queues", "ojs.worker.queues." + queue, concurrency,
-						"the concurrency must be at least 1 (0 or empty means ojs.worker.concurrency)");
-			}
-		});
-		positive(errors, "worker.pollInterval", "ojs.worker.poll-interval", this.worker.pollInterval);
-		notNegative(errors, "worker.shutdownGracePeriod", "ojs.worker.shutdown-grace-period",
-				this.worker.shutdownGracePeriod);
-		if (this.jdbc.tablePrefix == null || !JdbcStoreSettings.TABLE_PREFIX.matcher(this.jdbc.tablePrefix).matches()) {
-			reject(errors, "jdbc.tablePrefix", "ojs.jdbc.table-prefix", this.jdbc.tablePrefix,
-					"must match " + JdbcStoreSettings.TABLE_PREFIX.pattern());
-		}
-		if (this.jdbc.initializeSchema == null) {
-			reject(errors, "jdbc.initializeSchema", "ojs.jdbc.initialize-schema", null, "must be set");
-		}
-		positive(errors, "deadLetter.maxAge", "ojs.dead-letter.max-age", this.deadLetter.maxAge);
-		atLeast(errors, "deadLetter.maxCount", "ojs.dead-letter.max-count", this.deadLetter.maxCount, 0);
-		notNegative(errors, "retention.completed", "ojs.retention.completed", this.retention.completed);
-		notNegative(errors, "retention.discarded", "ojs.retention.discarded", this.retention.discarded);
-		positive(errors, "retention.pruneInterval", "ojs.retention.prune-interval", this.retention.pruneInterval);
-		this.rateLimits.forEach((queue, limit) -> {
-			if (!OjsNames.isQueue(queue)) {
-				// the rule OjsQueues, which sets the limits at start-up, applies to every edge
-				reject(errors, "rateLimits", "ojs.rate-limits", queue, OjsNames.QUEUE_MESSAGE);
-			}
-			try {
-				limit.toRateLimit();
-			}
-			catch (IllegalArgumentException ex) {
-				reject(errors, "rateLimits", "ojs.rate-limits." + queue, limit, ex.getMessage());
-			}
-		});
-		positive(errors, "maxArgsSize", "ojs.max-args-size", this.maxArgsSize);
-		positive(errors, "maxMetaSize", "ojs.max-meta-size", this.maxMetaSize);
-		try {
-			defaultRetryPolicy();
-		}
-		catch (RetryPolicyValidationException ex) {
-			String field = (ex.field() != null) ? ex.field() : "";
-			reject(errors, "retry." + camelCase(field), "ojs.retry." + field.replace('_', '-'), ex.value(),
-					ex.getMessage());
-		}
-	}
-
-	private static void positive(Errors errors, String field, String property, @Nullable Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			reject(errors, field, property, value, "must be a positive duration");
-		}
-	}
-
-	private static void positive(Errors errors, String field, String property, @Nullable DataSize value) {
-		if (value == null || value.toBytes() < 1) {
-			reject(errors, field, property, value, "must be at least 1B");
-		}
-	}
-
-	private static void notNegative(Errors errors, String field, String property, @Nullable Duration value) {
-		if (value == null || value.isNegative()) {
-			reject(errors, field, property, value, "must not be negative");
-		}
-	}
-
-	private static void atLeast(Errors errors, String field, String property, int value, int min) {
-		if (value < min) {
-			reject(errors, field, property, value, "must be at least " + min);
-		}
-	}
-
-	private static void reject(Errors errors, String field, String property, @Nullable Object value,
-			String reason) {
-		String message = "Invalid value '" + value + "' for property '" + property + "': " + reason;
-		if (errors.getFieldType(field) != null) {
-			errors.rejectValue(field, "ojs.invalid", message);
-		}
-		else {
-			errors.reject("ojs.invalid", message);
-		}
-	}
-
-	private static String camelCase(String snakeCase) {
-		StringBuilder result = new StringBuilder(snakeCase.length());
-		boolean upper = false;
-		for (char c : snakeCase.toCharArray()) {
-			if (c == '_' || c == '-') {
-				upper = true;
-			}
-			else {
-				result.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return result.toString();
+		OjsPropertiesValidation.validate((OjsProperties) target, errors);
 	}
 
 	/**
@@ -370,136 +264,6 @@ public class OjsProperties implements Validator {
 
 		public void setNodeId(@Nullable String nodeId) {
 			this.nodeId = nodeId;
-		}
-
-	}
-
-	/**
-	 * Application-wide default retry policy (spec section 2). Unset fields inherit the spec
-	 * defaults (section 8); '@OjsJob' attributes and per-enqueue options override these.
-	 */
-	public static class Retry {
-
-		/**
-		 * Total number of attempts including the first (spec default 3; 0 and 1 mean no
-		 * retry).
-		 */
-		private @Nullable Integer maxAttempts;
-
-		/**
-		 * Delay before the first retry (spec default 1s).
-		 */
-		private @Nullable Duration initialInterval;
-
-		/**
-		 * Multiplier of successive delays, at least 1.0 (spec default 2.0).
-		 */
-		private @Nullable Double backoffCoefficient;
-
-		/**
-		 * Cap on any computed delay (spec default 5m).
-		 */
-		private @Nullable Duration maxInterval;
-
-		/**
-		 * Whether to randomise delays by a factor in [0.5, 1.5) (spec default true).
-		 */
-		private @Nullable Boolean jitter;
-
-		/**
-		 * Error types that are never retried: exact, or a prefix ending in '.*' (spec
-		 * section 6).
-		 */
-		private @Nullable List<String> nonRetryableErrors;
-
-		/**
-		 * What happens to a job whose attempts are exhausted: 'discard' (spec default) or
-		 * 'dead-letter'.
-		 */
-		private @Nullable OnExhaustion onExhaustion;
-
-		/**
-		 * Backoff formula: 'none', 'linear', 'exponential' (default) or 'polynomial'.
-		 */
-		private @Nullable BackoffStrategy backoffStrategy;
-
-		public @Nullable Integer getMaxAttempts() {
-			return this.maxAttempts;
-		}
-
-		public void setMaxAttempts(@Nullable Integer maxAttempts) {
-			this.maxAttempts = maxAttempts;
-		}
-
-		public @Nullable Duration getInitialInterval() {
-			return this.initialInterval;
-		}
-
-		public void setInitialInterval(@Nullable Duration initialInterval) {
-			this.initialInterval = initialInterval;
-		}
-
-		public @Nullable Double getBackoffCoefficient() {
-			return this.backoffCoefficient;
-		}
-
-		public void setBackoffCoefficient(@Nullable Double backoffCoefficient) {
-			this.backoffCoefficient = backoffCoefficient;
-		}
-
-		public @Nullable Duration getMaxInterval() {
-			return this.maxInterval;
-		}
-
-		public void setMaxInterval(@Nullable Duration maxInterval) {
-			this.maxInterval = maxInterval;
-		}
-
-		public @Nullable Boolean getJitter() {
-			return this.jitter;
-		}
-
-		public void setJitter(@Nullable Boolean jitter) {
-			this.jitter = jitter;
-		}
-
-		public @Nullable List<String> getNonRetryableErrors() {
-			return this.nonRetryableErrors;
-		}
-
-		public void setNonRetryableErrors(@Nullable List<String> nonRetryableErrors) {
-			this.nonRetryableErrors = nonRetryableErrors;
-		}
-
-		public @Nullable OnExhaustion getOnExhaustion() {
-			return this.onExhaustion;
-		}
-
-		public void setOnExhaustion(@Nullable OnExhaustion onExhaustion) {
-			this.onExhaustion = onExhaustion;
-		}
-
-		public @Nullable BackoffStrategy getBackoffStrategy() {
-			return this.backoffStrategy;
-		}
-
-		public void setBackoffStrategy(@Nullable BackoffStrategy backoffStrategy) {
-			this.backoffStrategy = backoffStrategy;
-		}
-
-		/** The partial policy these properties set (unset fields stay unset). */
-		public RetryPolicy toPolicy() {
-			// the builder leaves a null field unset and copies the list
-			return RetryPolicy.builder()
-				.maxAttempts(this.maxAttempts)
-				.initialInterval(this.initialInterval)
-				.backoffCoefficient(this.backoffCoefficient)
-				.maxInterval(this.maxInterval)
-				.jitter(this.jitter)
-				.nonRetryableErrors(this.nonRetryableErrors)
-				.onExhaustion(this.onExhaustion)
-				.backoffStrategy(this.backoffStrategy)
-				.build();
 		}
 
 	}
