@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
@@ -30,32 +29,13 @@ class EdgeDependenciesTests {
 
 	/** A store type or the JDBC package, named in an import or in code. */
 	private static final Pattern STORE = Pattern.compile(
-			"\\bdev\\.ojs\\.(job\\.JobStore|admin\\.AdminStore|cron\\.RecurringJobStore|jdbc\\.[\\w*]+)\\b"
-					+ "|\\bimport\\s+dev\\.ojs\\.(job|admin|cron)\\.\\*;");
-
-	/**
-	 * Edges of the dead-letter, recurring job and worker-node resources that still reach a store
-	 * until their services are in place. Empty this list as they move; a class that no
-	 * longer reaches a store must leave it.
-	 */
-	private static final Set<String> STILL_ALLOWED = Set.of("dev/ojs/web/http/OjsDeadLetterController.java",
-			"dev/ojs/web/admin/AdminDeadLetterController.java", "dev/ojs/spring/actuate/DeadLettersEndpoint.java",
-			"dev/ojs/web/admin/AdminRecurringJobsController.java",
-			"dev/ojs/spring/actuate/RecurringJobsEndpoint.java", "dev/ojs/spring/actuate/RecurringJobsHealthIndicator.java",
-			"dev/ojs/web/http/OjsWorkersController.java", "dev/ojs/web/admin/AdminSystemController.java");
+			"\\bdev\\.ojs\\.(job\\.JobStore|admin\\.AdminStore|recurring\\.RecurringJobStore|jdbc\\.[\\w*]+)\\b"
+					+ "|\\bimport\\s+dev\\.ojs\\.(job|admin|recurring)\\.\\*;");
 
 	@Test
 	void edgesDoNotReachTheStores() throws IOException {
 		Map<String, List<String>> reaching = reachingTheStores();
-		assertThat(reaching.keySet()).as("edges naming a store or dev.ojs.jdbc: %s", reaching)
-			.allMatch(STILL_ALLOWED::contains);
-	}
-
-	@Test
-	void theAllowedEdgesStillReachAStore() throws IOException {
-		Set<String> reaching = reachingTheStores().keySet();
-		assertThat(STILL_ALLOWED).as("edges that no longer reach a store: remove them from STILL_ALLOWED")
-			.allMatch(reaching::contains);
+		assertThat(reaching).as("edges naming a store or dev.ojs.jdbc").isEmpty();
 	}
 
 	/** The edge source files naming a store, with what they name. */

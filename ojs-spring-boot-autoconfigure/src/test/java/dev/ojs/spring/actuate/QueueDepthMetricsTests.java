@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.QueueState;
@@ -26,6 +27,10 @@ import static org.mockito.Mockito.verify;
 class QueueDepthMetricsTests {
 
 	private final JobStore store = mock(JobStore.class);
+
+	{
+		given(this.store.deadLetterStats()).willReturn(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
+	}
 
 	private final AtomicLong nanoTime = new AtomicLong();
 

@@ -2,6 +2,7 @@ package dev.ojs.spring.autoconfigure.actuate;
 
 import java.util.Map;
 
+import dev.ojs.job.DeadLetterStats;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.actuate.JobMetricsListener;
@@ -34,6 +35,7 @@ class OjsMetricsAutoConfigurationTests {
 		.withBean(JobStore.class, () -> {
 			JobStore store = mock(JobStore.class);
 			given(store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 3L)));
+			given(store.deadLetterStats()).willReturn(new DeadLetterStats(0, Map.of(), Map.of(), null, null));
 			return store;
 		});
 
