@@ -52,8 +52,8 @@ public final class DeadLetterJson {
 		view.put("type", group.type());
 		view.put("queue", group.queue());
 		view.put("count", group.count());
-		view.put("oldest_at", JsonInstants.admin(group.oldestAt()));
-		view.put("newest_at", JsonInstants.admin(group.newestAt()));
+		view.put("oldest_at", JobJson.Surface.ADMIN.time(group.oldestAt()));
+		view.put("newest_at", JobJson.Surface.ADMIN.time(group.newestAt()));
 		view.put("sample_message", sampled.sampleMessage());
 		return view;
 	}
@@ -64,8 +64,8 @@ public final class DeadLetterJson {
 		body.put("total", stats.total());
 		body.put("by_queue", stats.byQueue());
 		body.put("by_error_type", stats.byErrorType());
-		body.put("oldest", JsonInstants.binding(stats.oldest()));
-		body.put("newest", JsonInstants.binding(stats.newest()));
+		body.put("oldest", JobJson.Surface.BINDING.time(stats.oldest()));
+		body.put("newest", JobJson.Surface.BINDING.time(stats.newest()));
 		return body;
 	}
 

@@ -63,9 +63,9 @@ public final class RecurringJobJson {
 		view.put("overlap_policy", definition.overlap().value());
 		view.put("enabled", definition.enabled());
 		view.put("status", !definition.enabled() ? "disabled" : (stored.nextRunAt() != null) ? "active" : "paused");
-		view.put("created_at", JsonInstants.binding(stored.createdAt()));
-		view.put("next_run_at", JsonInstants.binding(stored.nextRunAt()));
-		view.put("last_run_at", JsonInstants.binding(stored.lastRunAt()));
+		view.put("created_at", JobJson.Surface.BINDING.time(stored.createdAt()));
+		view.put("next_run_at", JobJson.Surface.BINDING.time(stored.nextRunAt()));
+		view.put("last_run_at", JobJson.Surface.BINDING.time(stored.lastRunAt()));
 		return view;
 	}
 
@@ -84,8 +84,8 @@ public final class RecurringJobJson {
 		view.put("enabled", definition.enabled());
 		view.put("paused", RecurringJobs.isPaused(stored));
 		view.put("overlap", definition.overlap().value());
-		view.put("next_run_at", JsonInstants.admin(stored.nextRunAt()));
-		view.put("last_run_at", JsonInstants.admin(stored.lastRunAt()));
+		view.put("next_run_at", JobJson.Surface.ADMIN.time(stored.nextRunAt()));
+		view.put("last_run_at", JobJson.Surface.ADMIN.time(stored.lastRunAt()));
 		view.put("last_outcome", stored.lastOutcome());
 		view.put("last_job_id", stored.lastJobId());
 		view.put("run_count", stored.runCount());

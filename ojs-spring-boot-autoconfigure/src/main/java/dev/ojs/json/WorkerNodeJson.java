@@ -26,8 +26,8 @@ public final class WorkerNodeJson {
 		view.put("queues", info.queues());
 		view.put("concurrency", info.concurrency());
 		view.put("active_jobs", info.runningJobs());
-		view.put("started_at", JsonInstants.admin(info.startedAt()));
-		view.put("last_heartbeat_at", JsonInstants.admin(info.lastSeenAt()));
+		view.put("started_at", JobJson.Surface.ADMIN.time(info.startedAt()));
+		view.put("last_heartbeat_at", JobJson.Surface.ADMIN.time(info.lastSeenAt()));
 		view.put("version", info.version());
 		view.put("kind", info.kind());
 		return view;
