@@ -1,77 +1,37 @@
 package dev.ojs.conformance;
 
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import javax.sql.DataSource;
-
-import org.junit.jupiter.api.AfterAll;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.TestInfo;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
 
 import dev.ojs.testsupport.TestDatabases;
 
 /**
  * The official OJS conformance suite, levels 0–4 ({@code ../shared/ojs-conformance}, see
- * {@link ConformanceSuites}), over the HTTP binding of an application on a random port: one
- * dynamic test per case, run one after the other on a store emptied before each
- * ({@link JobTables}). Loopback clients need no token
- * ({@code ojs.http.allow-unauthenticated-loopback}), as the cases send none. A case listed in
- * {@code conformance/known-gaps.txt} is skipped with its gap while it fails and fails the
- * build once it passes; the ones in {@code conformance/unpassable.txt} are skipped with
- * their reason. The report ({@link ConformanceReport}) is printed after the class and written
- * to {@code target/conformance/}. Subclasses choose the database.
+ * {@link ConformanceSuites}), over the HTTP binding on H2, PostgreSQL and MariaDB at the same
+ * time: each database has its application and runs its cases one after the other
+ * ({@link DatabaseRun}); the dynamic tests (database, level, case) then report what each
+ * case did. A case listed in {@code conformance/known-gaps.txt} is skipped with its gap while
+ * it fails and fails the build once it passes; the ones in {@code conformance/unpassable.txt}
+ * are skipped with their reason. A database that is not reachable is skipped with the reason
+ * (failed under {@code CI=true}) while the others run.
  */
-@SpringBootTest(classes = ConformanceTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.http.enabled=true", "ojs.http.allow-unauthenticated-loopback=true",
-				"ojs.jdbc.initialize-schema=always", "ojs.worker.poll-interval=50ms",
-				"ojs.worker.shutdown-grace-period=2s" })
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-abstract class ConformanceSuiteTests {
+class ConformanceSuiteTests {
 
-	/** The longest one request may take (the reference runner's default is 30 s). */
-	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Map<Class<?>, ConformanceReport> reports = new ConcurrentHashMap<>();
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	DataSource dataSource;
-
-	@Value("${ojs.jdbc.table-prefix}")
-	String tablePrefix;
-
-	@Value("${test.database}")
-	String database;
-
-	/** Points the application at a database, with a table prefix of its own. */
-	static void configure(DynamicPropertyRegistry registry, TestDatabases.Kind kind) {
-		String prefix = "c" + Long.toString(ThreadLocalRandom.current().nextLong(Long.MAX_VALUE), 36) + "_";
-		registry.add("test.database", kind::name);
-		registry.add("ojs.jdbc.table-prefix", () -> prefix);
-	}
+	/** The longest the tests wait for a database's run, far beyond its few minutes. */
+	private static final long RUN_TIMEOUT_MINUTES = 30;
 
 	@TestFactory
 	Stream<DynamicNode> conformanceSuite() {
@@ -81,46 +41,47 @@ abstract class ConformanceSuiteTests {
 		Path suites = ConformanceSuites.location();
 		List<ConformanceCase> cases = ConformanceCases.load(suites, 4);
 		KnownCases known = KnownCases.load();
-		StepExecutor executor = new StepExecutor("http://127.0.0.1:" + this.port, REQUEST_TIMEOUT);
-		JobTables tables = new JobTables(this.dataSource, this.tablePrefix);
-		ConformanceReport report = new ConformanceReport(this.database, suites);
-		reports.put(getClass(), report);
-		DynamicTest lists = DynamicTest.dynamicTest("known-gaps.txt and unpassable.txt name cases of the suite",
-				() -> Assertions.assertEquals(List.of(), known.strangers(cases), "entries that name no case"));
-		return Stream.concat(Stream.of(lists), IntStream.rangeClosed(0, 4)
-			.mapToObj((level) -> DynamicContainer.dynamicContainer("Level " + level,
-					cases.stream()
-						.filter((testCase) -> testCase.level() == level)
-						.map((testCase) -> DynamicTest.dynamicTest(testCase.id() + " " + testCase.name(),
-								testCase.source().toUri(), () -> run(testCase, known, executor, tables, report))))));
-	}
-
-	@AfterAll
-	static void report(TestInfo info) {
-		ConformanceReport report = reports.remove(info.getTestClass().orElseThrow());
-		if (report != null) {
-			report.publish();
-		}
-	}
-
-	private static void run(ConformanceCase testCase, KnownCases known, StepExecutor executor, JobTables tables,
-			ConformanceReport report) {
-		String unpassable = known.unpassable(testCase);
-		if (unpassable != null) {
-			report.unpassable(testCase, unpassable);
-			Assumptions.abort("Unpassable as written: " + unpassable);
-		}
-		tables.empty();
-		CaseResult result = executor.run(testCase);
-		String gap = known.gap(testCase);
-		ConformanceReport.Verdict verdict = report.add(result, gap);
-		String failures = result.failures().stream().map(Failure::describe).collect(Collectors.joining("\n"));
-		switch (verdict) {
-			case PASSED -> {
+		List<DynamicNode> nodes = new ArrayList<>();
+		nodes.add(DynamicTest.dynamicTest("known-gaps.txt and unpassable.txt name cases of the suite",
+				() -> Assertions.assertEquals(List.of(), known.strangers(cases), "entries that name no case")));
+		for (TestDatabases.Kind kind : TestDatabases.Kind.values()) {
+			Throwable unreachable = unreachable(kind);
+			if (unreachable != null) {
+				nodes.add(DynamicTest.dynamicTest(kind.name(), () -> {
+					throw unreachable;
+				}));
+				continue;
 			}
-			case PASSES_NOW -> Assertions.fail(testCase.id() + " " + testCase.name() + " passes now: remove it from known-gaps.txt (" + gap + ")");
-			case KNOWN_GAP -> Assumptions.abort("Known gap: " + gap + "\n" + failures);
-			default -> Assertions.fail(testCase.id() + " " + testCase.name() + " failed:\n" + failures);
+			CompletableFuture<List<DatabaseRun.Outcome>> run = DatabaseRun.start(kind, cases, known, suites);
+			nodes.add(DynamicContainer.dynamicContainer(kind.name(), IntStream.rangeClosed(0, 4)
+				.mapToObj((level) -> DynamicContainer.dynamicContainer("Level " + level,
+						IntStream.range(0, cases.size())
+							.filter((index) -> cases.get(index).level() == level)
+							.mapToObj((index) -> DynamicTest.dynamicTest(
+									cases.get(index).id() + " " + cases.get(index).name(),
+									cases.get(index).source().toUri(), () -> outcomes(run).get(index).check()))))));
+		}
+		return nodes.stream();
+	}
+
+	/** Why the database cannot be used (a skip, or under {@code CI=true} a failure), or {@code null}. */
+	private static @Nullable Throwable unreachable(TestDatabases.Kind kind) {
+		try {
+			TestDatabases.database(kind);
+			return null;
+		}
+		catch (RuntimeException | AssertionError ex) {
+			return ex;
+		}
+	}
+
+	private static List<DatabaseRun.Outcome> outcomes(CompletableFuture<List<DatabaseRun.Outcome>> run)
+			throws Throwable {
+		try {
+			return run.get(RUN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
+		}
+		catch (ExecutionException ex) {
+			throw ex.getCause();
 		}
 	}
 
