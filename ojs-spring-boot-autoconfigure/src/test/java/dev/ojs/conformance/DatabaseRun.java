@@ -79,7 +79,7 @@ final class DatabaseRun {
 			JobTables tables = new JobTables(context.getBean(DataSource.class), prefix);
 			List<Outcome> outcomes = new ArrayList<>();
 			for (ConformanceCase testCase : cases) {
-				outcomes.add(run(testCase, known, executor, tables, report));
+				outcomes.add(run(kind, testCase, known, executor, tables, report));
 			}
 			return outcomes;
 		}
@@ -97,9 +97,9 @@ final class DatabaseRun {
 		}
 	}
 
-	private static Outcome run(ConformanceCase testCase, KnownCases known, StepExecutor executor, JobTables tables,
+	private static Outcome run(TestDatabases.Kind kind, ConformanceCase testCase, KnownCases known, StepExecutor executor, JobTables tables,
 			ConformanceReport report) {
-		String title = testCase.id() + " " + testCase.name();
+		String title = kind.name() + ": " + testCase.id() + " " + testCase.name();
 		String unpassable = known.unpassable(testCase);
 		if (unpassable != null) {
 			report.unpassable(testCase, unpassable);
