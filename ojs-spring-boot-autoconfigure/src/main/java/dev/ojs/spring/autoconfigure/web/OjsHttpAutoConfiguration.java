@@ -101,7 +101,8 @@ public final class OjsHttpAutoConfiguration {
 			ObjectProvider<JsonMapper> jsonMapper) {
 		OjsHttpProperties.Events events = properties.getEvents();
 		return new OjsEventStream(environment.getProperty("spring.application.name", "application"),
-				jsonMapper(jsonMapper), events.getMaxSubscribers(), events.getBufferSize(), events.getKeepAlive());
+				jsonMapper(jsonMapper), events.getMaxSubscribers(), events.getBufferSize(), events.getKeepAlive(),
+				events.getRecentSize());
 	}
 
 	@Bean
