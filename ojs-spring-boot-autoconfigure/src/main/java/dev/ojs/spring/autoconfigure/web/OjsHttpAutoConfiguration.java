@@ -29,6 +29,7 @@ import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsRecurringJobsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
@@ -130,8 +131,8 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(Worker.class)
-	WorkerDirectives ojsHttpWorkerDirectives() {
-		return new WorkerDirectives();
+	WorkerDirectives ojsHttpWorkerDirectives(ObjectProvider<OjsWorkerNodes> nodes) {
+		return new WorkerDirectives(nodes.getIfAvailable());
 	}
 
 	@Bean
