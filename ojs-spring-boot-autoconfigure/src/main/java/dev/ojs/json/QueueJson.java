@@ -15,7 +15,6 @@ import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.QueueInfo;
-import dev.ojs.spring.QueueInfo;
 
 /**
  * A queue as JSON: the one mapping of a queue for the HTTP binding and the Admin API (and
@@ -64,6 +63,14 @@ public final class QueueJson {
 		return json;
 	}
 
+	/**
+	 * A pause's or resume's answer over the binding (§11.3, §11.4): the queue wrapped as
+	 * {@code {"queue": {...}}}, as L4-PAUSE-001 and L4-PAUSE-002 read it.
+	 */
+	public static Map<String, Object> bindingAnswer(QueueState state) {
+		return Map.of("queue", binding(state));
+	}
+
 	/** A queue over the binding (§11.1, §11.3, §11.4). */
 	public static Map<String, Object> binding(QueueState state) {
 		Map<String, Object> queue = new LinkedHashMap<>();
@@ -82,13 +89,18 @@ public final class QueueJson {
 
 	/**
 	 * A queue's stats over the binding (§11.2): exact counts per state, and with
-	 * {@code lastHour} (the per-minute statistics of the last hour, L4-STATS-001) the
-	 * completed and failed jobs and the throughput.
+	 * {@code lastHour} (the per-minute statistics of the last hour) the completed and failed
+	 * jobs and the throughput. The queue is an object, {@code {"queue": {"name", "status",
+	 * "paused", <count per state>, "total"}}}, as L4-STATS-001, L4-BULK-001 and L4-BULK-003
+	 * read it; {@code status}, {@code stats} and {@code computed_at} stay beside it as §11.2
+	 * writes them.
 	 */
 	public static Map<String, Object> bindingStats(String name, boolean paused, Map<JobState, Long> counts,
 			@Nullable List<StatsBucket> lastHour, Instant computedAt) {
-		Map<String, Object> stats = new LinkedHashMap<>(counts(counts));
-		stats.put("total", counts.values().stream().mapToLong(Long::longValue).sum());
+		Map<String, Long> perState = counts(counts);
+		long total = counts.values().stream().mapToLong(Long::longValue).sum();
+		Map<String, Object> stats = new LinkedHashMap<>(perState);
+		stats.put("total", total);
 		if (lastHour != null) {
 			long completed = 0;
 			long failed = 0;
@@ -100,8 +112,14 @@ public final class QueueJson {
 			stats.put("failed_last_hour", failed);
 			stats.put("throughput_per_second", completed / 3600.0);
 		}
+		Map<String, Object> queue = new LinkedHashMap<>();
+		queue.put("name", name);
+		queue.put("status", paused ? "paused" : "active");
+		queue.put("paused", paused);
+		queue.putAll(perState);
+		queue.put("total", total);
 		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("queue", name);
+		body.put("queue", queue);
 		body.put("status", paused ? "paused" : "active");
 		body.put("stats", stats);
 		body.put("computed_at", JobJson.timestamp(computedAt));

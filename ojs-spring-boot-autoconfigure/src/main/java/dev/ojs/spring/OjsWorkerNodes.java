@@ -3,8 +3,11 @@ package dev.ojs.spring;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.JobQuery;
@@ -18,8 +21,25 @@ import dev.ojs.worker.Worker;
  * this application's and every other's, in-process workers and external ones. A node not seen
  * for {@value #STALE_HEARTBEATS} heartbeat intervals is stale: stopped, or cut off from the
  * database.
+ * <p>
+ * It also holds the signal for each worker that its heartbeats answer (ojs-worker-protocol.md,
+ * ojs-admin-api.md §9.3, L1-WRK-002, L1-WRK-003): {@code quiet} (stop fetching, finish the
+ * active jobs) or {@code terminate}, set per worker id. Signals live in this node's memory:
+ * a worker that heartbeats another node of the application is told that node's.
  */
 public class OjsWorkerNodes {
+
+	/** What a worker's heartbeat tells it. */
+	public enum Signal {
+
+		RUNNING, QUIET, TERMINATE;
+
+		/** The signal's name on the wire. */
+		public String value() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
 
 	/** Heartbeat intervals without a heartbeat after which a node is stale. */
 	public static final int STALE_HEARTBEATS = 3;
@@ -27,6 +47,8 @@ public class OjsWorkerNodes {
 	private final AdminStore admin;
 
 	private final Duration heartbeatInterval;
+
+	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
 	/**
 	 * @param admin the queries over the nodes and jobs
@@ -67,6 +89,26 @@ public class OjsWorkerNodes {
 	public List<Job> heldJobs(String id) {
 		JobQuery active = JobQuery.ALL.withState(JobState.ACTIVE, null).withPage(null, AdminStore.MAX_PAGE);
 		return this.admin.jobs(active).items().stream().filter((job) -> id.equals(job.lockedBy())).toList();
+	}
+
+	/** Tells a worker, on its next heartbeat, to stop fetching and finish its active jobs. */
+	public void quiet(String workerId) {
+		this.signals.put(workerId, Signal.QUIET);
+	}
+
+	/** Tells a worker, on its next heartbeat, to shut down and give back its active jobs. */
+	public void terminate(String workerId) {
+		this.signals.put(workerId, Signal.TERMINATE);
+	}
+
+	/** Lets a worker run normally again. */
+	public void resume(String workerId) {
+		this.signals.remove(workerId);
+	}
+
+	/** The signal set for this worker, {@link Signal#RUNNING} when none is. */
+	public Signal signal(String workerId) {
+		return this.signals.getOrDefault(workerId, Signal.RUNNING);
 	}
 
 	private WorkerNode node(NodeInfo node, Instant now) {

@@ -60,6 +60,9 @@ abstract class AdminApiHttpTests {
 	@Autowired
 	private OjsQueues queues;
 
+	@Autowired
+	private OjsWorkerNodes nodes;
+
 	/** Each test starts from an empty job table, once the worker is idle. */
 	@BeforeEach
 	void clearJobs() {
@@ -306,6 +309,20 @@ abstract class AdminApiHttpTests {
 			.jsonPath("$.kind").isEqualTo("in-process")
 			.jsonPath("$.jobs").isArray();
 		((JdbcJobStore) this.jobStore).nodeStopped("gone-node");
+	}
+
+	/**
+	 * §9.3, L1-WRK-002, L1-WRK-003: quiet and terminate are set per worker id, also one that is
+	 * no node (an external worker), and kept by the worker nodes service for the heartbeat.
+	 */
+	@Test
+	void signalsWorkers() {
+		assertThat(post(API + "/workers/ext-worker-1/quiet", Map.of()).get("state")).isEqualTo("quiet");
+		assertThat(this.nodes.signal("ext-worker-1")).isEqualTo(OjsWorkerNodes.Signal.QUIET);
+		assertThat(post(API + "/workers/ext-worker-1/terminate", Map.of()).get("state")).isEqualTo("terminate");
+		assertThat(this.nodes.signal("ext-worker-1")).isEqualTo(OjsWorkerNodes.Signal.TERMINATE);
+		assertThat(post(API + "/workers/ext-worker-1/resume", Map.of()).get("state")).isEqualTo("running");
+		assertThat(this.nodes.signal("ext-worker-1")).isEqualTo(OjsWorkerNodes.Signal.RUNNING);
 	}
 
 	/** §10: per-minute counters after real runs: completed and dead-lettered jobs show up in the history. */

@@ -16,6 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -163,6 +164,34 @@ public class AdminSystemController {
 		Map<String, Object> view = WorkerNodeJson.admin(node);
 		view.put("jobs", this.nodes.heldJobs(id).stream().map(this.views::summary).toList());
 		return view;
+	}
+
+	/**
+	 * §9.3, L1-WRK-002: the worker's next heartbeat answers {@code quiet}. Any worker id: an
+	 * external worker need not be a node.
+	 */
+	@PostMapping("/workers/{id}/quiet")
+	public Map<String, Object> quiet(@PathVariable String id) {
+		this.nodes.quiet(id);
+		return signal(id);
+	}
+
+	/** L1-WRK-003: the worker's next heartbeat answers {@code terminate}. */
+	@PostMapping("/workers/{id}/terminate")
+	public Map<String, Object> terminate(@PathVariable String id) {
+		this.nodes.terminate(id);
+		return signal(id);
+	}
+
+	/** The worker's next heartbeat answers {@code running} again. */
+	@PostMapping("/workers/{id}/resume")
+	public Map<String, Object> resume(@PathVariable String id) {
+		this.nodes.resume(id);
+		return signal(id);
+	}
+
+	private Map<String, Object> signal(String id) {
+		return Map.of("worker_id", id, "state", this.nodes.signal(id).value());
 	}
 
 	private static Instant orElse(@Nullable Instant value, Instant fallback) {

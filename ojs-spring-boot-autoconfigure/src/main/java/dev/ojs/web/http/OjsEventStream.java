@@ -47,7 +47,9 @@ import dev.ojs.worker.Expirer;
  * {@code job.completed}, {@code job.failed}, {@code job.discarded}) and {@code job.retrying},
  * built from the engine's job events of this node (in-process and HTTP workers alike) and
  * {@link JobEnqueuedEvent}s and {@link JobCancelledEvent}s of {@code OjsTemplate}, in the event envelope of §2, for the subscribers of
- * {@code GET /ojs/v1/events} (spec README decision 11).
+ * {@code GET /ojs/v1/events} (spec README decision 11), and the last of them kept in a
+ * bounded ring for clients that ask for them as JSON (ojs-events.md §6.4; this node's events
+ * only, as the stream).
  * <p>
  * At most {@code maxSubscribers} subscribe at once. Publishing an event encodes it once and
  * offers it to the bounded buffer of each subscriber that wants it, never waiting: the
@@ -70,6 +72,9 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	/** Default of {@code ojs.http.events.keep-alive}. */
 	public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
 
+	/** Default of {@code ojs.http.events.recent-size}. */
+	public static final int DEFAULT_RECENT_SIZE = 1000;
+
 	/** An SSE comment line: keeps the connection in use, so a closed one is noticed. */
 	private static final byte[] KEEP_ALIVE = ":\n\n".getBytes(StandardCharsets.UTF_8);
 
@@ -82,6 +87,9 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	private final int bufferSize;
 
 	private final Duration keepAlive;
+
+	/** The last events, for clients that ask for them as JSON. */
+	private final RecentEvents recent;
 
 	private final List<EventSubscriber> subscribers = new CopyOnWriteArrayList<>();
 
@@ -107,6 +115,7 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	}
 
 	/**
+	 * An event stream keeping the last {@value #DEFAULT_RECENT_SIZE} events.
 	 * @param service the service name in each event's {@code source} URI (§2.4)
 	 * @param jsonMapper writes the envelopes
 	 * @param maxSubscribers how many may subscribe at once
@@ -115,6 +124,20 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	 */
 	public OjsEventStream(String service, JsonMapper jsonMapper, int maxSubscribers, int bufferSize,
 			Duration keepAlive) {
+		this(service, jsonMapper, maxSubscribers, bufferSize, keepAlive, DEFAULT_RECENT_SIZE);
+	}
+
+	/**
+	 * @param service the service name in each event's {@code source} URI (§2.4)
+	 * @param jsonMapper writes the envelopes
+	 * @param maxSubscribers how many may subscribe at once
+	 * @param bufferSize how many events may wait for one subscriber before it is dropped
+	 * @param keepAlive how often each subscriber gets a comment line
+	 * @param recentSize how many of the last events this node keeps for clients that ask for
+	 * them as JSON (0 for none)
+	 */
+	public OjsEventStream(String service, JsonMapper jsonMapper, int maxSubscribers, int bufferSize,
+			Duration keepAlive, int recentSize) {
 		Assert.isTrue(maxSubscribers >= 1, "maxSubscribers must be at least 1");
 		Assert.isTrue(bufferSize >= 1, "bufferSize must be at least 1");
 		Assert.isTrue(!keepAlive.isNegative() && !keepAlive.isZero(), "keepAlive must be positive");
@@ -124,6 +147,7 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		this.bufferSize = bufferSize;
 		this.keepAlive = keepAlive;
 		this.slots = new Semaphore(maxSubscribers);
+		this.recent = new RecentEvents(recentSize);
 		this.writer.setRemoveOnCancelPolicy(true);
 	}
 
@@ -302,28 +326,44 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 	}
 
 	/**
-	 * The §2.1 envelope, when anyone listens: encoded once and offered to every subscriber
-	 * that wants it, dropping those whose buffer is full.
+	 * The §2.1 envelope, when anyone listens or the recent events are kept: kept in the
+	 * recent events, encoded once and offered to every subscriber that wants it, dropping
+	 * those whose buffer is full.
 	 */
 	void publish(String type, String component, String jobId, Map<String, Object> data) {
-		if (this.subscribers.isEmpty()) {
+		if (this.subscribers.isEmpty() && !this.recent.isEnabled()) {
 			return;
 		}
 		String id = "evt_" + JobIds.newId();
+		Map<String, Object> envelope = envelope(id, type, component, jobId, data);
+		String queue = (String) data.get("queue");
+		String jobType = (String) data.get("job_type");
+		this.recent.add(new RecentEvents.Event(id, type, queue, jobType, envelope));
 		byte[] encoded = null;
 		for (EventSubscriber subscriber : this.subscribers) {
-			if (!subscriber.wants(type, (String) data.get("queue"), (String) data.get("job_type"))) {
+			if (!subscriber.wants(type, queue, jobType)) {
 				continue;
 			}
 			if (encoded == null) {
-				encoded = encode(id, type, component, jobId, data);
+				String json = this.jsonMapper.writeValueAsString(envelope);
+				encoded = ("id:" + id + "\nevent:" + type + "\ndata:" + json + "\n\n").getBytes(StandardCharsets.UTF_8);
 			}
 			offer(subscriber, encoded);
 		}
 	}
 
-	/** A server-sent event: the event id, the type as its name, the envelope as JSON data. */
-	private byte[] encode(String id, String type, String component, String jobId, Map<String, Object> data) {
+	/**
+	 * The recent events of this node that match, oldest first (ojs-events.md §6.4): after
+	 * the event {@code after}, or else the last {@code limit}; each filter empty for all.
+	 */
+	RecentEvents.Page recent(@Nullable String after, Set<String> types, Set<String> queues, Set<String> jobTypes,
+			int limit) {
+		return this.recent.page(after, types, queues, jobTypes, limit);
+	}
+
+	/** The §2.1 envelope; a server-sent event carries it as JSON data. */
+	private Map<String, Object> envelope(String id, String type, String component, String jobId,
+			Map<String, Object> data) {
 		Map<String, Object> event = new LinkedHashMap<>();
 		event.put("specversion", "1.0");
 		event.put("id", id);
@@ -333,8 +373,7 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		event.put("subject", jobId);
 		event.put("datacontenttype", "application/json");
 		event.put("data", data);
-		String json = this.jsonMapper.writeValueAsString(event);
-		return ("id:" + id + "\nevent:" + type + "\ndata:" + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+		return event;
 	}
 
 	private void offer(EventSubscriber subscriber, byte[] encoded) {

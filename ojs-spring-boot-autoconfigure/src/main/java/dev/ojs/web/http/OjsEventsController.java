@@ -2,6 +2,8 @@ package dev.ojs.web.http;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -10,6 +12,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -34,6 +38,11 @@ public class OjsEventsController {
 	/** When a refused subscriber may try again, in seconds. */
 	static final int RETRY_AFTER_SECONDS = 5;
 
+	/** How many recent events a JSON answer holds by default, and at most (§6.4). */
+	static final int DEFAULT_LIMIT = 100;
+
+	static final int MAX_LIMIT = 1000;
+
 	private final OjsEventStream stream;
 
 	private final JsonMapper jsonMapper;
@@ -46,8 +55,26 @@ public class OjsEventsController {
 	@GetMapping(path = OjsHttp.BASE_PATH + "/events")
 	void events(@RequestParam(required = false) @Nullable String types,
 			@RequestParam(required = false) @Nullable String queues,
-			@RequestParam(name = "job_types", required = false) @Nullable String jobTypes, HttpServletRequest request,
+			@RequestParam(name = "job_types", required = false) @Nullable String jobTypes,
+			@RequestParam(required = false) @Nullable String after,
+			@RequestParam(required = false) @Nullable Integer limit, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
+		if (!acceptsEventStream(request)) {
+			int size = (limit != null) ? limit : DEFAULT_LIMIT;
+			if (size < 1 || size > MAX_LIMIT) {
+				throw ApiException.invalidRequest("limit must be between 1 and " + MAX_LIMIT + ", not " + size,
+						Map.of("field", "limit"));
+			}
+			RecentEvents.Page page = this.stream.recent(after, names(types), names(queues), names(jobTypes), size);
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("events", page.events());
+			body.put("cursor", page.cursor());
+			body.put("has_more", page.hasMore());
+			response.setStatus(200);
+			response.setContentType(OjsHttp.MEDIA_TYPE_VALUE);
+			this.jsonMapper.writeValue(response.getOutputStream(), body);
+			return;
+		}
 		EventSubscriber subscriber = this.stream.subscribe(names(types), names(queues), names(jobTypes),
 				() -> ServletEventOutput.open(request, response));
 		if (subscriber == null) {
@@ -58,6 +85,18 @@ public class OjsEventsController {
 					"The event stream has its maximum of " + max + " subscribers; try again later.", true,
 					Map.of("max_subscribers", max, "retry_after_seconds", RETRY_AFTER_SECONDS)));
 		}
+	}
+
+	/** Whether the client accepts the stream: only then does it get one. */
+	private static boolean acceptsEventStream(HttpServletRequest request) {
+		for (Enumeration<String> accept = request.getHeaders(HttpHeaders.ACCEPT); accept.hasMoreElements();) {
+			for (MediaType type : MediaType.parseMediaTypes(accept.nextElement())) {
+				if (MediaType.TEXT_EVENT_STREAM.equalsTypeAndSubtype(type)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	private static Set<String> names(@Nullable String list) {

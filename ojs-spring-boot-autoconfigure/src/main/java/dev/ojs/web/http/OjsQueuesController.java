@@ -67,16 +67,16 @@ public class OjsQueuesController {
 		return QueueJson.bindingStats(name, queue.paused(), queue.counts(), lastHour, Instant.now());
 	}
 
-	/** §11.3. */
+	/** §11.3, L4-PAUSE-001: the queue, as {@code {"queue": {...}}}. */
 	@PostMapping(PATH + "/{name}/pause")
 	Map<String, Object> pause(@PathVariable String name) {
-		return QueueJson.binding(PathVariables.named("name", () -> this.queues.pause(name)));
+		return QueueJson.bindingAnswer(PathVariables.named("name", () -> this.queues.pause(name)));
 	}
 
-	/** §11.4. */
+	/** §11.4, L4-PAUSE-002: the queue, as {@code {"queue": {...}}}. */
 	@PostMapping(PATH + "/{name}/resume")
 	Map<String, Object> resume(@PathVariable String name) {
-		return QueueJson.binding(PathVariables.named("name", () -> this.queues.resume(name)));
+		return QueueJson.bindingAnswer(PathVariables.named("name", () -> this.queues.resume(name)));
 	}
 
 }

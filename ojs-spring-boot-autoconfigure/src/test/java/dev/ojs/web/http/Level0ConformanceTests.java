@@ -343,6 +343,51 @@ abstract class Level0ConformanceTests {
 		assertThat(otherQueue).isEmpty();
 	}
 
+	/**
+	 * L0-EVT-001, L0-EVT-002, ojs-events.md §6.4: asked for JSON (or for nothing), {@code GET
+	 * /ojs/v1/events} answers this node's recent events as a list, oldest first, filtered by
+	 * {@code types} and {@code queues}, at most {@code limit}, with a cursor for {@code after}.
+	 */
+	@Test
+	void recentEventsAsJson() {
+		String enqueued = enqueue("test.echo", "conformance-events-test");
+		OjsClient.Response recent = this.client.send("GET",
+				"/ojs/v1/events?types=job.enqueued&queues=conformance-events-test&limit=10",
+				null, Map.of("Accept", OjsHttp.MEDIA_TYPE_VALUE));
+		assertThat(recent.status()).as(recent.text()).isEqualTo(200);
+		assertThat(recent.headers().firstValue("Content-Type").orElseThrow()).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		JsonNode events = recent.body().path("events");
+		assertThat(events.size()).isEqualTo(1);
+		assertThat(events.get(0).path("type").stringValue()).isEqualTo("job.enqueued");
+		assertThat(events.get(0).path("subject").stringValue()).isEqualTo(enqueued);
+		assertThat(events.get(0).path("data").path("job_type").stringValue()).isEqualTo("test.echo");
+		assertThat(events.get(0).path("data").path("queue").stringValue()).isEqualTo("conformance-events-test");
+		String completed = enqueue("test.echo", "conformance-events-complete");
+		assertThat(fetch("conformance-events-complete", "worker-event-1", 1)).hasSize(1);
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", completed, "result", Map.of("status", "ok")))
+			.status()).isEqualTo(200);
+		OjsClient.Response done = this.client.send("GET",
+				"/ojs/v1/events?types=job.completed&queues=conformance-events-complete&limit=10", null,
+				Map.of("Accept", "application/json"));
+		JsonNode event = done.body().path("events").get(0);
+		assertThat(event.path("type").stringValue()).isEqualTo("job.completed");
+		assertThat(event.path("data").path("job_type").stringValue()).isEqualTo("test.echo");
+		assertThat(event.path("data").path("attempt").intValue()).isEqualTo(1);
+		assertThat(event.path("data").has("duration_ms")).isTrue();
+		// no Accept: a list too; limit keeps the last events, the cursor pages after them
+		JsonNode all = this.client.get("/ojs/v1/events?queues=conformance-events-complete").body();
+		assertThat(all.path("events").findValuesAsString("type")).containsExactly("job.enqueued", "job.started",
+				"job.completed");
+		JsonNode last = this.client.get("/ojs/v1/events?queues=conformance-events-complete&limit=1").body();
+		assertThat(last.path("events").findValuesAsString("type")).containsExactly("job.completed");
+		String first = all.path("events").get(0).path("id").stringValue();
+		JsonNode after = this.client.get("/ojs/v1/events?queues=conformance-events-complete&limit=1&after=" + first)
+			.body();
+		assertThat(after.path("events").findValuesAsString("type")).containsExactly("job.started");
+		assertThat(after.path("has_more").booleanValue()).isTrue();
+		assertThat(this.client.get("/ojs/v1/events?limit=0").status()).isEqualTo(400);
+	}
+
 	private static List<String> types(List<JsonNode> events, String jobId) {
 		return events.stream()
 			.filter((event) -> event.path("subject").stringValue().equals(jobId))

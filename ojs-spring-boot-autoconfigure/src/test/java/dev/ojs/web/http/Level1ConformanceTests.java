@@ -15,6 +15,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.ojs.spring.OjsWorkerNodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -35,6 +37,9 @@ abstract class Level1ConformanceTests {
 
 	@Autowired
 	WorkerDirectives directives;
+
+	@Autowired
+	OjsWorkerNodes nodes;
 
 	OjsClient client;
 
@@ -90,9 +95,20 @@ abstract class Level1ConformanceTests {
 			.isEqualTo(400);
 	}
 
-	/** L1-HB-002: the server tells a worker quiet or terminate in the heartbeat response. */
+	/**
+	 * L1-HB-002, L1-WRK-002, L1-WRK-003: the server tells a worker quiet or terminate in the
+	 * heartbeat response, as set for that worker in the worker nodes service (which the Admin
+	 * API's POST /ojs/v1/admin/workers/{id}/quiet and .../terminate call).
+	 */
 	@Test
 	void heartbeatDirectives() {
+		this.nodes.quiet("worker-quiet-1");
+		assertThat(this.client.post("/ojs/v1/workers/heartbeat", Map.of("worker_id", "worker-quiet-1"))
+			.body().path("state").stringValue()).isEqualTo("quiet");
+		this.nodes.terminate("worker-quiet-1");
+		assertThat(this.client.post("/ojs/v1/workers/heartbeat", Map.of("worker_id", "worker-quiet-1"))
+			.body().path("state").stringValue()).isEqualTo("terminate");
+		this.nodes.resume("worker-quiet-1");
 		this.directives.quiet("w-quiet");
 		OjsClient.Response quiet = this.client.post("/ojs/v1/workers/heartbeat", Map.of("worker_id", "w-quiet"));
 		assertThat(quiet.body().path("state").stringValue()).isEqualTo("quiet");

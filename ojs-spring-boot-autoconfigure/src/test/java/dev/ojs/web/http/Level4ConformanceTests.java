@@ -107,27 +107,36 @@ abstract class Level4ConformanceTests {
 		assertThat(storedJobs()).isEqualTo(before);
 	}
 
-	/** L4-PAUSE-001/002, L4-STATS-001 (counts), decision 20. */
+	/** L4-PAUSE-001/002, L4-STATS-001, L4-BULK-001 (counts), decision 20: queues wrapped as {"queue": {...}}. */
 	@Test
 	void pauseResumeAndStats() {
 		OjsClient.Response paused = this.client.post("/ojs/v1/queues/never-used/pause", "{}");
 		assertThat(paused.status()).isEqualTo(200);
-		assertThat(paused.body().path("status").stringValue()).isEqualTo("paused");
-		assertThat(paused.body().path("paused_at").isString()).isTrue();
+		assertThat(paused.body().path("queue").path("name").stringValue()).isEqualTo("never-used");
+		assertThat(paused.body().path("queue").path("paused").booleanValue()).isTrue();
+		assertThat(paused.body().path("queue").path("status").stringValue()).isEqualTo("paused");
+		assertThat(paused.body().path("queue").path("paused_at").isString()).isTrue();
 		String id = enqueue("never-used", 0);
 		assertThat(fetchIds("never-used", 5)).isEmpty();
 		JsonNode stats = this.client.get("/ojs/v1/queues/never-used/stats").body();
 		assertThat(stats.path("status").stringValue()).isEqualTo("paused");
 		assertThat(stats.path("stats").path("available").longValue()).isEqualTo(1);
 		assertThat(stats.path("stats").path("total").longValue()).isEqualTo(1);
+		assertThat(stats.path("queue").path("name").stringValue()).isEqualTo("never-used");
+		assertThat(stats.path("queue").path("available").longValue()).isEqualTo(1);
+		assertThat(stats.path("queue").path("active").longValue()).isZero();
+		assertThat(stats.path("queue").path("completed").longValue()).isZero();
 		assertThat(this.client.get("/ojs/v1/queues").body().path("queues").findValuesAsString("name"))
 			.contains("never-used");
 		// a POST without content needs no media type
 		OjsClient.Response resumed = this.client.send("POST", "/ojs/v1/queues/never-used/resume", null, Map.of());
 		assertThat(resumed.status()).isEqualTo(200);
-		assertThat(resumed.body().path("status").stringValue()).isEqualTo("active");
+		assertThat(resumed.body().path("queue").path("paused").booleanValue()).isFalse();
+		assertThat(resumed.body().path("queue").path("status").stringValue()).isEqualTo("active");
 		assertThat(fetchIds("never-used", 5)).containsExactly(id);
 		assertThat(this.client.get("/ojs/v1/queues/never-used/stats").body().path("stats").path("active").longValue())
+			.isEqualTo(1);
+		assertThat(this.client.get("/ojs/v1/queues/never-used/stats").body().path("queue").path("active").longValue())
 			.isEqualTo(1);
 		assertThat(this.client.post("/ojs/v1/queues/Bad%20Queue/pause", "{}").status()).isEqualTo(400);
 	}

@@ -176,4 +176,26 @@ class OjsEventStreamTests {
 			.withMessageContaining("keepAlive");
 	}
 
+	/** L0-EVT-001, ojs-events.md §6.4: the recent events are a bounded ring, kept with no subscriber. */
+	@Test
+	void keepsTheLastEventsInABoundedRing() {
+		OjsEventStream stream = new OjsEventStream("test", new JsonMapper(), 1, 10, Duration.ofMinutes(1), 3);
+		this.streams.add(stream);
+		for (int i = 0; i < 5; i++) {
+			publish(stream, i);
+		}
+		RecentEvents.Page page = stream.recent(null, Set.of(), Set.of(), Set.of(), 100);
+		assertThat(page.events()).extracting((event) -> event.get("subject")).containsExactly("job-2", "job-3", "job-4");
+		assertThat(page.cursor()).isEqualTo(page.events().get(2).get("id"));
+		RecentEvents.Page after = stream.recent((String) page.events().get(0).get("id"), Set.of(), Set.of(), Set.of(), 1);
+		assertThat(after.events()).extracting((event) -> event.get("subject")).containsExactly("job-3");
+		assertThat(after.hasMore()).isTrue();
+		assertThat(stream.recent(null, Set.of("job.completed"), Set.of(), Set.of(), 100).events()).isEmpty();
+		assertThat(stream.recent(null, Set.of(), Set.of("other"), Set.of(), 100).events()).isEmpty();
+		OjsEventStream none = new OjsEventStream("test", new JsonMapper(), 1, 10, Duration.ofMinutes(1), 0);
+		this.streams.add(none);
+		publish(none, 1);
+		assertThat(none.recent(null, Set.of(), Set.of(), Set.of(), 100).events()).isEmpty();
+	}
+
 }

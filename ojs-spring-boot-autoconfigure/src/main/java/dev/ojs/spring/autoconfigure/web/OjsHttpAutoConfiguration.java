@@ -29,6 +29,7 @@ import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsRecurringJobsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsProperties;
@@ -101,7 +102,8 @@ public final class OjsHttpAutoConfiguration {
 			ObjectProvider<JsonMapper> jsonMapper) {
 		OjsHttpProperties.Events events = properties.getEvents();
 		return new OjsEventStream(environment.getProperty("spring.application.name", "application"),
-				jsonMapper(jsonMapper), events.getMaxSubscribers(), events.getBufferSize(), events.getKeepAlive());
+				jsonMapper(jsonMapper), events.getMaxSubscribers(), events.getBufferSize(), events.getKeepAlive(),
+				events.getRecentSize());
 	}
 
 	@Bean
@@ -129,8 +131,8 @@ public final class OjsHttpAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(Worker.class)
-	WorkerDirectives ojsHttpWorkerDirectives() {
-		return new WorkerDirectives();
+	WorkerDirectives ojsHttpWorkerDirectives(ObjectProvider<OjsWorkerNodes> nodes) {
+		return new WorkerDirectives(nodes.getIfAvailable());
 	}
 
 	@Bean

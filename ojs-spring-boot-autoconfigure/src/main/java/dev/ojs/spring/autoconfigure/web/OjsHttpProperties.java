@@ -223,6 +223,21 @@ public class OjsHttpProperties {
 			this.keepAlive = keepAlive;
 		}
 
+		/**
+		 * How many of its last events each node keeps for GET /ojs/v1/events asked for JSON;
+		 * 0 keeps none.
+		 */
+		private int recentSize = 1000;
+
+		public int getRecentSize() {
+			return this.recentSize;
+		}
+
+		public void setRecentSize(int recentSize) {
+			Assert.isTrue(recentSize >= 0, () -> "ojs.http.events.recent-size must not be negative, not " + recentSize);
+			this.recentSize = recentSize;
+		}
+
 	}
 
 }
