@@ -92,7 +92,9 @@ final class DatabaseRun {
 		synchronized (STARTING) {
 			return new SpringApplicationBuilder(ConformanceTestApplication.class).run("--server.port=0",
 					"--test.database=" + kind.name(), "--ojs.jdbc.table-prefix=" + prefix, "--ojs.http.enabled=true",
-					"--ojs.http.allow-unauthenticated-loopback=true", "--ojs.jdbc.initialize-schema=always",
+					"--ojs.http.allow-unauthenticated-loopback=true", "--ojs.dashboard.enabled=true",
+					"--ojs.dashboard.read-only=false", "--ojs.dashboard.allow-unauthenticated-loopback=true",
+					"--ojs.jdbc.initialize-schema=always",
 					"--ojs.worker.poll-interval=50ms", "--ojs.worker.shutdown-grace-period=2s");
 		}
 	}

@@ -1,5 +1,7 @@
 package dev.ojs.conformance;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +23,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -38,6 +42,12 @@ import dev.ojs.conformance.ConformanceCase.Step;
  * intent: a body that is not JSON); {@code ASSERT} steps make no request and check nothing
  * (the reference runner knows none of their cross-step assertions); {@code captures} are
  * ignored (templates read earlier responses directly).
+ * <p>
+ * A case whose job carries {@code options.metadata.test_directive} ({@code quiet} or
+ * {@code terminate}: L1-WRK-002, L1-WRK-003) expects a "server configured to respond with"
+ * that signal. The runner configures it as an operator would: before each heartbeat it
+ * signals the heartbeat's worker through the Admin API ({@code POST
+ * /ojs/v1/admin/workers/{id}/quiet}); the product reads no test key.
  */
 final class StepExecutor {
 
@@ -70,6 +80,7 @@ final class StepExecutor {
 	}
 
 	CaseResult run(ConformanceCase testCase) {
+		this.directive.remove();
 		long start = System.nanoTime();
 		Map<String, StepResult> results = new ConcurrentHashMap<>();
 		for (Step step : testCase.setup()) {
@@ -84,6 +95,8 @@ final class StepExecutor {
 		for (Step step : testCase.teardown()) {
 			results.put(step.id(), execute(step, results, new ArrayList<>()));
 		}
+		this.signalled.forEach((worker) -> adminSignal(worker, "resume"));
+		this.signalled.clear();
 		return new CaseResult(testCase, failures.isEmpty() ? CaseResult.Outcome.PASSED : CaseResult.Outcome.FAILED,
 				failures, millis(start));
 	}
@@ -153,6 +166,9 @@ final class StepExecutor {
 		}
 		String body = (step.rawBody() != null) ? step.rawBody()
 				: (step.body() != null) ? Templates.resolve(step.body(), results) : null;
+		if (body != null) {
+			signalWorker(step, body);
+		}
 		HttpRequest request;
 		try {
 			request = request(step, Templates.resolve(step.path(), results), body);
@@ -174,6 +190,50 @@ final class StepExecutor {
 		}
 		failures.addAll(StepAssertions.evaluate(step, result, results));
 		return result;
+	}
+
+	private static final Pattern DIRECTIVE = Pattern.compile("\"test_directive\"\\s*:\\s*\"(quiet|terminate)\"");
+
+	private static final Pattern WORKER_ID = Pattern.compile("\"worker_id\"\\s*:\\s*\"([^\"]+)\"");
+
+	/** The signal the case's job asks the server to give, remembered until its heartbeat. */
+	private final ThreadLocal<@Nullable String> directive = new ThreadLocal<>();
+
+	/** The workers signalled in the case, resumed after it. */
+	private final Set<String> signalled = ConcurrentHashMap.newKeySet();
+
+	private void signalWorker(Step step, String body) {
+		Matcher directive = DIRECTIVE.matcher(body);
+		if (directive.find()) {
+			this.directive.set(directive.group(1));
+		}
+		Matcher worker = WORKER_ID.matcher(body);
+		String signal = this.directive.get();
+		if (signal == null || !step.path().endsWith("/workers/heartbeat") || !worker.find()) {
+			return;
+		}
+		this.signalled.add(worker.group(1));
+		adminSignal(worker.group(1), signal);
+	}
+
+	private void adminSignal(String worker, String signal) {
+		try {
+			String path = "/ojs/v1/admin/workers/" + worker + "/" + signal;
+			HttpRequest request = HttpRequest.newBuilder(uri(this.baseUrl + path))
+				.timeout(this.timeout)
+				.POST(HttpRequest.BodyPublishers.noBody())
+				.build();
+			int status = this.http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+			if (status != 200) {
+				throw new IllegalStateException("The Admin API refused to signal the worker: " + status);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private HttpRequest request(Step step, String path, @Nullable String body) {
