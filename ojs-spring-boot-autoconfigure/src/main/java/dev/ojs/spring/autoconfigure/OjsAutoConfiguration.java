@@ -163,7 +163,7 @@ public final class OjsAutoConfiguration {
 		Binder binder = Binder.get(environment);
 		DataSize args = size(binder, "max-args-size", properties.getMaxArgsSize());
 		DataSize meta = size(binder, "max-meta-size", properties.getMaxMetaSize());
-		return new JobSizeLimits(args.toBytes(), meta.toBytes());
+		return new JobSizeLimits(args.toBytes(), meta.toBytes(), properties.getMaxResultSize().toBytes());
 	}
 
 	private static DataSize size(Binder binder, String name, DataSize bound) {

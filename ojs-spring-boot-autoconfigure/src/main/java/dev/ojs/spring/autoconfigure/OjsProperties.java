@@ -201,6 +201,9 @@ public class OjsProperties implements Validator {
 		});
 		positive(errors, "maxArgsSize", "ojs.max-args-size", this.maxArgsSize);
 		positive(errors, "maxMetaSize", "ojs.max-meta-size", this.maxMetaSize);
+		if (this.maxResultSize == null || this.maxResultSize.toBytes() < JobSizeLimits.MIN_MAX_RESULT_BYTES) {
+			reject(errors, "maxResultSize", "ojs.max-result-size", this.maxResultSize, "must be at least 64KB");
+		}
 		try {
 			defaultRetryPolicy();
 		}
@@ -696,6 +699,21 @@ public class OjsProperties implements Validator {
 
 	public void setMaxMetaSize(DataSize maxMetaSize) {
 		this.maxMetaSize = maxMetaSize;
+	}
+
+	/**
+	 * Most bytes of a job's result (an ack's 'result', a handler method's return value), as
+	 * serialized JSON; at least 64KB. A larger one is refused: over HTTP 400 naming 'result'
+	 * and the limit; a handler's fails its attempt.
+	 */
+	private DataSize maxResultSize = DataSize.ofBytes(JobSizeLimits.DEFAULT_MAX_RESULT_BYTES);
+
+	public DataSize getMaxResultSize() {
+		return this.maxResultSize;
+	}
+
+	public void setMaxResultSize(DataSize maxResultSize) {
+		this.maxResultSize = maxResultSize;
 	}
 
 }
