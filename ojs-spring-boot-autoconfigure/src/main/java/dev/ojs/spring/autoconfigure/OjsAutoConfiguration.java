@@ -100,12 +100,13 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean(OjsJobRegistry.class)
 	OjsJobHandlerRegistry ojsJobRegistry(OjsProperties properties, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<JobErrorClassifier> classifiers, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<JobProcessObservationConvention> observationConvention) {
+			ObjectProvider<JobProcessObservationConvention> observationConvention, Environment environment) {
 		OjsJobHandlerRegistry registry = new OjsJobHandlerRegistry(properties.defaultRetryPolicy(),
 				properties.getVisibilityTimeout(), getJsonMapper(jsonMapper),
 				() -> classifiers.orderedStream().toList());
 		registry.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		registry.setObservationConvention(observationConvention.getIfUnique());
+		registry.setSizeLimits(jobSizeLimits(properties, environment));
 		return registry;
 	}
 

@@ -24,7 +24,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.JobState;
 import dev.ojs.json.JobJson;
+import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 
@@ -686,6 +688,37 @@ abstract class Level0ConformanceTests {
 		assertThat(ack.text()).contains("result").contains("1048576");
 		assertThat(this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue())
 			.isEqualTo("active");
+	}
+
+	/**
+	 * Spec README decision 28, one engine: an {@code @OjsJob} method's return value is the
+	 * job's result, read through {@link OjsTemplate#getJob} and over HTTP; one past the
+	 * limit fails the attempt naming it.
+	 */
+	@Test
+	void aHandlerMethodsReturnValueIsTheJobsResult() {
+		String id = this.template.enqueue(HttpBindingTestApplication.RESULT_TYPE, List.of("hello"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(id).map((job) -> job.state() == JobState.COMPLETED).orElse(false));
+		JobInfo info = this.template.getJob(id).orElseThrow();
+		assertThat(info.resultJson()).contains("\"echo\":\"hello\"");
+		assertThat(this.template.getResult(id, Map.class)).hasValueSatisfying(
+				(result) -> assertThat(result).containsEntry("echo", "hello").containsEntry("length", 5));
+		JsonNode json = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(json.path("result").path("echo").stringValue()).isEqualTo("hello");
+		assertThat(this.template.getJob(enqueueJava()).map(JobInfo::resultJson)).isEmpty();
+		String big = this.template.enqueue(HttpBindingTestApplication.RESULT_TYPE, List.of("big"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(big).map((job) -> !job.errors().isEmpty()).orElse(false));
+		assertThat(this.template.getJob(big).orElseThrow().errors().get(0).message()).contains("1048576");
+		assertThat(storedResults(big)).isZero();
+	}
+
+	private String enqueueJava() {
+		String id = this.template.enqueue(HttpBindingTestApplication.JAVA_TYPE, List.of("plain"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(id).map((job) -> job.state() == JobState.COMPLETED).orElse(false));
+		return id;
 	}
 
 	long storedResults(String id) {
