@@ -101,7 +101,7 @@ final class DeadLetterSql extends SqlSupport {
 	int revive(List<String> ids, Instant now) {
 		return this.jdbc.update("UPDATE " + this.table + " SET state = 'available', attempt = 0,"
 				+ " dead_letter = FALSE, last_error_type = NULL, scheduled_at = ?, enqueued_at = ?,"
-				+ " discarded_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE "
+				+ " discarded_at = NULL, completed_at = NULL, started_at = NULL, locked_by = NULL, locked_until = NULL WHERE "
 				+ JobRows.DEAD_LETTER + " AND id IN (" + idMarkers(ids.size()) + ")", (ps) -> {
 					setInstant(ps, 1, now);
 					setInstant(ps, 2, now);

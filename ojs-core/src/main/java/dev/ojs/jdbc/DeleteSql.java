@@ -26,11 +26,14 @@ class DeleteSql extends SqlSupport {
 
 	final ErrorSql errors;
 
+	final ResultSql results;
+
 	private final TransactionTemplate batchTx;
 
-	DeleteSql(SqlSupport shared, ErrorSql errors) {
+	DeleteSql(SqlSupport shared, ErrorSql errors, ResultSql results) {
 		super(shared);
 		this.errors = errors;
+		this.results = results;
 		this.batchTx = transaction(TransactionDefinition.PROPAGATION_NESTED, TransactionDefinition.ISOLATION_DEFAULT);
 	}
 
@@ -133,6 +136,7 @@ class DeleteSql extends SqlSupport {
 			count += this.jdbc.update("DELETE FROM " + this.table + " WHERE id IN (" + idMarkers(chunk.size()) + ") AND "
 					+ where, (ps) -> bindValues(ps, bindValues(ps, 1, chunk), values));
 			this.errors.deleteOfDeleted(chunk);
+			this.results.deleteOfDeleted(chunk);
 		}
 		return count;
 	}

@@ -42,9 +42,12 @@ final class JdbcDialect {
 
 	private final LeaseSql leases;
 
-	private JdbcDialect(SqlSupport sql, JobRows rows, StatsSql stats, InsertSql inserts,
+	private final ResultSql results;
+
+	private JdbcDialect(SqlSupport sql, JobRows rows, StatsSql stats, ResultSql results, InsertSql inserts,
 			ClaimSql claims, OutcomeSql outcomes, DeleteSql deletes) {
 		this.platform = sql.platform;
+		this.results = results;
 		this.inserts = inserts;
 		this.claims = claims;
 		this.outcomes = outcomes;
@@ -67,14 +70,16 @@ final class JdbcDialect {
 		ErrorSql errors = new ErrorSql(sql);
 		JobRows rows = new JobRows(sql, errors);
 		StatsSql stats = new StatsSql(sql);
+		ResultSql results = new ResultSql(sql);
 		return switch (platform) {
-			case POSTGRESQL -> new JdbcDialect(sql, rows, stats, new PostgresInsertSql(sql),
-					new PostgresClaimSql(sql, rows), new PostgresOutcomeSql(sql, rows, errors, stats),
-					new PostgresDeleteSql(sql, errors));
-			case MARIADB, MYSQL -> new JdbcDialect(sql, rows, stats, new MariaDbInsertSql(sql),
-					new MariaDbClaimSql(sql, rows), new OutcomeSql(sql, rows, errors, stats), new DeleteSql(sql, errors));
-			case H2 -> new JdbcDialect(sql, rows, stats, new H2InsertSql(sql), new H2ClaimSql(sql, rows),
-					new OutcomeSql(sql, rows, errors, stats), new DeleteSql(sql, errors));
+			case POSTGRESQL -> new JdbcDialect(sql, rows, stats, results, new PostgresInsertSql(sql),
+					new PostgresClaimSql(sql, rows), new PostgresOutcomeSql(sql, rows, errors, results, stats),
+					new PostgresDeleteSql(sql, errors, results));
+			case MARIADB, MYSQL -> new JdbcDialect(sql, rows, stats, results, new MariaDbInsertSql(sql),
+					new MariaDbClaimSql(sql, rows), new OutcomeSql(sql, rows, errors, results, stats),
+					new DeleteSql(sql, errors, results));
+			case H2 -> new JdbcDialect(sql, rows, stats, results, new H2InsertSql(sql), new H2ClaimSql(sql, rows),
+					new OutcomeSql(sql, rows, errors, results, stats), new DeleteSql(sql, errors, results));
 		};
 	}
 
@@ -102,7 +107,12 @@ final class JdbcDialect {
 		return this.outcomes;
 	}
 
-	/** Deletes of jobs with their error history. */
+	/** Job results. */
+	ResultSql results() {
+		return this.results;
+	}
+
+	/** Deletes of jobs with their error history and results. */
 	DeleteSql deletes() {
 		return this.deletes;
 	}

@@ -138,6 +138,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	@Override
+	public Optional<String> result(String id) {
+		return isId(id) ? this.dialect.results().find(id) : Optional.empty();
+	}
+
+	@Override
 	public boolean cancel(String id) {
 		return isId(id) && this.dialect.jobs().cancel(id, now());
 	}
@@ -342,7 +347,18 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public Set<String> complete(List<Job> jobs, boolean delete) {
-		return jobs.isEmpty() ? Set.of() : this.dialect.outcomes().complete(jobs, now(), delete);
+		return complete(jobs, Map.of(), delete);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The results go to {@code <prefix>job_results} in the same transaction, one batch
+	 * more when there are any.
+	 */
+	@Override
+	public Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
+		return jobs.isEmpty() ? Set.of() : this.dialect.outcomes().complete(jobs, results, now(), delete);
 	}
 
 	/**

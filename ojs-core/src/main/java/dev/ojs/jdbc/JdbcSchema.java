@@ -79,7 +79,8 @@ public final class JdbcSchema {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		for (String table : List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
 				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
-				settings.nodesTableName(), settings.statsTableName())) {
+				settings.nodesTableName(), settings.statsTableName(),
+				settings.resultsTableName())) {
 			jdbc.execute("DROP TABLE IF EXISTS " + table);
 		}
 	}
@@ -126,7 +127,8 @@ public final class JdbcSchema {
 	static List<String> tables(JdbcStoreSettings settings) {
 		return List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
 				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
-				settings.nodesTableName(), settings.statsTableName());
+				settings.nodesTableName(), settings.statsTableName(),
+				settings.resultsTableName());
 	}
 
 	/** An unquoted identifier as the database stores it. */

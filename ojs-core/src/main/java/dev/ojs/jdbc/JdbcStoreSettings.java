@@ -54,6 +54,11 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "job_errors";
 	}
 
+	/** The table of job results, {@code <prefix>job_results}. */
+	public String resultsTableName() {
+		return this.tablePrefix + "job_results";
+	}
+
 	/** The table of worker nodes (from their heartbeats), {@code <prefix>nodes}. */
 	public String nodesTableName() {
 		return this.tablePrefix + "nodes";

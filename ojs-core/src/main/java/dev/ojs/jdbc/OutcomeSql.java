@@ -4,9 +4,11 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -39,6 +41,8 @@ class OutcomeSql extends SqlSupport {
 
 	final ErrorSql errors;
 
+	private final ResultSql results;
+
 	private final StatsSql stats;
 
 	private final GuardedBatch batch;
@@ -48,10 +52,11 @@ class OutcomeSql extends SqlSupport {
 
 	private final String guard;
 
-	OutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, StatsSql stats) {
+	OutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats) {
 		super(shared);
 		this.rows = rows;
 		this.errors = errors;
+		this.results = results;
 		this.stats = stats;
 		this.batch = new GuardedBatch(shared);
 		this.workerTx = workerTransaction();
@@ -61,12 +66,18 @@ class OutcomeSql extends SqlSupport {
 	// ---- outcomes and their statistics, in one transaction
 
 	/**
-	 * Marks claimed jobs completed (or deletes them, with their error history), and counts
+	 * Marks claimed jobs completed (or deletes them, with their error history), stores the
+	 * results of those that have one (by job id; only then a statement more), and counts
 	 * them in their queues' current minute; returns the ids actually written.
 	 */
-	final Set<String> complete(List<Job> jobs, Instant now, boolean delete) {
+	final Set<String> complete(List<Job> jobs, Map<String, String> results, Instant now, boolean delete) {
 		return this.workerTx.execute((status) -> {
 			Set<String> written = writeCompleted(jobs, now, delete);
+			if (!delete && !results.isEmpty()) {
+				Map<String, String> kept = new HashMap<>(results);
+				kept.keySet().retainAll(written);
+				this.results.write(kept);
+			}
 			this.stats.add(OutcomeCounts.completed(jobs, written, now));
 			return written;
 		});
@@ -143,7 +154,7 @@ class OutcomeSql extends SqlSupport {
 	 */
 	Set<String> writeFailed(List<AttemptFailure> failures, @Nullable Instant expiredBefore) {
 		String sql = "UPDATE " + this.table + " SET state = ?, scheduled_at = ?, last_error_type = ?, dead_letter = ?,"
-				+ " discarded_at = ?, locked_until = NULL" + this.guard
+				+ " discarded_at = ?, completed_at = ?, locked_until = NULL" + this.guard
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
 		return this.batch.write(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
 			ps.setString(1, failure.state().value());
@@ -151,7 +162,9 @@ class OutcomeSql extends SqlSupport {
 			ps.setString(3, lastErrorType(failure));
 			ps.setBoolean(4, failure.deadLetter());
 			setInstant(ps, 5, failure.discardedAt());
-			int index = bindGuard(ps, 6, failure.job());
+			// a job that ran and ended is completed at its end, whatever its outcome
+			setInstant(ps, 6, failure.discardedAt());
+			int index = bindGuard(ps, 7, failure.job());
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}

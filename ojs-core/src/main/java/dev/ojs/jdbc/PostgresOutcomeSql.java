@@ -66,8 +66,8 @@ final class PostgresOutcomeSql extends OutcomeSql {
 
 	private final String heartbeatSql;
 
-	PostgresOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, StatsSql stats) {
-		super(shared, rows, errors, stats);
+	PostgresOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats) {
+		super(shared, rows, errors, results, stats);
 		this.completeSql = "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL"
 				+ " FROM " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		this.deleteSql = "WITH d AS (DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)"
@@ -89,7 +89,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	private String failSql(String alsoGuard) {
 		return "WITH f AS (UPDATE " + this.table + " j SET state = c.state, scheduled_at = c.scheduled_at,"
 				+ " last_error_type = c.error_type, dead_letter = c.dead_letter,"
-				+ " discarded_at = c.discarded_at, locked_until = NULL"
+				+ " discarded_at = c.discarded_at, completed_at = c.discarded_at, locked_until = NULL"
 				+ " FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::text[], ?::text[],"
 				+ " ?::int[], ?::boolean[], ?::timestamptz[])"
 				+ " AS c(id, attempt, owner, state, scheduled_at, error_attempt, error, error_type, keep_from,"

@@ -75,4 +75,12 @@ public record Job(String id, String type, String queue, String argsJson, String 
 		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
 	}
 
+	/**
+	 * The error of the job's current view: the most recent error, or {@code null} once the
+	 * job completed (a success leaves no error; the history keeps them).
+	 */
+	public @Nullable ErrorEntry currentError() {
+		return (this.state == JobState.COMPLETED) ? null : lastError();
+	}
+
 }

@@ -25,6 +25,11 @@ public interface JobStore {
 
 	Optional<Job> find(String id);
 
+	/** The result a job's successful attempt returned, as JSON (spec README decision 28); empty for none. */
+	default Optional<String> result(String id) {
+		return Optional.empty();
+	}
+
 	/**
 	 * Cancels a live job (ojs-core.md §7.6): a scheduled, available or retryable job at once;
 	 * an active one too, and its worker's later outcome is rejected.

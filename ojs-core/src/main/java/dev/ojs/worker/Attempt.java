@@ -29,4 +29,12 @@ public interface Attempt {
 		return false;
 	}
 
+	/**
+	 * Sets this attempt's result, as JSON (spec README decision 28): when the handler returns
+	 * normally, it is stored with the completion and read back with the job.
+	 */
+	default void setResultJson(String resultJson) {
+		throw new UnsupportedOperationException("This attempt keeps no result");
+	}
+
 }

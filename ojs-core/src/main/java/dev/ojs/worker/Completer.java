@@ -120,8 +120,7 @@ final class Completer {
 				}
 				// also while a batch is being retried: what arrived meanwhile joins it
 				take(completions, failures);
-				boolean written = write(completions,
-						(outcomes) -> this.store.complete(outcomes.stream().map(Outcome::job).toList(), this.deleteCompleted));
+				boolean written = write(completions, this::complete);
 				written &= write(failures,
 						(outcomes) -> this.store.fail(outcomes.stream().map((outcome) -> outcome.plan().attemptFailure()).toList()));
 				if (written) {
@@ -140,6 +139,29 @@ final class Completer {
 				logger.error("OJS completer failed, continuing", ex);
 			}
 		}
+	}
+
+	/** Writes completions; with their results only when one of them has one. */
+	private Set<String> complete(List<Outcome> outcomes) {
+		List<Job> jobs = outcomes.stream().map(Outcome::job).toList();
+		Map<String, String> results = results(outcomes);
+		return results.isEmpty() ? this.store.complete(jobs, this.deleteCompleted)
+				: this.store.complete(jobs, results, this.deleteCompleted);
+	}
+
+	/** The results of these completions by job id: none, and no statement more, for jobs without one. */
+	private static Map<String, String> results(List<Outcome> completions) {
+		Map<String, String> results = null;
+		for (Outcome outcome : completions) {
+			String result = outcome.attempt().resultJson();
+			if (result != null) {
+				if (results == null) {
+					results = new HashMap<>();
+				}
+				results.put(outcome.job().id(), result);
+			}
+		}
+		return (results != null) ? results : Map.of();
 	}
 
 	private void take(List<Outcome> completions, List<Outcome> failures) {

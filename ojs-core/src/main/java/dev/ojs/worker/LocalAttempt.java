@@ -60,6 +60,8 @@ final class LocalAttempt implements Attempt {
 
 	private volatile @Nullable RetryPolicy retryPolicy;
 
+	private volatile @Nullable String resultJson;
+
 	/**
 	 * @param claimedFrom the served queue whose poller claimed it and whose slot it holds
 	 */
@@ -185,6 +187,16 @@ final class LocalAttempt implements Attempt {
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+	}
+
+	@Override
+	public void setResultJson(String resultJson) {
+		this.resultJson = resultJson;
+	}
+
+	/** The result the handler set, or {@code null}. */
+	@Nullable String resultJson() {
+		return this.resultJson;
 	}
 
 }

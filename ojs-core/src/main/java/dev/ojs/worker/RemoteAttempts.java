@@ -114,12 +114,18 @@ public final class RemoteAttempts {
 
 	/** ACK: the attempt succeeded. */
 	public Outcome complete(String id, @Nullable String workerId) {
+		return complete(id, workerId, null);
+	}
+
+	/** ACK: the attempt succeeded with {@code resultJson} (JSON, stored with the job), or none. */
+	public Outcome complete(String id, @Nullable String workerId, @Nullable String resultJson) {
 		Optional<Job> held = held(id, workerId);
 		if (held.isEmpty()) {
 			return refused(id, workerId);
 		}
 		Job job = held.get();
-		if (!this.store.complete(List.of(job), this.deleteCompleted).contains(id)) {
+		Map<String, String> results = (resultJson != null) ? Map.of(id, resultJson) : Map.of();
+		if (!this.store.complete(List.of(job), results, this.deleteCompleted).contains(id)) {
 			return refused(id, workerId);
 		}
 		Instant now = this.store.now();

@@ -59,6 +59,18 @@ public interface WorkerStore {
 	Set<String> complete(List<Job> jobs, boolean delete);
 
 	/**
+	 * Records successful attempts with the results of those that returned one (JSON by job
+	 * id, spec README decision 28), stored with the completion; dropped when {@code delete}.
+	 * @return the ids written; the others were no longer this attempt's
+	 */
+	default Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
+		if (!results.isEmpty()) {
+			throw new UnsupportedOperationException("This store keeps no job results");
+		}
+		return complete(jobs, delete);
+	}
+
+	/**
 	 * Records failed attempts.
 	 * @return the ids written; the others were no longer this attempt's
 	 */

@@ -78,6 +78,13 @@ CREATE TABLE IF NOT EXISTS ojs_job_errors (
 );
 CREATE INDEX IF NOT EXISTS ojs_job_errors_job_idx ON ojs_job_errors (job_id, seq);
 
+-- Job results (spec README decision 28): the JSON a successful attempt returned, one row per job
+-- that returned one, apart from the job row; deleted with the job.
+CREATE TABLE IF NOT EXISTS ojs_job_results (
+	job_id VARCHAR(36) NOT NULL PRIMARY KEY,
+	result CLOB        NOT NULL
+);
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.

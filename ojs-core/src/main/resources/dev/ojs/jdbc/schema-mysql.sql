@@ -79,6 +79,14 @@ CREATE TABLE IF NOT EXISTS ojs_job_errors (
 	INDEX ojs_job_errors_job_idx (job_id, seq)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
+-- Job results (spec README decision 28): the JSON a successful attempt returned, one row per job
+-- that returned one, apart from the job row; deleted with the job.
+CREATE TABLE IF NOT EXISTS ojs_job_results (
+	job_id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+	result LONGTEXT NOT NULL,
+	PRIMARY KEY (job_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
 -- Handlers published by worker nodes: where jobs enqueued without a queue or priority go, and the
 -- retry policy their handler runs them with, for nodes that lack the handler. One row per job type,
 -- the latest publication wins.

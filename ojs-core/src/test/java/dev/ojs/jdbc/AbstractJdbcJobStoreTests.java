@@ -560,6 +560,9 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(deadLetter.state()).isEqualTo(JobState.DISCARDED);
 		assertThat(deadLetter.deadLetter()).isTrue();
 		assertThat(deadLetter.discardedAt()).isEqualTo(now);
+		// L0-LC-006, L1-RTR-006: a job that ran and ended has completed_at, whatever its outcome
+		assertThat(deadLetter.completedAt()).isEqualTo(now);
+		assertThat(retrying.completedAt()).isNull();
 		// RET-11: not claimable before next_retry_at
 		assertThat(claim(10)).isEmpty();
 		this.clock.advance(Duration.ofSeconds(2));
@@ -1196,6 +1199,30 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.find(ids.get(2))).as("pruned").isEmpty();
 		assertThat(ids.stream().map(this::errorRows).toList()).containsExactly(0, 0, 0, 1);
 		assertThat(this.store.find(ids.get(3)).orElseThrow().errors()).hasSize(1);
+	}
+
+	/** Spec README decision 28, L0-OPS-010: results are stored with the completion apart from the job row, and pruned with it. */
+	@Test
+	void resultsAreStoredWithTheCompletionAndPrunedWithTheJob() {
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		List<Job> claimed = claim(2);
+		String withResult = claimed.get(0).id();
+		String without = claimed.get(1).id();
+		assertThat(this.store.complete(claimed, Map.of(withResult, "{\"sent\": 2}"), false))
+			.containsExactlyInAnyOrder(withResult, without);
+		assertThat(this.store.result(withResult)).hasValue("{\"sent\": 2}");
+		assertThat(this.store.result(without)).isEmpty();
+		assertThat(this.store.complete(List.of(claimed.get(0)), Map.of(withResult, "{}"), false))
+			.as("late completion").isEmpty();
+		assertThat(this.store.result(withResult)).hasValue("{\"sent\": 2}");
+		this.clock.advance(Duration.ofDays(2));
+		assertThat(this.store.prune(new RetentionSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(7),
+				1000, Duration.ofMinutes(1)), Duration.ofSeconds(10))).isPositive();
+		assertThat(this.store.find(withResult)).isEmpty();
+		assertThat(this.store.result(withResult)).isEmpty();
+		Integer rows = jdbc().queryForObject("SELECT count(*) FROM " + this.schema.settings().resultsTableName(),
+				Integer.class);
+		assertThat(rows).isZero();
 	}
 
 	private JdbcTemplate jdbc() {

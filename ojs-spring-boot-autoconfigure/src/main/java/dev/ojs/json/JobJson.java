@@ -118,6 +118,11 @@ public final class JobJson {
 	 * (decision 7).
 	 */
 	public Map<String, Object> job(Job job, Instant now) {
+		return job(job, null, now);
+	}
+
+	/** {@link #job(Job, Instant)} with the job's {@code result} (JSON, spec README decision 28) when it has one. */
+	public Map<String, Object> job(Job job, @Nullable String resultJson, Instant now) {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("id", job.id());
 		json.put("type", job.type());
@@ -168,13 +173,16 @@ public final class JobJson {
 		if (job.deadLetter()) {
 			json.put("dead_letter", true);
 		}
-		ErrorEntry last = job.lastError();
+		ErrorEntry last = job.currentError();
 		if (last != null) {
 			json.put("error", error(last, Surface.BINDING));
 		}
 		List<Map<String, Object>> errors = new ArrayList<>();
 		job.errors().forEach((entry) -> errors.add(error(entry, Surface.BINDING)));
 		json.put("errors", errors);
+		if (resultJson != null) {
+			json.put("result", this.jsonMapper.readTree(resultJson));
+		}
 		if (unknown != null && unknown.isObject()) {
 			unknown.properties().forEach((entry) -> json.putIfAbsent(entry.getKey(), entry.getValue()));
 		}
@@ -199,7 +207,7 @@ public final class JobJson {
 		view.put("attempt", job.attempt());
 		view.put("max_attempts", job.maxAttempts());
 		view.put("dead_letter", job.deadLetter());
-		ErrorEntry last = job.lastError();
+		ErrorEntry last = job.currentError();
 		if (last != null) {
 			Map<String, Object> error = new LinkedHashMap<>();
 			error.put("type", last.type());

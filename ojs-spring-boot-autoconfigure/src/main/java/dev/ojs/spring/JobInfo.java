@@ -47,6 +47,8 @@ import dev.ojs.retry.RetryPolicyLayers;
  * @param startedAt when its latest attempt started, or {@code null}
  * @param completedAt when it completed, or {@code null}
  * @param discardedAt when it was discarded, dead-lettered or cancelled, or {@code null}
+ * @param resultJson the JSON result its successful attempt returned (spec README decision 28),
+ * or {@code null}
  */
 public record JobInfo(String id, String type, String queue, int priority,
 		@JsonSerialize(using = JobJson.StateSerializer.class) JobState state, int attempt, int maxAttempts,
@@ -54,10 +56,22 @@ public record JobInfo(String id, String type, String queue, int priority,
 		Map<String, String> retryPolicySources,
 		List<ErrorEntry> errors, boolean deadLetter, @Nullable Instant nextRetryAt, @JsonRawValue String argsJson,
 		@JsonRawValue String metaJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
-		Instant enqueuedAt, @Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt) {
+		Instant enqueuedAt, @Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
+		@JsonRawValue @Nullable String resultJson) {
 
 	public JobInfo {
 		errors = LazyErrorHistory.copyOf(errors);
+	}
+
+	/** A job without a result. */
+	public JobInfo(String id, String type, String queue, int priority, JobState state, int attempt, int maxAttempts,
+			RetryPolicy retryPolicy, Map<String, String> retryPolicySources, List<ErrorEntry> errors,
+			boolean deadLetter, @Nullable Instant nextRetryAt, String argsJson, String metaJson,
+			@Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+			@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt) {
+		this(id, type, queue, priority, state, attempt, maxAttempts, retryPolicy, retryPolicySources, errors,
+				deadLetter, nextRetryAt, argsJson, metaJson, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt,
+				completedAt, discardedAt, null);
 	}
 
 	/** The view of a stored job whose handler is not known here: its own fields over the spec defaults. */
@@ -67,17 +81,26 @@ public record JobInfo(String id, String type, String queue, int priority,
 
 	/** The view of a stored job whose policy is merged from {@code layers}. */
 	public static JobInfo of(Job job, RetryPolicyLayers layers) {
+		return of(job, layers, null);
+	}
+
+	/** The view of a stored job whose policy is merged from {@code layers}, with its result as JSON. */
+	public static JobInfo of(Job job, RetryPolicyLayers layers, @Nullable String resultJson) {
 		RetryPolicy policy = layers.effective();
 		Integer maxAttempts = policy.maxAttempts();
 		return new JobInfo(job.id(), job.type(), job.queue(), job.priority(), job.state(), job.attempt(),
 				(maxAttempts != null) ? maxAttempts : job.maxAttempts(), policy, layers.sources(), job.errors(),
 				job.deadLetter(), job.nextRetryAt(), job.argsJson(), job.metaJson(), job.uniqueKey(), job.scheduledAt(),
-				job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt());
+				job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(), job.discardedAt(), resultJson);
 	}
 
-	/** The most recent error, or {@code null}. */
+	/**
+	 * The error of the job's current view: the most recent error, or {@code null} once the
+	 * job completed (a success leaves no error; {@link #errors()} keeps them).
+	 */
 	public @Nullable ErrorEntry lastError() {
-		return this.errors.isEmpty() ? null : this.errors.get(this.errors.size() - 1);
+		return (this.state == JobState.COMPLETED || this.errors.isEmpty()) ? null
+				: this.errors.get(this.errors.size() - 1);
 	}
 
 }

@@ -7,21 +7,30 @@ import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The most a job may carry in {@code args} and in {@code meta}, each measured as its
- * serialized JSON in UTF-8 bytes ({@code ojs.max-args-size}, {@code ojs.max-meta-size}).
- * {@link OjsTemplate} refuses a job past either limit, whichever edge enqueues it, with an
- * {@link OjsValidationException} naming the field and the limit ({@code max_bytes}).
+ * The most a job may carry in {@code args} and in {@code meta}, and the most its
+ * {@code result} may hold, each measured as its serialized JSON in UTF-8 bytes
+ * ({@code ojs.max-args-size}, {@code ojs.max-meta-size}, {@code ojs.max-result-size}).
+ * {@link OjsTemplate} refuses a job past either limit, whichever edge enqueues it, and an ack
+ * refuses a larger result, with an {@link OjsValidationException} naming the field and the
+ * limit ({@code max_bytes}).
  *
  * @param maxArgsBytes the most bytes of a job's {@code args}
  * @param maxMetaBytes the most bytes of a job's {@code meta}
+ * @param maxResultBytes the most bytes of a job's {@code result} (spec README decision 28)
  */
-public record JobSizeLimits(long maxArgsBytes, long maxMetaBytes) {
+public record JobSizeLimits(long maxArgsBytes, long maxMetaBytes, long maxResultBytes) {
 
 	/** 256 KB of arguments. */
 	public static final long DEFAULT_MAX_ARGS_BYTES = 256 * 1024;
 
 	/** 64 KB of metadata. */
 	public static final long DEFAULT_MAX_META_BYTES = 64 * 1024;
+
+	/** 1 MB of result. */
+	public static final long DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
+
+	/** The least result size limit: the 64 KB every server accepts (spec README decision 28). */
+	public static final long MIN_MAX_RESULT_BYTES = 64 * 1024;
 
 	/** The defaults. */
 	public static final JobSizeLimits DEFAULTS = new JobSizeLimits(DEFAULT_MAX_ARGS_BYTES, DEFAULT_MAX_META_BYTES);
@@ -30,6 +39,14 @@ public record JobSizeLimits(long maxArgsBytes, long maxMetaBytes) {
 		if (maxArgsBytes < 1 || maxMetaBytes < 1) {
 			throw new IllegalArgumentException("The args and meta size limits must be at least 1 byte");
 		}
+		if (maxResultBytes < MIN_MAX_RESULT_BYTES) {
+			throw new IllegalArgumentException("The result size limit must be at least " + MIN_MAX_RESULT_BYTES + " bytes");
+		}
+	}
+
+	/** These args and meta limits with the default result limit. */
+	public JobSizeLimits(long maxArgsBytes, long maxMetaBytes) {
+		this(maxArgsBytes, maxMetaBytes, DEFAULT_MAX_RESULT_BYTES);
 	}
 
 	/**
@@ -65,6 +82,14 @@ public record JobSizeLimits(long maxArgsBytes, long maxMetaBytes) {
 	 */
 	public void checkMeta(Object meta, String field, JsonMapper jsonMapper) {
 		check(serializedLength(meta, this.maxMetaBytes, jsonMapper), field, this.maxMetaBytes);
+	}
+
+	/**
+	 * Refuses a serialized {@code result} past {@link #maxResultBytes}.
+	 * @throws OjsValidationException when it is past the limit
+	 */
+	public void checkResultJson(String json) {
+		check(utf8Length(json, this.maxResultBytes), "result", this.maxResultBytes);
 	}
 
 	private static void check(long length, String field, long limit) {

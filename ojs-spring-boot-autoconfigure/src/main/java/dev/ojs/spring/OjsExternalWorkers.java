@@ -41,6 +41,8 @@ public class OjsExternalWorkers {
 
 	private final Duration defaultVisibility;
 
+	private JobSizeLimits sizeLimits = JobSizeLimits.DEFAULTS;
+
 	/**
 	 * @param attempts this node's engine for attempts run elsewhere
 	 * @param jobs the job store
@@ -66,9 +68,32 @@ public class OjsExternalWorkers {
 		return new Fetched(worker, this.attempts.claim(worker, queues, types, reservation, count), reservation);
 	}
 
+	/** The most a result may hold ({@link JobSizeLimits#DEFAULTS} unless set). */
+	public void setSizeLimits(JobSizeLimits sizeLimits) {
+		this.sizeLimits = Objects.requireNonNull(sizeLimits, "sizeLimits must not be null");
+	}
+
 	/** ACK: the attempt succeeded; refused unless an external worker (this one, when named) holds the job. */
 	public Outcome ack(String id, @Nullable String workerId) {
 		return this.attempts.complete(id, workerId);
+	}
+
+	/**
+	 * ACK with the attempt's result (spec README decision 28), stored with the job and read
+	 * back with it; {@code null} for none.
+	 * @param resultJson the result as JSON
+	 * @throws OjsValidationException when the result is larger than {@link JobSizeLimits#maxResultBytes}
+	 */
+	public Outcome ack(String id, @Nullable String workerId, @Nullable String resultJson) {
+		if (resultJson != null) {
+			this.sizeLimits.checkResultJson(resultJson);
+		}
+		return this.attempts.complete(id, workerId, resultJson);
+	}
+
+	/** The result a job's successful attempt returned, as JSON; empty for none. */
+	public Optional<String> result(String id) {
+		return this.jobs.result(id);
 	}
 
 	/**

@@ -50,6 +50,11 @@ public class OjsJobs {
 		this.admin = admin;
 	}
 
+	/** The result a job's successful attempt returned, as JSON (spec README decision 28); empty for none. */
+	public Optional<String> result(String id) {
+		return this.store.result(id);
+	}
+
 	/** The stored job, if there is one with this id. */
 	public Optional<Job> find(String id) {
 		return this.store.find(id);

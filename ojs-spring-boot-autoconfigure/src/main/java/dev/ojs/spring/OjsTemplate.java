@@ -17,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 
+import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
@@ -301,7 +302,18 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 
 	/** The job with this id, if it is stored. */
 	public Optional<JobInfo> getJob(String id) {
-		return this.store.find(id).map((job) -> JobInfo.of(job, this.handlers.layers(job)));
+		return this.store.find(id)
+			.map((job) -> JobInfo.of(job, this.handlers.layers(job),
+					(job.state() == JobState.COMPLETED) ? this.store.result(id).orElse(null) : null));
+	}
+
+	/**
+	 * The result of a completed job (spec README decision 28: a handler method's return
+	 * value, or an ack's {@code result}), read as {@code type} with the application's mapper.
+	 * @return the result, or empty when the job does not exist or has none
+	 */
+	public <T> Optional<T> getResult(String id, Class<T> type) {
+		return this.store.result(id).map((json) -> this.jsonMapper.readValue(json, type));
 	}
 
 	/**

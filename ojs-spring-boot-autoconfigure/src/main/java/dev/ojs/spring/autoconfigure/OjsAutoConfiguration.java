@@ -100,12 +100,13 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean(OjsJobRegistry.class)
 	OjsJobHandlerRegistry ojsJobRegistry(OjsProperties properties, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<JobErrorClassifier> classifiers, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<JobProcessObservationConvention> observationConvention) {
+			ObjectProvider<JobProcessObservationConvention> observationConvention, Environment environment) {
 		OjsJobHandlerRegistry registry = new OjsJobHandlerRegistry(properties.defaultRetryPolicy(),
 				properties.getVisibilityTimeout(), getJsonMapper(jsonMapper),
 				() -> classifiers.orderedStream().toList());
 		registry.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		registry.setObservationConvention(observationConvention.getIfUnique());
+		registry.setSizeLimits(jobSizeLimits(properties, environment));
 		return registry;
 	}
 
@@ -163,7 +164,7 @@ public final class OjsAutoConfiguration {
 		Binder binder = Binder.get(environment);
 		DataSize args = size(binder, "max-args-size", properties.getMaxArgsSize());
 		DataSize meta = size(binder, "max-meta-size", properties.getMaxMetaSize());
-		return new JobSizeLimits(args.toBytes(), meta.toBytes());
+		return new JobSizeLimits(args.toBytes(), meta.toBytes(), properties.getMaxResultSize().toBytes());
 	}
 
 	private static DataSize size(Binder binder, String name, DataSize bound) {

@@ -38,6 +38,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.spring.JobErrorClassifier;
+import dev.ojs.spring.JobSizeLimits;
 import dev.ojs.spring.OjsJob;
 import dev.ojs.spring.OjsJobRegistry;
 import dev.ojs.spring.OjsTemplate;
@@ -80,6 +81,8 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 
 	private @Nullable JobProcessObservationConvention observationConvention;
 
+	private JobSizeLimits sizeLimits = JobSizeLimits.DEFAULTS;
+
 	/**
 	 * @param applicationPolicy the application's default policy (spec defaults &lt;
 	 * {@code ojs.retry.*})
@@ -93,6 +96,11 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 		this.visibilityTimeout = visibilityTimeout;
 		this.jsonMapper = jsonMapper;
 		this.classifiers = SingletonSupplier.of(classifiers);
+	}
+
+	/** The most a handler method's result may hold ({@link JobSizeLimits#DEFAULTS} unless set). */
+	public void setSizeLimits(JobSizeLimits sizeLimits) {
+		this.sizeLimits = sizeLimits;
 	}
 
 	/**
@@ -284,7 +292,8 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 			throw new BeanInitializationException(description + ": " + ex.getMessage(), ex);
 		}
 		RegisteredJob job = attributes.job();
-		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName));
+		MethodJobHandler handler = new MethodJobHandler(method, binder, () -> this.beanFactory.getBean(beanName),
+				this.jsonMapper, () -> this.sizeLimits);
 		JobHandler observed = new ObservedJobHandler(handler, this.observationRegistry, this.observationConvention,
 				this.jsonMapper);
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),

@@ -462,4 +462,19 @@ public class OjsProperties implements Validator {
 		this.maxMetaSize = maxMetaSize;
 	}
 
+	/**
+	 * Most bytes of a job's result (an ack's 'result', a handler method's return value), as
+	 * serialized JSON; at least 64KB. A larger one is refused: over HTTP 400 naming 'result'
+	 * and the limit; a handler's fails its attempt.
+	 */
+	private DataSize maxResultSize = DataSize.ofBytes(JobSizeLimits.DEFAULT_MAX_RESULT_BYTES);
+
+	public DataSize getMaxResultSize() {
+		return this.maxResultSize;
+	}
+
+	public void setMaxResultSize(DataSize maxResultSize) {
+		this.maxResultSize = maxResultSize;
+	}
+
 }

@@ -8,6 +8,7 @@ import org.springframework.validation.Errors;
 
 import dev.ojs.jdbc.JdbcStoreSettings;
 import dev.ojs.retry.RetryPolicyValidationException;
+import dev.ojs.spring.JobSizeLimits;
 import dev.ojs.spring.OjsNames;
 import dev.ojs.worker.WorkerSettings;
 
@@ -63,6 +64,10 @@ final class OjsPropertiesValidation {
 		});
 		positive(errors, "maxArgsSize", "ojs.max-args-size", properties.getMaxArgsSize());
 		positive(errors, "maxMetaSize", "ojs.max-meta-size", properties.getMaxMetaSize());
+		DataSize maxResultSize = properties.getMaxResultSize();
+		if (maxResultSize == null || maxResultSize.toBytes() < JobSizeLimits.MIN_MAX_RESULT_BYTES) {
+			reject(errors, "maxResultSize", "ojs.max-result-size", maxResultSize, "must be at least 64KB");
+		}
 		try {
 			properties.defaultRetryPolicy();
 		}

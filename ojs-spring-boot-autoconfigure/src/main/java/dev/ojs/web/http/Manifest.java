@@ -38,7 +38,7 @@ public final class Manifest {
 	private static final List<String> LIMITATIONS = List.of(
 			"ojs-events.md job.scheduled, job.progress, queue, worker and cron events: not on /ojs/v1/events",
 			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
-			"EnqueueOptions.timeout_ms: accepted, not enforced", "AckRequest.result: accepted, not stored");
+			"EnqueueOptions.timeout_ms: accepted, not enforced");
 
 	private final String version;
 

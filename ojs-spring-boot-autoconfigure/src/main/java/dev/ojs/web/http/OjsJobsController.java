@@ -223,7 +223,9 @@ public class OjsJobsController {
 	@GetMapping(OjsHttp.BASE_PATH + "/jobs/{id}")
 	Map<String, Object> job(@PathVariable String id) {
 		Job job = this.jobs.find(id).orElseThrow(() -> notFound(id));
-		return Map.of("job", this.jobJson.job(job, Instant.now()));
+		// spec README decision 28: a completed job's result is returned with it
+		String result = (job.state() == JobState.COMPLETED) ? this.jobs.result(id).orElse(null) : null;
+		return Map.of("job", this.jobJson.job(job, result, Instant.now()));
 	}
 
 	/**

@@ -87,9 +87,12 @@ public class OjsWorkersController {
 		JsonNode request = Bodies.object(body, this.jsonMapper);
 		String id = Bodies.string(request, "job_id");
 		String workerId = Bodies.optionalString(request, "worker_id", MAX_WORKER_ID_LENGTH);
-		RemoteAttempts.Written written = written(this.workers.ack(id, workerId));
+		JsonNode result = request.get("result");
+		String resultJson = (result == null || result.isNull()) ? null : this.jsonMapper.writeValueAsString(result);
+		RemoteAttempts.Written written = written(this.workers.ack(id, workerId, resultJson));
 		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("acknowledged", true);
+		response.put("id", id);
 		response.put("job_id", id);
 		response.put("state", JobState.COMPLETED.value());
 		response.put("completed_at", JobJson.timestamp(written.at()));
@@ -115,6 +118,7 @@ public class OjsWorkersController {
 			// openapi NackRequest.requeue: back to available at once, the attempt not counted
 			RemoteAttempts.Written written = written(this.workers.requeue(id, workerId));
 			Map<String, Object> response = new LinkedHashMap<>();
+			response.put("id", id);
 			response.put("job_id", id);
 			response.put("state", written.state().value());
 			response.put("requeued", true);
@@ -127,6 +131,7 @@ public class OjsWorkersController {
 		NackError error = nackError(request.get("error"));
 		RemoteAttempts.Written written = written(this.workers.nack(id, workerId, error.error(), error.retryable()));
 		Map<String, Object> response = new LinkedHashMap<>();
+		response.put("id", id);
 		response.put("job_id", id);
 		response.put("state", written.state().value());
 		response.put("attempt", written.job().attempt());
@@ -137,6 +142,8 @@ public class OjsWorkersController {
 			response.put("retry_delay_ms", Math.max(0, Duration.between(written.at(), written.nextRetryAt()).toMillis()));
 		}
 		else {
+			// the nack ended the job: it ran, so it has completed_at as well (L0-LC-006)
+			response.put("completed_at", JobJson.timestamp(written.at()));
 			response.put("discarded_at", JobJson.timestamp(written.at()));
 			response.put("dead_letter", written.deadLetter());
 		}

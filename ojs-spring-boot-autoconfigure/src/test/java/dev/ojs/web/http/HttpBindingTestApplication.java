@@ -1,6 +1,7 @@
 package dev.ojs.web.http;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,8 @@ class HttpBindingTestApplication {
 	static final String JAVA_QUEUE = "java";
 
 	static final String JAVA_TYPE = "http.java_job";
+
+	static final String RESULT_TYPE = "http.java_result";
 
 	@Bean
 	JavaJobs javaJobs() {
@@ -59,6 +62,12 @@ class HttpBindingTestApplication {
 			finally {
 				this.running.remove(context.id());
 			}
+		}
+
+		/** Returns its result (spec README decision 28): past the limit for "big". */
+		@OjsJob(type = RESULT_TYPE, queue = JAVA_QUEUE)
+		Map<String, Object> result(String text) {
+			return Map.of("echo", "big".equals(text) ? "x".repeat(1024 * 1024) : text, "length", text.length());
 		}
 
 	}

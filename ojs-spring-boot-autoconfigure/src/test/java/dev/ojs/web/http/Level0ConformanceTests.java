@@ -24,7 +24,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.JobState;
 import dev.ojs.json.JobJson;
+import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 
@@ -632,6 +634,141 @@ abstract class Level0ConformanceTests {
 				Map.of("X-Request-Id", "req_client_1"));
 		assertThat(response.header("X-Request-Id")).isEqualTo("req_client_1");
 		assertThat(response.body().path("error").path("request_id").stringValue()).isEqualTo("req_client_1");
+	}
+
+	/**
+	 * L0-LC-004, L0-OPS-009, L0-OPS-010, L0-OPS-018, spec README decision 28: the ack answers
+	 * the job's id, state and completed_at; its result is stored apart from the job row and
+	 * returned with the job; an ack without one stores nothing.
+	 */
+	@Test
+	void ackAnswersTheJobAndStoresItsResult() {
+		String id = enqueue("result.job", "result");
+		assertThat(fetch("result", "w-r", 1)).hasSize(1);
+		OjsClient.Response ack = this.client.post("/ojs/v1/workers/ack", Map.of("job_id", id, "result",
+				Map.of("processed", true, "records_count", 42, "details", Map.of("created", 10, "skipped", 2))));
+		assertThat(ack.status()).as(ack.text()).isEqualTo(200);
+		assertThat(ack.body().path("acknowledged").booleanValue()).isTrue();
+		assertThat(ack.body().path("id").stringValue()).isEqualTo(id);
+		assertThat(ack.body().path("state").stringValue()).isEqualTo("completed");
+		assertThat(ack.body().path("completed_at").isString()).isTrue();
+		JsonNode job = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(job.path("state").stringValue()).isEqualTo("completed");
+		assertThat(job.path("completed_at").isString()).isTrue();
+		assertThat(job.path("result").path("processed").booleanValue()).isTrue();
+		assertThat(job.path("result").path("records_count").intValue()).isEqualTo(42);
+		assertThat(job.path("result").path("details").path("skipped").intValue()).isEqualTo(2);
+		assertThat(storedResults(id)).isEqualTo(1);
+		String plain = enqueue("result.none", "result");
+		fetch("result", "w-r", 1);
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", plain)).status()).isEqualTo(200);
+		assertThat(this.client.get("/ojs/v1/jobs/" + plain).body().path("job").has("result")).isFalse();
+		assertThat(storedResults(plain)).isZero();
+	}
+
+	/** L0-OPS-011, L0-LC-005, L0-OPS-013: a success leaves no error on the job's view; its history stays. */
+	@Test
+	void aSuccessLeavesNoErrorButKeepsTheHistory() {
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", Map.of("type", "recovering.job", "args", List.of(),
+				"options", Map.of("queue", "recovering", "retry",
+						Map.of("max_attempts", 3, "initial_interval", "PT0.05S", "jitter", false))));
+		String id = created.body().path("job").path("id").stringValue();
+		fetch("recovering", "w-c", 1);
+		OjsClient.Response nack = this.client.post("/ojs/v1/workers/nack",
+				Map.of("job_id", id, "error", Map.of("code", "handler_error", "message", "transient", "retryable", true)));
+		assertThat(nack.body().path("id").stringValue()).isEqualTo(id);
+		assertThat(nack.body().path("state").stringValue()).isEqualTo("retryable");
+		assertThat(nack.body().path("max_attempts").intValue()).isEqualTo(3);
+		assertThat(nack.body().path("next_attempt_at").isString()).isTrue();
+		assertThat(nack.body().has("completed_at")).isFalse();
+		JsonNode retryable = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(retryable.path("error").path("message").stringValue()).isEqualTo("transient");
+		assertThat(retryable.has("completed_at")).isFalse();
+		List<JsonNode> again = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(5)).until(() -> again.addAll(fetch("recovering", "w-c", 1)));
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", id, "result", Map.of("recovered", true)))
+			.status()).isEqualTo(200);
+		JsonNode job = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(job.path("state").stringValue()).isEqualTo("completed");
+		assertThat(job.has("error")).isFalse();
+		assertThat(job.path("errors")).hasSize(1);
+		assertThat(job.path("result").path("recovered").booleanValue()).isTrue();
+		assertThat(job.path("completed_at").isString()).isTrue();
+	}
+
+	/**
+	 * L0-LC-006, L0-LC-014, L0-OPS-014, L1-RTR-006: a nack that ends the job answers its id,
+	 * state and completed_at; the discarded job keeps completed_at and its error.
+	 */
+	@Test
+	void aNackThatEndsTheJobAnswersItsCompletedAt() {
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", Map.of("type", "ending.job", "args", List.of(),
+				"options", Map.of("queue", "ending", "retry", Map.of("max_attempts", 1))));
+		String id = created.body().path("job").path("id").stringValue();
+		fetch("ending", "w-e", 1);
+		OjsClient.Response nack = this.client.post("/ojs/v1/workers/nack",
+				Map.of("job_id", id, "error", Map.of("code", "handler_error", "message", "fatal")));
+		assertThat(nack.body().path("id").stringValue()).isEqualTo(id);
+		assertThat(nack.body().path("state").stringValue()).isEqualTo("discarded");
+		assertThat(nack.body().path("attempt").intValue()).isEqualTo(1);
+		assertThat(nack.body().path("max_attempts").intValue()).isEqualTo(1);
+		assertThat(nack.body().path("completed_at").isString()).isTrue();
+		assertThat(nack.body().path("discarded_at").isString()).isTrue();
+		JsonNode job = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(job.path("state").stringValue()).isEqualTo("discarded");
+		assertThat(job.path("completed_at").isString()).isTrue();
+		assertThat(job.path("started_at").isString()).isTrue();
+		assertThat(job.path("error").path("message").stringValue()).isEqualTo("fatal");
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", id)).status()).isEqualTo(409);
+	}
+
+	/** Spec README decision 28: a result past ojs.max-result-size (1 MB by default) is refused naming the limit. */
+	@Test
+	void aResultPastTheLimitIsRefused() {
+		String id = enqueue("result.big", "result-big");
+		fetch("result-big", "w-b", 1);
+		OjsClient.Response ack = this.client.post("/ojs/v1/workers/ack",
+				Map.of("job_id", id, "result", Map.of("text", "x".repeat(1024 * 1024))));
+		assertThat(ack.status()).as(ack.text()).isEqualTo(400);
+		assertThat(ack.text()).contains("result").contains("1048576");
+		assertThat(this.client.get("/ojs/v1/jobs/" + id).body().path("job").path("state").stringValue())
+			.isEqualTo("active");
+	}
+
+	/**
+	 * Spec README decision 28, one engine: an {@code @OjsJob} method's return value is the
+	 * job's result, read through {@link OjsTemplate#getJob} and over HTTP; one past the
+	 * limit fails the attempt naming it.
+	 */
+	@Test
+	void aHandlerMethodsReturnValueIsTheJobsResult() {
+		String id = this.template.enqueue(HttpBindingTestApplication.RESULT_TYPE, List.of("hello"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(id).map((job) -> job.state() == JobState.COMPLETED).orElse(false));
+		JobInfo info = this.template.getJob(id).orElseThrow();
+		assertThat(info.resultJson()).contains("\"echo\":\"hello\"");
+		assertThat(this.template.getResult(id, Map.class)).hasValueSatisfying(
+				(result) -> assertThat(result).containsEntry("echo", "hello").containsEntry("length", 5));
+		JsonNode json = this.client.get("/ojs/v1/jobs/" + id).body().path("job");
+		assertThat(json.path("result").path("echo").stringValue()).isEqualTo("hello");
+		assertThat(this.template.getJob(enqueueJava()).map(JobInfo::resultJson)).isEmpty();
+		String big = this.template.enqueue(HttpBindingTestApplication.RESULT_TYPE, List.of("big"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(big).map((job) -> !job.errors().isEmpty()).orElse(false));
+		assertThat(this.template.getJob(big).orElseThrow().errors().get(0).message()).contains("1048576");
+		assertThat(storedResults(big)).isZero();
+	}
+
+	private String enqueueJava() {
+		String id = this.template.enqueue(HttpBindingTestApplication.JAVA_TYPE, List.of("plain"), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(id).map((job) -> job.state() == JobState.COMPLETED).orElse(false));
+		return id;
+	}
+
+	long storedResults(String id) {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + this.tablePrefix + "job_results WHERE CAST(job_id AS CHAR(36)) = ?",
+				Long.class, id);
 	}
 
 }

@@ -138,9 +138,13 @@ public final class OjsHttpAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(Worker.class)
 	@ConditionalOnMissingBean
-	OjsExternalWorkers ojsExternalWorkers(Worker worker, JobStore store, OjsProperties properties) {
+	OjsExternalWorkers ojsExternalWorkers(Worker worker, JobStore store, OjsProperties properties,
+			OjsTemplate template) {
 		// spec README decision 24: a reservation that names none lasts the worker's visibility timeout
-		return new OjsExternalWorkers(worker.remoteAttempts(), store, properties.workerSettings().visibilityTimeout());
+		OjsExternalWorkers workers = new OjsExternalWorkers(worker.remoteAttempts(), store,
+				properties.workerSettings().visibilityTimeout());
+		workers.setSizeLimits(template.getSizeLimits());
+		return workers;
 	}
 
 	@Bean
