@@ -1,5 +1,6 @@
 package dev.ojs.job;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -68,6 +69,28 @@ public record Job(String id, String type, String queue, String argsJson, String 
 	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */
 	public @Nullable Instant nextRetryAt() {
 		return (this.state == JobState.RETRYABLE) ? this.scheduledAt : null;
+	}
+
+	/**
+	 * The state a reader sees at {@code now}: a scheduled job whose time has come reads
+	 * {@code available} (L2-DEL-003) though no worker has claimed it yet; every other state
+	 * as stored.
+	 */
+	public JobState stateAt(Instant now) {
+		return (this.state == JobState.SCHEDULED && !this.scheduledAt.isAfter(now)) ? JobState.AVAILABLE : this.state;
+	}
+
+	/**
+	 * The retry delay that came before the current attempt: from the last failure to the time
+	 * the retry was due (L1-RTR-001), or {@code null} for a first attempt or a job not running.
+	 */
+	public @Nullable Duration retryDelay() {
+		ErrorEntry last = lastError();
+		if (this.state != JobState.ACTIVE || last == null || last.attempt() != this.attempt - 1) {
+			return null;
+		}
+		Duration delay = Duration.between(last.timestamp(), this.scheduledAt);
+		return delay.isNegative() ? Duration.ZERO : delay;
 	}
 
 	/** The most recent error, or {@code null}. */

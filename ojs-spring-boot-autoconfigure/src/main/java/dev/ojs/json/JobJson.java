@@ -126,7 +126,7 @@ public final class JobJson {
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("id", job.id());
 		json.put("type", job.type());
-		json.put("state", job.state().value());
+		json.put("state", job.stateAt(now).value());
 		json.put("queue", job.queue());
 		json.put("args", this.jsonMapper.readTree(job.argsJson()));
 		JsonNode meta = this.jsonMapper.readTree(job.metaJson());
@@ -142,7 +142,7 @@ public final class JobJson {
 		}
 		put(json, "created_at", job.createdAt());
 		put(json, "enqueued_at", job.enqueuedAt());
-		if (job.state() == JobState.SCHEDULED) {
+		if (job.stateAt(now) == JobState.SCHEDULED) {
 			if (scheduledAsSent != null && scheduledAsSent.isString()) {
 				json.put("scheduled_at", scheduledAsSent.stringValue());
 			}
@@ -165,6 +165,11 @@ public final class JobJson {
 			put(json, "next_retry_at", nextRetryAt);
 			put(json, "next_attempt_at", nextRetryAt);
 			json.put("retry_delay_ms", Math.max(0, Duration.between(now, nextRetryAt).toMillis()));
+		}
+		Duration retryDelay = job.retryDelay();
+		if (retryDelay != null) {
+			// an attempt after a retry: the delay the policy gave it
+			json.put("retry_delay_ms", retryDelay.toMillis());
 		}
 		if (job.state() == JobState.ACTIVE && job.lockedBy() != null) {
 			json.put("worker_id", workerId(job.lockedBy()));
