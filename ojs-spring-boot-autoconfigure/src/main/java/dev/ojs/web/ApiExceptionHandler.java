@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -59,17 +58,13 @@ public class ApiExceptionHandler {
 		.compile("\\b[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+\\.[A-Z][\\w$]*|Exception\\b|\\bjava\\.|\\bjakarta\\.");
 
 	@ExceptionHandler(Exception.class)
-	ResponseEntity<Map<String, Object>> handle(Exception ex, HttpServletRequest request, HttpServletResponse response)
-			throws Exception {
+	ResponseEntity<Map<String, Object>> handle(Exception ex, HttpServletRequest request) throws Exception {
 		ApiException refusal = refusal(ex);
 		if (refusal == null) {
 			throw ex;
 		}
 		ResponseEntity.BodyBuilder answer = ResponseEntity.status(refusal.status());
-		if (response.getContentType() == null) {
-			// the error body is JSON whatever the request accepts (the binding's filter has set its own type)
-			answer.contentType(MediaType.APPLICATION_JSON);
-		}
+		answer.contentType(MediaType.parseMediaType(ErrorBodies.mediaType(request)));
 		String allow = allow(ex);
 		if (allow != null) {
 			answer.header("Allow", allow);

@@ -192,6 +192,47 @@ abstract class Level0ConformanceTests {
 		assertThat(encoded.errorCode()).isEqualTo("invalid_request");
 	}
 
+	/**
+	 * L0-OPS-015, L0-OPS-003, L0-OPS-019, L0-OPS-030, L1-RTR-011, L1-RTR-012: a body that is not
+	 * JSON is {@code invalid_payload}; every error body carries {@code type}, {@code hint} and
+	 * {@code docs_url}, in the media type the request accepts.
+	 */
+	@Test
+	void errorBodies() {
+		Map<String, String> binding = Map.of("Content-Type", OjsHttp.MEDIA_TYPE_VALUE, "Accept", OjsHttp.MEDIA_TYPE_VALUE);
+		OjsClient.Response notJson = this.client.send("POST", "/ojs/v1/jobs", "{ invalid json }", binding);
+		assertThat(notJson.status()).isEqualTo(400);
+		assertThat(notJson.errorCode()).isEqualTo("invalid_payload");
+		assertThat(notJson.body().path("error").path("retryable").booleanValue()).isFalse();
+		assertThat(notJson.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		OjsClient.Response noType = this.client.send("POST", "/ojs/v1/jobs", "{\"args\":[\"a\"]}", binding);
+		assertThat(noType.status()).isEqualTo(400);
+		assertThat(noType.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		for (Map<String, String> accept : List.of(Map.of("Accept", OjsHttp.MEDIA_TYPE_VALUE), Map.<String, String>of())) {
+			OjsClient.Response missing = this.client.send("GET", "/ojs/v1/jobs/019539a4-0000-7000-8000-ffffffffffff", null,
+					accept);
+			assertThat(missing.status()).isEqualTo(404);
+			assertThat(missing.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+			JsonNode error = missing.body().path("error");
+			assertThat(error.path("code").stringValue()).isEqualTo("not_found");
+			assertThat(error.path("type").stringValue()).isEqualTo("not_found");
+			assertThat(error.path("hint").stringValue()).isNotBlank();
+			assertThat(error.path("docs_url").stringValue()).startsWith("https://");
+		}
+		OjsClient.Response json = this.client.send("GET", "/ojs/v1/jobs/019539a4-0000-7000-8000-ffffffffffff", null,
+				Map.of("Accept", "application/json"));
+		assertThat(json.header("Content-Type")).startsWith("application/json");
+		for (Map<String, Object> retry : List.<Map<String, Object>>of(Map.of("max_attempts", -1),
+				Map.of("backoff_coefficient", 0.5))) {
+			OjsClient.Response invalid = this.client.post("/ojs/v1/jobs",
+					Map.of("type", "retry.invalid", "args", List.of(), "options", Map.of("retry", retry)));
+			assertThat(invalid.status()).isEqualTo(422);
+			assertThat(invalid.body().path("error").path("type").stringValue()).isEqualTo("validation_error");
+			assertThat(invalid.body().path("error").path("message").stringValue())
+				.contains(retry.keySet().iterator().next());
+		}
+	}
+
 	/** Binding §9.4, spec README decision 9: cancel a live job; a terminal one is 409; a cancelled active job's ack is 409. */
 	@Test
 	void cancel() {
