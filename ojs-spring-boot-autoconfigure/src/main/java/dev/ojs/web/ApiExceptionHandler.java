@@ -12,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -154,6 +155,11 @@ public class ApiExceptionHandler {
 			HttpStatus known = HttpStatus.resolve(status);
 			String message = (known != null) ? known.getReasonPhrase() + "." : "The request failed.";
 			return new ApiException(status, code, message, status >= 500, Map.of());
+		}
+		if (ex instanceof DuplicateKeyException) {
+			// a job with a chosen id inserted concurrently in the caller's transaction
+			return new ApiException(409, ApiError.DUPLICATE, "A resource with the same identity already exists.", false,
+					Map.of());
 		}
 		if (ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException) {
 			logger.warn("OJS API request failed: the database is unavailable: " + ex);

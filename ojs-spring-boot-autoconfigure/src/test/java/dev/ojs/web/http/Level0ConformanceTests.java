@@ -233,6 +233,81 @@ abstract class Level0ConformanceTests {
 		}
 	}
 
+	/**
+	 * L0-ENV-010, L0-OPS-017 with spec README decision 21: a client-chosen UUID is the job's id;
+	 * a second PUSH with it is {@code 409 duplicate} naming the job, and stores nothing; an id
+	 * that is not a lowercase UUID is {@code 400 invalid_request}; a batch with a stored id is
+	 * refused whole.
+	 */
+	@Test
+	void clientChosenIds() {
+		String id = "019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "email.send", "args", List.of("user@example.com", "welcome"), "id", id));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		assertThat(created.body().path("job").path("id").stringValue()).isEqualTo(id);
+		assertThat(created.body().path("job").path("state").stringValue()).isEqualTo("available");
+		long before = storedJobs();
+		OjsClient.Response duplicate = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "test.echo", "args", List.of(Map.of("message", "duplicate")), "id", id));
+		assertThat(duplicate.status()).as(duplicate.text()).isEqualTo(409);
+		assertThat(duplicate.errorCode()).isEqualTo("duplicate");
+		assertThat(duplicate.body().path("error").path("retryable").booleanValue()).isFalse();
+		assertThat(duplicate.body().path("error").path("details").path("existing_job_id").stringValue()).isEqualTo(id);
+		for (Object invalid : List.of("not-a-uuid", "019461A8-1A2B-7C3D-8E4F-5A6B7C8D9E0F", 42)) {
+			OjsClient.Response refused = this.client.post("/ojs/v1/jobs",
+					Map.of("type", "test.echo", "args", List.of(), "id", invalid));
+			assertThat(refused.status()).as(refused.text()).isEqualTo(400);
+			assertThat(refused.errorCode()).isEqualTo("invalid_request");
+			assertThat(refused.body().path("error").path("details").path("field").stringValue()).isEqualTo("id");
+		}
+		String other = "019461a8-1a2b-7c3d-8e4f-000000000001";
+		OjsClient.Response batch = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs",
+				List.of(Map.of("type", "test.echo", "args", List.of(), "id", other),
+						Map.of("type", "test.echo", "args", List.of(), "id", id))));
+		assertThat(batch.status()).as(batch.text()).isEqualTo(409);
+		assertThat(storedJobs()).isEqualTo(before);
+		OjsClient.Response batchCreated = this.client.post("/ojs/v1/jobs/batch",
+				Map.of("jobs", List.of(Map.of("type", "test.echo", "args", List.of(), "id", other))));
+		assertThat(batchCreated.status()).as(batchCreated.text()).isEqualTo(201);
+		assertThat(batchCreated.body().path("jobs").get(0).path("id").stringValue()).isEqualTo(other);
+	}
+
+	/** Issue 28 item 3: the Java API's chosen id, idempotent where HTTP answers 409 duplicate. */
+	@Test
+	void clientChosenIdsOfTheJavaApi() {
+		String id = "019461a8-1a2b-7c3d-8e4f-000000000002";
+		JobOptions options = JobOptions.builder().id(id).build();
+		assertThat(this.template.enqueue("java.chosen", List.of("a"), options)).isEqualTo(id);
+		long before = storedJobs();
+		assertThat(this.template.enqueue("java.chosen", List.of("b"), options)).isEqualTo(id);
+		assertThat(storedJobs()).isEqualTo(before);
+		assertThat(this.template.getJob(id)).isPresent();
+		OjsClient.Response duplicate = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "java.chosen", "args", List.of(), "id", id));
+		assertThat(duplicate.status()).isEqualTo(409);
+		org.assertj.core.api.Assertions
+			.assertThatExceptionOfType(dev.ojs.spring.OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("java.chosen", List.of(),
+					JobOptions.builder().id("not-a-uuid").build()))
+			.withMessageContaining("'id' field must be a lowercase UUID");
+	}
+
+	/** L0-ENV-002: the full envelope, a unique period among its options, is accepted. */
+	@Test
+	void fullEnvelope() {
+		String body = "{\"type\":\"report.generate\",\"args\":[42,\"quarterly\",{\"include_charts\":true}],\"meta\":{\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\","
+				+ "\"user_id\":\"usr_12345\",\"tenant_id\":\"tenant_acme\",\"correlation_id\":\"corr_report_q4_2026\","
+				+ "\"tags\":[\"quarterly\",\"finance\"]},\"options\":{\"queue\":\"reports\",\"priority\":10,\"timeout_ms\":300000,"
+				+ "\"delay_until\":\"2020-01-01T00:00:00Z\",\"retry\":{\"max_attempts\":5,\"initial_interval\":\"PT1S\","
+				+ "\"backoff_coefficient\":2.0,\"max_interval\":\"PT5M\",\"jitter\":true,\"non_retryable_errors\":[\"ValidationError\","
+				+ "\"AuthenticationError\"]},\"unique\":{\"keys\":[\"type\",\"args\"],\"period\":\"PT1H\",\"on_conflict\":\"reject\"}}}";
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", body);
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		assertThat(created.body().path("job").path("queue").stringValue()).isEqualTo("reports");
+		assertThat(created.body().path("job").path("priority").intValue()).isEqualTo(10);
+	}
+
 	/** Binding §9.4, spec README decision 9: cancel a live job; a terminal one is 409; a cancelled active job's ack is 409. */
 	@Test
 	void cancel() {
