@@ -690,6 +690,13 @@ abstract class Level0ConformanceTests {
 		assertThat(missing.status()).isEqualTo(401);
 		assertThat(missing.errorCode()).isEqualTo("unauthorized");
 		assertThat(missing.header("OJS-Version")).isEqualTo("1.0");
+		// a filter's refusal has the one error body (L0-OPS-030) in the accepted media type
+		assertThat(missing.body().path("error").path("type").stringValue()).isEqualTo("unauthorized");
+		assertThat(missing.body().path("error").path("hint").stringValue()).isNotBlank();
+		assertThat(missing.body().path("error").path("docs_url").stringValue()).startsWith("https://");
+		assertThat(missing.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		assertThat(this.client.send("GET", "/ojs/v1/health", null, Map.of("Accept", "application/json"), false)
+			.header("Content-Type")).startsWith("application/json");
 		OjsClient.Response wrong = this.client.send("POST", "/ojs/v1/jobs", "{\"type\":\"a.b\",\"args\":[]}",
 				Map.of("Authorization", "Bearer nope", "Content-Type", "application/json"));
 		assertThat(wrong.status()).isEqualTo(401);
