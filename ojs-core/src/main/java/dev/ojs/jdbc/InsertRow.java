@@ -9,6 +9,7 @@ import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.Timestamps;
+import dev.ojs.job.UniqueScope;
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -16,7 +17,7 @@ import dev.ojs.retry.RetryPolicy;
  */
 record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
 		int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
-		@Nullable Instant expiresAt) {
+		@Nullable Instant expiresAt, boolean chosenId, @Nullable UniqueScope uniqueScope) {
 
 	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
 	static final int MAX_NAME_LENGTH = 255;
@@ -47,11 +48,15 @@ record InsertRow(String id, String type, String queue, String args, String meta,
 		RetryPolicy policy = job.retryPolicy();
 		Instant runAt = (job.runAt() != null) ? job.runAt().truncatedTo(ChronoUnit.MICROS) : now;
 		JobState state = job.pending() ? JobState.PENDING : runAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
-		return new InsertRow(JobIds.newId(now), job.type(), queue,
+		if (job.id() != null && !JobIds.isId(job.id())) {
+			throw new IllegalArgumentException("Job id must be a lowercase UUID, got: " + job.id());
+		}
+		return new InsertRow((job.id() != null) ? job.id() : JobIds.newId(now), job.type(), queue,
 				(job.argsJson() != null) ? job.argsJson() : "[]", (job.metaJson() != null) ? job.metaJson() : "{}",
 				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
 				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now,
-				(job.expiresAt() != null) ? job.expiresAt().truncatedTo(ChronoUnit.MICROS) : null);
+				(job.expiresAt() != null) ? job.expiresAt().truncatedTo(ChronoUnit.MICROS) : null, job.id() != null,
+				(job.uniqueKey() != null) ? job.uniqueScope() : null);
 	}
 
 	/** Rejects a name longer than its column ({@value #MAX_NAME_LENGTH} characters). */

@@ -22,6 +22,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.JobState;
+import dev.ojs.job.UniqueScope;
 
 /**
  * The SQL of job inserts: multi-row {@code VALUES} in chunks of {@value #CHUNK} rows, and
@@ -72,8 +73,9 @@ abstract class InsertSql extends SqlSupport {
 	 * Inserts the rows, all or nothing: in the caller's transaction when one is bound to the
 	 * data source; as one auto-committed statement when they fit one and have no unique keys;
 	 * otherwise in a transaction of its own (READ COMMITTED when rows have unique keys).
-	 * @param unique whether some rows have a unique key
-	 * @return each row's id, or the id of the live job that holds its unique key
+	 * @param unique whether some rows have a unique key or a chosen id
+	 * @return each row's id, or the id of the live job that holds its unique key (a row whose
+	 * chosen id is stored: that id, nothing inserted)
 	 */
 	List<String> insert(List<InsertRow> rows, boolean unique) {
 		if (TransactionSynchronizationManager.hasResource(this.dataSource)
@@ -88,8 +90,17 @@ abstract class InsertSql extends SqlSupport {
 		List<InsertRow> plain = new ArrayList<>(rows.size());
 		Map<List<String>, Integer> firstWithKey = new HashMap<>();
 		Set<String> queues = new LinkedHashSet<>();
+		Map<String, Integer> firstWithId = new HashMap<>();
 		for (int i = 0; i < rows.size(); i++) {
 			InsertRow row = rows.get(i);
+			if (row.chosenId()) {
+				// a chosen id that is stored (or comes earlier in the batch) is that job
+				Integer first = firstWithId.putIfAbsent(row.id(), i);
+				if (first != null || exists(row.id())) {
+					ids[i] = (first != null) ? ids[first] : row.id();
+					continue;
+				}
+			}
 			// unique per type among live jobs
 			List<String> key = (row.uniqueKey() != null) ? List.of(row.type(), row.uniqueKey()) : null;
 			if (key == null) {
@@ -121,6 +132,9 @@ abstract class InsertSql extends SqlSupport {
 	}
 
 	private String insertOrFind(InsertRow row) {
+		if (row.uniqueScope() != null) {
+			release(row, row.uniqueScope());
+		}
 		for (int i = 0; i < UNIQUE_INSERT_TRIES; i++) {
 			String id = insertUnique(row);
 			if (id != null) {
@@ -130,6 +144,44 @@ abstract class InsertSql extends SqlSupport {
 		// the holder keeps vanishing, or (H2) a REPEATABLE READ snapshot cannot see it
 		throw new ConcurrencyFailureException("Could not insert or find a live " + row.type()
 				+ " job with unique key " + row.uniqueKey() + "; retry the transaction");
+	}
+
+	/**
+	 * Decision 35: the live holder of the row's key that does not count as a duplicate
+	 * (created before the period, or in a state the scope leaves out) gives up its key, in the
+	 * insert's transaction; the holder's row lock orders concurrent inserts of the key.
+	 */
+	private void release(InsertRow row, UniqueScope scope) {
+		List<String> released = scope.releasedStates().stream().map(JobState::value).toList();
+		StringJoiner counts = new StringJoiner(" OR ", "(", ")");
+		if (scope.period() != null) {
+			counts.add("created_at < ?");
+		}
+		if (!released.isEmpty()) {
+			counts.add("state IN (" + String.join(", ", java.util.Collections.nCopies(released.size(), "?")) + ")");
+		}
+		if (counts.length() == 2) {
+			return;
+		}
+		String sql = "UPDATE " + this.table + " SET unique_key = NULL WHERE " + liveUniqueKeyPredicate() + " AND "
+				+ counts;
+		this.jdbc.update(sql, (ps) -> {
+			int index = 1;
+			ps.setString(index++, row.type());
+			ps.setString(index++, row.uniqueKey());
+			if (scope.period() != null) {
+				setInstant(ps, index++, row.createdAt().minus(scope.period()));
+			}
+			for (String state : released) {
+				ps.setString(index++, state);
+			}
+		});
+	}
+
+	/** Whether a job with this id is stored. */
+	private boolean exists(String id) {
+		return !this.jdbc.queryForList("SELECT id FROM " + this.table + " WHERE id = " + idParam(), String.class, id)
+			.isEmpty();
 	}
 
 	/** Whether the data source hands out connections in auto-commit mode (read once). */

@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.DeadLetterFilter;
@@ -125,11 +126,22 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		// build (and so validate) every row before writing any
 		List<InsertRow> rows = new ArrayList<>(jobs.size());
 		boolean unique = false;
+		boolean chosenIds = false;
 		for (NewJob job : jobs) {
 			rows.add(InsertRow.of(job, now));
-			unique |= job.uniqueKey() != null;
+			chosenIds |= job.id() != null;
+			unique |= job.uniqueKey() != null || job.id() != null;
 		}
-		return this.dialect.inserts().insert(rows, unique);
+		try {
+			return this.dialect.inserts().insert(rows, unique);
+		}
+		catch (DuplicateKeyException ex) {
+			if (!chosenIds || TransactionSynchronizationManager.hasResource(this.dataSource)) {
+				throw ex;
+			}
+			// a job with a chosen id was inserted concurrently: it is found now
+			return this.dialect.inserts().insert(rows, unique);
+		}
 	}
 
 	@Override

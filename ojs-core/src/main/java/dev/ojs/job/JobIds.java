@@ -3,6 +3,7 @@ package dev.ojs.job;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 
 /**
  * Job ids: lowercase UUIDv7 strings (RFC 9562 §5.7). The first 48 bits are the Unix time in
@@ -34,6 +35,18 @@ public final class JobIds {
 	private static long lastCounter;
 
 	private JobIds() {
+	}
+
+	/** A job id as a producer may choose it: an RFC 9562 UUID, lowercase, in its 36-character form. */
+	private static final Pattern ID = Pattern
+		.compile("[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+
+	/**
+	 * Whether {@code id} can be a job's id: a lowercase RFC 9562 UUID (versions 1 to 8, UUIDv7
+	 * recommended by ojs-core §5.1), e.g. {@code 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f}.
+	 */
+	public static boolean isId(String id) {
+		return ID.matcher(id).matches();
 	}
 
 	/** A new lowercase UUIDv7 string for now, e.g. {@code 01890a5d-ac96-774b-bcce-b302099a8057}. */

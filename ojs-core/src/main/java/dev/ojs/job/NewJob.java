@@ -25,10 +25,22 @@ import dev.ojs.retry.RetryPolicy;
  * @param pending staged in state {@code pending} until activated (ojs-core §6)
  * @param expiresAt when the job expires unless it has started (discarded then), or
  * {@code null} for never
+ * @param id the job's id as its producer chose it (a lowercase UUID), or {@code null} for a
+ * new UUIDv7: a job with this id that exists already is returned instead of inserting one
+ * @param uniqueScope which holder of {@code uniqueKey} counts as a duplicate, or {@code null}
+ * for every live one
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
-		boolean pending, @Nullable Instant expiresAt) {
+		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope) {
+
+	/** A job whose id the store assigns. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending, @Nullable Instant expiresAt) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
+				null, null);
+	}
 
 	/** A job that never expires. */
 	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,

@@ -289,28 +289,58 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 
 	@Test
 	void concurrentUniqueEnqueuesInsertOneJob() throws Exception {
+		for (int round = 0; round < 5; round++) {
+			String key = "race-" + round;
+			Set<String> ids = race(() -> insertOne(job("email.send").uniqueKey(key)));
+			assertThat(ids).as("ids of round " + round).hasSize(1);
+			assertThat(this.store.find(ids.iterator().next()).orElseThrow().uniqueKey()).isEqualTo(key);
+		}
+		assertThat(total()).isEqualTo(5);
+	}
+
+	/** Decision 35: racing inserts past a holder's period release its key once and insert one job. */
+	@Test
+	void concurrentUniqueEnqueuesPastThePeriodInsertOneJob() throws Exception {
+		dev.ojs.job.UniqueScope hour = new dev.ojs.job.UniqueScope(Duration.ofHours(1), Set.of());
+		String old = insertOne(job("email.send").uniqueKey("period-race").uniqueScope(hour));
+		this.clock.advance(Duration.ofHours(2));
+		Set<String> ids = race(() -> insertOne(job("email.send").uniqueKey("period-race").uniqueScope(hour)));
+		assertThat(ids).hasSize(1).doesNotContain(old);
+		assertThat(this.store.find(old).orElseThrow().uniqueKey()).isNull();
+		assertThat(total()).isEqualTo(2);
+		// an available holder outside the scope's states gives up its key too
+		dev.ojs.job.UniqueScope scheduled = new dev.ojs.job.UniqueScope(null, Set.of(JobState.SCHEDULED));
+		assertThat(insertOne(job("email.send").uniqueKey("period-race").uniqueScope(scheduled)))
+			.isNotEqualTo(ids.iterator().next());
+	}
+
+	/** A chosen id inserted by racing producers is one job; each gets the id. */
+	@Test
+	void concurrentEnqueuesWithOneChosenIdInsertOneJob() throws Exception {
+		String id = "019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
+		assertThat(race(() -> insertOne(job("email.send").id(id)))).containsExactly(id);
+		assertThat(total()).isEqualTo(1);
+		assertThatIllegalArgumentException().isThrownBy(() -> insertOne(job("email.send").id("not-a-uuid")));
+	}
+
+	private Set<String> race(java.util.concurrent.Callable<String> insert) throws Exception {
 		int threads = 8;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		try {
-			for (int round = 0; round < 5; round++) {
-				String key = "race-" + round;
-				CountDownLatch start = new CountDownLatch(1);
-				List<Future<String>> futures = new ArrayList<>();
-				for (int n = 0; n < threads; n++) {
-					futures.add(pool.submit(() -> {
-						start.await();
-						return insertOne(job("email.send").uniqueKey(key));
-					}));
-				}
-				start.countDown();
-				Set<String> ids = new HashSet<>();
-				for (Future<String> future : futures) {
-					ids.add(future.get(60, TimeUnit.SECONDS));
-				}
-				assertThat(ids).as("ids of round " + round).hasSize(1);
-				assertThat(this.store.find(ids.iterator().next()).orElseThrow().uniqueKey()).isEqualTo(key);
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<String>> futures = new ArrayList<>();
+			for (int n = 0; n < threads; n++) {
+				futures.add(pool.submit(() -> {
+					start.await();
+					return insert.call();
+				}));
 			}
-			assertThat(total()).isEqualTo(5);
+			start.countDown();
+			Set<String> ids = new HashSet<>();
+			for (Future<String> future : futures) {
+				ids.add(future.get(60, TimeUnit.SECONDS));
+			}
+			return ids;
 		}
 		finally {
 			pool.shutdownNow();

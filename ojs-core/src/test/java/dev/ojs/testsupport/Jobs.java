@@ -27,6 +27,10 @@ public final class Jobs {
 
 	private String uniqueKey;
 
+	private dev.ojs.job.UniqueScope uniqueScope;
+
+	private String id;
+
 	private boolean pending;
 
 	private Instant expiresAt;
@@ -82,6 +86,16 @@ public final class Jobs {
 		return this;
 	}
 
+	public Jobs uniqueScope(dev.ojs.job.UniqueScope uniqueScope) {
+		this.uniqueScope = uniqueScope;
+		return this;
+	}
+
+	public Jobs id(String id) {
+		this.id = id;
+		return this;
+	}
+
 	public Jobs uniqueKey(String uniqueKey) {
 		this.uniqueKey = uniqueKey;
 		return this;
@@ -101,7 +115,7 @@ public final class Jobs {
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
-				this.uniqueKey, maxAttempts, this.pending, this.expiresAt);
+				this.uniqueKey, maxAttempts, this.pending, this.expiresAt, this.id, this.uniqueScope);
 	}
 
 }

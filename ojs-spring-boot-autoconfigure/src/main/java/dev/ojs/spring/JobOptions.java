@@ -6,9 +6,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyValidationException;
 
@@ -44,6 +46,12 @@ public final class JobOptions {
 
 	private final @Nullable Instant expiresAt;
 
+	private final @Nullable String id;
+
+	private final @Nullable Duration uniquePeriod;
+
+	private final Set<JobState> uniqueStates;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -59,6 +67,9 @@ public final class JobOptions {
 		this.pending = builder.pending;
 		this.expiresIn = builder.expiresIn;
 		this.expiresAt = builder.expiresAt;
+		this.id = builder.id;
+		this.uniquePeriod = builder.uniquePeriod;
+		this.uniqueStates = Set.copyOf(builder.uniqueStates);
 	}
 
 	/**
@@ -79,6 +90,9 @@ public final class JobOptions {
 		this.pending = options.pending;
 		this.expiresIn = options.expiresIn;
 		this.expiresAt = options.expiresAt;
+		this.id = options.id;
+		this.uniquePeriod = options.uniquePeriod;
+		this.uniqueStates = options.uniqueStates;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -154,6 +168,21 @@ public final class JobOptions {
 		return entries.isEmpty() ? this : new JobOptions(this, entries);
 	}
 
+	/** The job's id as chosen by the producer, or {@code null} for a new UUIDv7. */
+	public @Nullable String id() {
+		return this.id;
+	}
+
+	/** How long a holder of the unique key counts as a duplicate, or {@code null} for as long as it is live. */
+	public @Nullable Duration uniquePeriod() {
+		return this.uniquePeriod;
+	}
+
+	/** The states in which a holder of the unique key counts as a duplicate; empty for every live one. */
+	public Set<JobState> uniqueStates() {
+		return this.uniqueStates;
+	}
+
 	/** The unique key, or {@code null}. */
 	public @Nullable String uniqueKey() {
 		return this.uniqueKey;
@@ -178,7 +207,8 @@ public final class JobOptions {
 	public String toString() {
 		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
 				+ this.runAt + ", retry=" + ((this.retry != null) ? this.retry.toJson() : this.retryJson) + ", meta="
-				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", pending=" + this.pending
+				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", id=" + this.id + ", uniquePeriod="
+				+ this.uniquePeriod + ", uniqueStates=" + this.uniqueStates + ", pending=" + this.pending
 				+ ((this.expiresAt != null) ? ", expiresAt=" + this.expiresAt : "")
 				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "") + "]";
 	}
@@ -207,6 +237,12 @@ public final class JobOptions {
 		private @Nullable Duration expiresIn;
 
 		private @Nullable Instant expiresAt;
+
+		private @Nullable String id;
+
+		private @Nullable Duration uniquePeriod;
+
+		private Set<JobState> uniqueStates = Set.of();
 
 		private Builder() {
 		}
@@ -315,6 +351,36 @@ public final class JobOptions {
 			}
 			this.expiresIn = expiresIn;
 			this.expiresAt = null;
+			return this;
+		}
+
+		/**
+		 * The job's id, a lowercase UUID (UUIDv7 recommended, ojs-core §5.1), instead of a new
+		 * UUIDv7. Enqueueing is idempotent on the id: when a job with this id exists, nothing
+		 * is inserted and the enqueue returns that id, as a unique key's conflict does (over
+		 * HTTP the same case answers {@code 409 duplicate}). For one job only.
+		 */
+		public Builder id(@Nullable String id) {
+			this.id = id;
+			return this;
+		}
+
+		/**
+		 * Limits the unique key to holders created within this period (spec README decision
+		 * 35): an older live holder gives up its key and the new job is inserted.
+		 */
+		public Builder uniquePeriod(@Nullable Duration uniquePeriod) {
+			this.uniquePeriod = uniquePeriod;
+			return this;
+		}
+
+		/**
+		 * Limits the unique key to holders in these live states (ojs-unique-jobs.md §2
+		 * {@code states}): a holder in another state gives up its key and the new job is
+		 * inserted. Empty (the default) means every live state.
+		 */
+		public Builder uniqueStates(Set<JobState> uniqueStates) {
+			this.uniqueStates = Set.copyOf(uniqueStates);
 			return this;
 		}
 

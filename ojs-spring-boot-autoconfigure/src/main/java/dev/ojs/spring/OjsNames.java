@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.job.JobIds;
+
 /**
  * The one rule for job types and queue names, checked by {@link OjsTemplate} and
  * {@link OjsQueues} for every edge: the Java API, the HTTP binding, the Admin API and the
@@ -66,6 +68,22 @@ public final class OjsNames {
 			throw new OjsValidationException(field, TYPE_MESSAGE, details);
 		}
 		return type;
+	}
+
+	/** The refusal of a job id that is not a lowercase UUID. */
+	static final String JOB_ID_MESSAGE = "The '" + OjsValidationException.FIELD
+			+ "' field must be a lowercase UUID (UUIDv7 recommended), e.g. 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f.";
+
+	/**
+	 * A job id chosen by its producer (ojs-core §5.1).
+	 * @param field the field that gave it, for the refusal
+	 * @throws OjsValidationException when it is not a lowercase UUID
+	 */
+	public static String checkJobId(@Nullable String id, String field) {
+		if (id == null || !JobIds.isId(id)) {
+			throw new OjsValidationException(field, JOB_ID_MESSAGE, Map.of("expected", "uuid"));
+		}
+		return id;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import org.springframework.context.ApplicationEventPublisherAware;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.UniqueScope;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.retry.RetryPolicyValidationException;
@@ -349,6 +350,14 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		if (options.queue() != null) {
 			OjsNames.checkQueue(options.queue(), "queue");
 		}
+		if (options.id() != null) {
+			OjsNames.checkJobId(options.id(), "id");
+			if (argsList.size() != 1) {
+				throw new OjsValidationException("id", "The '{field}' option names one job; " + argsList.size()
+						+ " were enqueued with it.");
+			}
+		}
+		UniqueScope uniqueScope = uniqueScope(options);
 		if (!trace.isEmpty()) {
 			options = options.withMeta(trace);
 			metaJson = this.jsonMapper.writeValueAsString(options.meta());
@@ -367,9 +376,27 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
 		for (String args : argsJson) {
 			jobs.add(new NewJob(type, queue, priority, args, metaJson, own, runAt, options.uniqueKey(), maxAttempts,
-					options.pending(), expiresAt));
+					options.pending(), expiresAt, options.id(), uniqueScope));
 		}
 		return jobs;
+	}
+
+	/** The scope of the options' unique key, or {@code null} for every live holder. */
+	private static @Nullable UniqueScope uniqueScope(JobOptions options) {
+		if (options.uniquePeriod() == null && options.uniqueStates().isEmpty()) {
+			return null;
+		}
+		if (options.uniquePeriod() != null
+				&& (options.uniquePeriod().isNegative() || options.uniquePeriod().isZero())) {
+			throw new OjsValidationException("unique.period", "The '{field}' must be a positive duration.",
+					Map.of("expected", "duration"));
+		}
+		if (!UniqueScope.LIVE.containsAll(options.uniqueStates())) {
+			throw new OjsValidationException("unique.states",
+					"The '{field}' may name the live states scheduled, available, active and retryable only.",
+					Map.of("expected", "scheduled|available|active|retryable"));
+		}
+		return new UniqueScope(options.uniquePeriod(), options.uniqueStates());
 	}
 
 	/**

@@ -19,7 +19,12 @@ import org.jspecify.annotations.Nullable;
 public record ApiError(String code, String message, boolean retryable, Map<String, Object> details,
 		@Nullable String requestId) {
 
+	/** Where the binding's error codes are described; the code is the fragment. */
+	public static final String DOCS_URL = "https://openjobspec.org/spec/ojs-http-binding#";
+
 	public static final String NOT_FOUND = "not_found";
+
+	public static final String INVALID_PAYLOAD = "invalid_payload";
 
 	public static final String INVALID_REQUEST = "invalid_request";
 
@@ -47,11 +52,30 @@ public record ApiError(String code, String message, boolean retryable, Map<Strin
 	public Map<String, Object> toBody() {
 		Map<String, Object> error = new LinkedHashMap<>();
 		error.put("code", this.code);
+		error.put("type", this.code);
 		error.put("message", this.message);
 		error.put("retryable", this.retryable);
 		error.put("details", this.details);
 		error.put("request_id", this.requestId);
+		error.put("hint", hint(this.code, this.retryable));
+		error.put("docs_url", DOCS_URL + this.code);
 		return Map.of("error", error);
+	}
+
+	/** What a client can do about an error of the code. */
+	static String hint(String code, boolean retryable) {
+		return switch (code) {
+			case NOT_FOUND -> "Check the identifier or path; the resource may never have existed or may have been pruned.";
+			case INVALID_PAYLOAD -> "Send the request body as a JSON object.";
+			case INVALID_REQUEST, VALIDATION_ERROR -> "Correct the field named in the message and details, then send the request again.";
+			case DUPLICATE -> "A job with this id or unique key exists; details.existing_job_id names it.";
+			case CONFLICT -> "The resource's current state does not allow this operation; read it again before retrying.";
+			case UNAUTHORIZED -> "Send the configured bearer token in the Authorization header.";
+			case FORBIDDEN -> "The credentials are valid but not allowed to perform this operation.";
+			case UNSUPPORTED -> "This server does not implement the feature; see GET /ojs/manifest.";
+			default -> retryable ? "The request may succeed later; retry with backoff."
+					: "The request will not succeed as sent; do not retry it unchanged.";
+		};
 	}
 
 }

@@ -7,12 +7,12 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -59,17 +59,13 @@ public class ApiExceptionHandler {
 		.compile("\\b[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+\\.[A-Z][\\w$]*|Exception\\b|\\bjava\\.|\\bjakarta\\.");
 
 	@ExceptionHandler(Exception.class)
-	ResponseEntity<Map<String, Object>> handle(Exception ex, HttpServletRequest request, HttpServletResponse response)
-			throws Exception {
+	ResponseEntity<Map<String, Object>> handle(Exception ex, HttpServletRequest request) throws Exception {
 		ApiException refusal = refusal(ex);
 		if (refusal == null) {
 			throw ex;
 		}
 		ResponseEntity.BodyBuilder answer = ResponseEntity.status(refusal.status());
-		if (response.getContentType() == null) {
-			// the error body is JSON whatever the request accepts (the binding's filter has set its own type)
-			answer.contentType(MediaType.APPLICATION_JSON);
-		}
+		answer.contentType(MediaType.parseMediaType(ErrorBodies.mediaType(request)));
 		String allow = allow(ex);
 		if (allow != null) {
 			answer.header("Allow", allow);
@@ -159,6 +155,11 @@ public class ApiExceptionHandler {
 			HttpStatus known = HttpStatus.resolve(status);
 			String message = (known != null) ? known.getReasonPhrase() + "." : "The request failed.";
 			return new ApiException(status, code, message, status >= 500, Map.of());
+		}
+		if (ex instanceof DuplicateKeyException) {
+			// a job with a chosen id inserted concurrently in the caller's transaction
+			return new ApiException(409, ApiError.DUPLICATE, "A resource with the same identity already exists.", false,
+					Map.of());
 		}
 		if (ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException) {
 			logger.warn("OJS API request failed: the database is unavailable: " + ex);

@@ -1,17 +1,20 @@
 package dev.ojs.web;
 
 import java.io.IOException;
+import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.web.http.OjsHttp;
 
 /**
  * Writes a refusal as the binding's error body from a servlet filter or a security handler,
- * where no controller advice runs: the status, {@code application/openjobspec+json}, the
+ * where no controller advice runs: the status, the media type of {@link #mediaType}, the
  * {@code OJS-Version} header, and the {@link ApiError} body with the request's id.
  */
 public final class ErrorBodies {
@@ -20,6 +23,35 @@ public final class ErrorBodies {
 	public static final String MEDIA_TYPE = "application/openjobspec+json";
 
 	private ErrorBodies() {
+	}
+
+	/**
+	 * The media type of an error answer: the binding's when the request accepts it, JSON when
+	 * the request asks for JSON and not the binding's type, otherwise the binding's own under
+	 * its paths and JSON elsewhere (the Admin API).
+	 */
+	public static String mediaType(HttpServletRequest request) {
+		String accept = request.getHeader("Accept");
+		List<MediaType> accepted = List.of();
+		if (accept != null) {
+			try {
+				accepted = MediaType.parseMediaTypes(accept);
+			}
+			catch (InvalidMediaTypeException ex) {
+				// an unreadable Accept header asks for nothing in particular
+			}
+		}
+		for (MediaType type : accepted) {
+			if (type.equalsTypeAndSubtype(OjsHttp.MEDIA_TYPE)) {
+				return MEDIA_TYPE;
+			}
+		}
+		for (MediaType type : accepted) {
+			if (type.equalsTypeAndSubtype(MediaType.APPLICATION_JSON)) {
+				return MediaType.APPLICATION_JSON_VALUE;
+			}
+		}
+		return OjsPaths.isBinding(OjsPaths.routedPath(request)) ? MEDIA_TYPE : MediaType.APPLICATION_JSON_VALUE;
 	}
 
 	public static void write(JsonMapper jsonMapper, HttpServletRequest request, HttpServletResponse response,
@@ -33,7 +65,7 @@ public final class ErrorBodies {
 			response.setHeader(OjsHttp.VERSION_HEADER, OjsHttp.VERSION);
 		}
 		response.setStatus(refusal.status());
-		response.setContentType(MEDIA_TYPE);
+		response.setContentType(mediaType(request));
 		response.setCharacterEncoding("UTF-8");
 		jsonMapper.writeValue(response.getOutputStream(), refusal.toError(requestId).toBody());
 	}

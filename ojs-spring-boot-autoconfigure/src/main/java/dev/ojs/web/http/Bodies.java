@@ -7,6 +7,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.StorableText;
 
@@ -16,7 +17,10 @@ final class Bodies {
 	private Bodies() {
 	}
 
-	/** The body as a JSON object whose text the store can keep, or {@code 400 invalid_request}. */
+	/**
+	 * The body as a JSON object whose text the store can keep; {@code 400 invalid_payload} for
+	 * text that is not JSON, {@code 400 invalid_request} for JSON that is not an object.
+	 */
 	static JsonNode object(@Nullable String body, JsonMapper jsonMapper) {
 		if (body == null || body.isBlank()) {
 			throw ApiException.invalidRequest("The request body must be a JSON object.", Map.of("field", "body"));
@@ -26,7 +30,8 @@ final class Bodies {
 			node = jsonMapper.readTree(body);
 		}
 		catch (JacksonException ex) {
-			throw ApiException.invalidRequest("The request body is not valid JSON.", Map.of("field", "body"));
+			throw new ApiException(400, ApiError.INVALID_PAYLOAD, "The request body is not valid JSON.", false,
+					Map.of("field", "body"));
 		}
 		if (node == null || !node.isObject()) {
 			throw EnqueueRequest.invalid("body", "The request body must be a JSON object.", "object", node);

@@ -88,11 +88,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (specversion != null && !(specversion.isString() && specversion.stringValue().startsWith("1."))) {
 			throw invalid(path + "specversion", "The 'specversion' field must be \"1.0\".", "\"1.0\"", specversion);
 		}
-		if (body.has("id")) {
-			throw new ApiException(422, ApiError.UNSUPPORTED,
-					"Client-provided job ids are not supported; the server assigns a UUIDv7.",
-					false, Map.of("field", path + "id"));
-		}
 		String type = type(body.get("type"), path + "type");
 		JsonNode args = body.get("args");
 		if (args == null || !args.isArray()) {
@@ -115,6 +110,11 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			meta.put(JobJson.UNKNOWN_FIELDS, unknown);
 		}
 		builder.meta(meta);
+		JsonNode id = body.get("id");
+		if (id != null && !id.isNull()) {
+			// the service checks its form (OjsNames.checkJobId): a chosen id that is not text is refused there
+			builder.id(id.isString() ? id.stringValue() : id.toString());
+		}
 		String queue = optionalString(options.get("queue"), path + "options.queue");
 		if (queue != null) {
 			builder.queue(queue);
@@ -179,6 +179,7 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			unique = UniquePolicy.read(uniqueNode, path + "options.unique");
 			builder.uniqueKey(unique.key(type, (queue != null) ? queue : queueOfType.apply(type), argList, meta,
 					jsonMapper, path + "options.unique"));
+			builder.uniquePeriod(unique.period()).uniqueStates(unique.states());
 		}
 		return new EnqueueRequest(type, argList, builder.build(), unique, rateLimit);
 	}
@@ -251,16 +252,18 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		}
 	}
 
-	private static void optionalDuration(@Nullable JsonNode node, String field) {
+	/** An ISO-8601 duration, or {@code null} when absent. */
+	static @Nullable Duration optionalDuration(@Nullable JsonNode node, String field) {
 		String value = optionalString(node, field);
 		if (value != null) {
 			try {
-				Duration.parse(value);
+				return Duration.parse(value);
 			}
 			catch (DateTimeParseException ex) {
 				throw invalid(field, "The '" + field + "' field must be an ISO-8601 duration.", "duration", node);
 			}
 		}
+		return null;
 	}
 
 	private static void tags(@Nullable JsonNode node, String field) {

@@ -25,7 +25,7 @@ public final class Manifest {
 	/** What unique jobs support (ojs-unique-jobs.md §8.3). */
 	private static final Map<String, Object> UNIQUE_JOBS = Map.of("strength", "strong", "on_conflict",
 			List.of("reject", "ignore", "use_existing", "replace"), "keys", List.of("type", "queue", "args", "meta"),
-			"period", false, "states", List.of("scheduled", "available", "active", "retryable"));
+			"period", true, "states", List.of("scheduled", "available", "active", "retryable"));
 
 	/** What the binding accepts beyond the spec. */
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
@@ -37,7 +37,6 @@ public final class Manifest {
 	 */
 	private static final List<String> LIMITATIONS = List.of(
 			"ojs-events.md job.scheduled, job.progress, queue, worker and cron events: not on /ojs/v1/events",
-			"EnqueueRequest.id: client-provided job ids are refused with 422 unsupported",
 			"EnqueueOptions.timeout_ms: accepted, not enforced");
 
 	private final String version;

@@ -98,6 +98,10 @@ public class OjsJobsController {
 		EnqueueRequest request = EnqueueRequest.read(Bodies.object(body, this.jsonMapper), "", now,
 				(type) -> this.handlers.route(type).queue(), this.jsonMapper);
 		Job job = withRateLimits(List.of(request), () -> insert(request));
+		if (request.options().id() != null && job.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
+			// a chosen id that is stored: the job exists (decision 21's reject, for the id)
+			throw duplicateId(job.id());
+		}
 		UniquePolicy unique = request.unique();
 		// a job created before this request is the live holder of the unique key
 		if (unique != null && job.createdAt().isBefore(now.truncatedTo(ChronoUnit.MICROS))) {
@@ -201,7 +205,18 @@ public class OjsJobsController {
 		}
 		List<String> ids;
 		try {
-			ids = withRateLimits(requests, () -> this.template.enqueueBatch(enqueues));
+			ids = this.transactions.execute((status) -> {
+				List<String> inserted = withRateLimits(requests, () -> this.template.enqueueBatch(enqueues));
+				for (int i = 0; i < inserted.size(); i++) {
+					String id = requests.get(i).options().id();
+					if (id != null && this.jobs.find(id).filter((job) -> job.createdAt()
+						.isBefore(now.truncatedTo(ChronoUnit.MICROS))).isPresent()) {
+						// all or nothing: a stored id refuses the batch
+						throw duplicateId(id);
+					}
+				}
+				return inserted;
+			});
 		}
 		catch (RetryPolicyValidationException ex) {
 			throw RetryJson.invalid(ex, "jobs[].options.retry");
@@ -217,6 +232,12 @@ public class OjsJobsController {
 		response.put("jobs", created);
 		response.put("count", created.size());
 		return ResponseEntity.status(201).body(response);
+	}
+
+	/** {@code 409 duplicate}: a job with the chosen id exists. */
+	private static ApiException duplicateId(String id) {
+		return new ApiException(409, ApiError.DUPLICATE, "A job with the id '" + id + "' already exists.", false,
+				Map.of("existing_job_id", id, "field", "id"));
 	}
 
 	/** §9.3 INFO. */

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.text.Normalizer;
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +16,15 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.ojs.job.JobState;
+import dev.ojs.job.UniqueScope;
 import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 
 /**
  * A job's unique policy (ojs-unique-jobs.md §2), as far as the store's uniqueness goes: it
- * is strong (a unique index on type and key among live jobs, §8.1), over the default
- * states (the live ones, §6.1), without a {@code period}. The key is the SHA-256 of the
+ * is strong (a unique index on type and key among live jobs, §8.1); {@code period} (decision 35)
+ * and {@code states} narrow which live holder counts as a duplicate. The key is the SHA-256 of the
  * canonical JSON of the chosen dimensions (§4: type always, sorted keys, NFC strings,
  * compact).
  *
@@ -29,9 +33,11 @@ import dev.ojs.web.ApiException;
  * @param metaKeys keys of {@code meta} to use
  * @param onConflict {@code reject}, {@code ignore} (alias {@code use_existing}) or
  * {@code replace}
+ * @param period how long a holder counts from its creation, or {@code null}
+ * @param states the live states in which a holder counts; empty for all
  */
 record UniquePolicy(Set<String> dimensions, @Nullable List<String> argsKeys, @Nullable List<String> metaKeys,
-		String onConflict) {
+		String onConflict, @Nullable Duration period, Set<JobState> states) {
 
 	static final String REJECT = "reject";
 
@@ -44,8 +50,8 @@ record UniquePolicy(Set<String> dimensions, @Nullable List<String> argsKeys, @Nu
 
 	private static final Set<String> DIMENSIONS = Set.of("type", "queue", "args", "meta");
 
-	/** The live states, which the store's uniqueness covers ({@code pending} does not exist here). */
-	private static final Set<String> LIVE = Set.of("available", "active", "scheduled", "retryable", "pending");
+	private static final Set<String> ALL_STATES = Set.of("scheduled", "pending", "available", "active", "completed",
+			"retryable", "discarded", "cancelled");
 
 	/** Reads {@code options.unique}; {@code 400} for an invalid policy, {@code 422} for what the store cannot do. */
 	static UniquePolicy read(JsonNode node, String field) {
@@ -83,16 +89,31 @@ record UniquePolicy(Set<String> dimensions, @Nullable List<String> argsKeys, @Nu
 		if (onConflict.equals("replace_except_schedule")) {
 			throw unsupported(field + ".on_conflict", "on_conflict 'replace_except_schedule' is not supported.");
 		}
-		JsonNode period = node.get("period");
-		if (period != null && !period.isNull()) {
-			throw unsupported(field + ".period", "A unique 'period' is not supported: keys are unique among live jobs.");
+		JsonNode periodNode = node.get("period");
+		Duration period = null;
+		if (periodNode != null && !periodNode.isNull()) {
+			period = EnqueueRequest.optionalDuration(periodNode, field + ".period");
 		}
-		List<String> states = strings(node.get("states"), field + ".states");
-		if (states != null && !LIVE.containsAll(states) || states != null && !states.containsAll(
-				List.of("available", "active", "scheduled", "retryable"))) {
-			throw unsupported(field + ".states", "Only the default unique states (the live ones) are supported.");
+		List<String> stateNames = strings(node.get("states"), field + ".states");
+		Set<JobState> states = EnumSet.noneOf(JobState.class);
+		if (stateNames != null) {
+			for (String name : stateNames) {
+				if (!ALL_STATES.contains(name)) {
+					throw EnqueueRequest.invalid(field + ".states", "Unknown job state '" + name + "'.", "job state",
+							node.get("states"));
+				}
+				JobState state = JobState.fromValue(name);
+				if (UniqueScope.LIVE.contains(state)) {
+					states.add(state);
+				}
+				else if (state != JobState.PENDING) {
+					// a finished job holds no key: uniqueness is among live jobs (§8.1)
+					throw unsupported(field + ".states", "Unique states are live states (scheduled, available, active,"
+							+ " retryable); a job in state '" + name + "' holds no unique key.");
+				}
+			}
 		}
-		return new UniquePolicy(dimensions, argsKeys, metaKeys, onConflict);
+		return new UniquePolicy(dimensions, argsKeys, metaKeys, onConflict, period, states);
 	}
 
 	/** The unique key of a job (§4.1). */

@@ -127,7 +127,7 @@ class HttpBindingFuzzTests {
 			case 12 -> {
 				if (this.random.nextBoolean()) {
 					options.put("unique", pick(List.of(Map.of("keys", List.of("argz")), "2030-01-01T00:00:00Z", true,
-							Map.of("period", "PT1H"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"),
+							Map.of("period", "hourly"), Map.of("keys", List.of("meta")), Map.of("on_conflict", "merge"),
 							"unique")));
 				}
 				else {
@@ -138,7 +138,7 @@ class HttpBindingFuzzTests {
 				}
 			}
 			case 13 -> options.put("pending", pick(List.of("yes", 1, Map.of(), List.of(true))));
-			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-000000000000", "2.0", 3)));
+			default -> body.put(pick(List.of("id", "specversion")), pick(List.of("019414d4-0000-7000-8000-00000000000g", "2.0", 3)));
 		}
 		return new Case("POST", "/ojs/v1/jobs", OjsClient.JSON.writeValueAsString(body), json(), true);
 	}

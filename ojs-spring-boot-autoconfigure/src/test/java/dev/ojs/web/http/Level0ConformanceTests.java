@@ -194,6 +194,122 @@ abstract class Level0ConformanceTests {
 		assertThat(encoded.errorCode()).isEqualTo("invalid_request");
 	}
 
+	/**
+	 * L0-OPS-015, L0-OPS-003, L0-OPS-019, L0-OPS-030, L1-RTR-011, L1-RTR-012: a body that is not
+	 * JSON is {@code invalid_payload}; every error body carries {@code type}, {@code hint} and
+	 * {@code docs_url}, in the media type the request accepts.
+	 */
+	@Test
+	void errorBodies() {
+		Map<String, String> binding = Map.of("Content-Type", OjsHttp.MEDIA_TYPE_VALUE, "Accept", OjsHttp.MEDIA_TYPE_VALUE);
+		OjsClient.Response notJson = this.client.send("POST", "/ojs/v1/jobs", "{ invalid json }", binding);
+		assertThat(notJson.status()).isEqualTo(400);
+		assertThat(notJson.errorCode()).isEqualTo("invalid_payload");
+		assertThat(notJson.body().path("error").path("retryable").booleanValue()).isFalse();
+		assertThat(notJson.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		OjsClient.Response noType = this.client.send("POST", "/ojs/v1/jobs", "{\"args\":[\"a\"]}", binding);
+		assertThat(noType.status()).isEqualTo(400);
+		assertThat(noType.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		for (Map<String, String> accept : List.of(Map.of("Accept", OjsHttp.MEDIA_TYPE_VALUE), Map.<String, String>of())) {
+			OjsClient.Response missing = this.client.send("GET", "/ojs/v1/jobs/019539a4-0000-7000-8000-ffffffffffff", null,
+					accept);
+			assertThat(missing.status()).isEqualTo(404);
+			assertThat(missing.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+			JsonNode error = missing.body().path("error");
+			assertThat(error.path("code").stringValue()).isEqualTo("not_found");
+			assertThat(error.path("type").stringValue()).isEqualTo("not_found");
+			assertThat(error.path("hint").stringValue()).isNotBlank();
+			assertThat(error.path("docs_url").stringValue()).startsWith("https://");
+		}
+		OjsClient.Response json = this.client.send("GET", "/ojs/v1/jobs/019539a4-0000-7000-8000-ffffffffffff", null,
+				Map.of("Accept", "application/json"));
+		assertThat(json.header("Content-Type")).startsWith("application/json");
+		for (Map<String, Object> retry : List.<Map<String, Object>>of(Map.of("max_attempts", -1),
+				Map.of("backoff_coefficient", 0.5))) {
+			OjsClient.Response invalid = this.client.post("/ojs/v1/jobs",
+					Map.of("type", "retry.invalid", "args", List.of(), "options", Map.of("retry", retry)));
+			assertThat(invalid.status()).isEqualTo(422);
+			assertThat(invalid.body().path("error").path("type").stringValue()).isEqualTo("validation_error");
+			assertThat(invalid.body().path("error").path("message").stringValue())
+				.contains(retry.keySet().iterator().next());
+		}
+	}
+
+	/**
+	 * L0-ENV-010, L0-OPS-017 with spec README decision 21: a client-chosen UUID is the job's id;
+	 * a second PUSH with it is {@code 409 duplicate} naming the job, and stores nothing; an id
+	 * that is not a lowercase UUID is {@code 400 invalid_request}; a batch with a stored id is
+	 * refused whole.
+	 */
+	@Test
+	void clientChosenIds() {
+		String id = "019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "email.send", "args", List.of("user@example.com", "welcome"), "id", id));
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		assertThat(created.body().path("job").path("id").stringValue()).isEqualTo(id);
+		assertThat(created.body().path("job").path("state").stringValue()).isEqualTo("available");
+		long before = storedJobs();
+		OjsClient.Response duplicate = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "test.echo", "args", List.of(Map.of("message", "duplicate")), "id", id));
+		assertThat(duplicate.status()).as(duplicate.text()).isEqualTo(409);
+		assertThat(duplicate.errorCode()).isEqualTo("duplicate");
+		assertThat(duplicate.body().path("error").path("retryable").booleanValue()).isFalse();
+		assertThat(duplicate.body().path("error").path("details").path("existing_job_id").stringValue()).isEqualTo(id);
+		for (Object invalid : List.of("not-a-uuid", "019461A8-1A2B-7C3D-8E4F-5A6B7C8D9E0F", 42)) {
+			OjsClient.Response refused = this.client.post("/ojs/v1/jobs",
+					Map.of("type", "test.echo", "args", List.of(), "id", invalid));
+			assertThat(refused.status()).as(refused.text()).isEqualTo(400);
+			assertThat(refused.errorCode()).isEqualTo("invalid_request");
+			assertThat(refused.body().path("error").path("details").path("field").stringValue()).isEqualTo("id");
+		}
+		String other = "019461a8-1a2b-7c3d-8e4f-000000000001";
+		OjsClient.Response batch = this.client.post("/ojs/v1/jobs/batch", Map.of("jobs",
+				List.of(Map.of("type", "test.echo", "args", List.of(), "id", other),
+						Map.of("type", "test.echo", "args", List.of(), "id", id))));
+		assertThat(batch.status()).as(batch.text()).isEqualTo(409);
+		assertThat(storedJobs()).isEqualTo(before);
+		OjsClient.Response batchCreated = this.client.post("/ojs/v1/jobs/batch",
+				Map.of("jobs", List.of(Map.of("type", "test.echo", "args", List.of(), "id", other))));
+		assertThat(batchCreated.status()).as(batchCreated.text()).isEqualTo(201);
+		assertThat(batchCreated.body().path("jobs").get(0).path("id").stringValue()).isEqualTo(other);
+	}
+
+	/** Issue 28 item 3: the Java API's chosen id, idempotent where HTTP answers 409 duplicate. */
+	@Test
+	void clientChosenIdsOfTheJavaApi() {
+		String id = "019461a8-1a2b-7c3d-8e4f-000000000002";
+		JobOptions options = JobOptions.builder().id(id).build();
+		assertThat(this.template.enqueue("java.chosen", List.of("a"), options)).isEqualTo(id);
+		long before = storedJobs();
+		assertThat(this.template.enqueue("java.chosen", List.of("b"), options)).isEqualTo(id);
+		assertThat(storedJobs()).isEqualTo(before);
+		assertThat(this.template.getJob(id)).isPresent();
+		OjsClient.Response duplicate = this.client.post("/ojs/v1/jobs",
+				Map.of("type", "java.chosen", "args", List.of(), "id", id));
+		assertThat(duplicate.status()).isEqualTo(409);
+		org.assertj.core.api.Assertions
+			.assertThatExceptionOfType(dev.ojs.spring.OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("java.chosen", List.of(),
+					JobOptions.builder().id("not-a-uuid").build()))
+			.withMessageContaining("'id' field must be a lowercase UUID");
+	}
+
+	/** L0-ENV-002: the full envelope, a unique period among its options, is accepted. */
+	@Test
+	void fullEnvelope() {
+		String body = "{\"type\":\"report.generate\",\"args\":[42,\"quarterly\",{\"include_charts\":true}],\"meta\":{\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\","
+				+ "\"user_id\":\"usr_12345\",\"tenant_id\":\"tenant_acme\",\"correlation_id\":\"corr_report_q4_2026\","
+				+ "\"tags\":[\"quarterly\",\"finance\"]},\"options\":{\"queue\":\"reports\",\"priority\":10,\"timeout_ms\":300000,"
+				+ "\"delay_until\":\"2020-01-01T00:00:00Z\",\"retry\":{\"max_attempts\":5,\"initial_interval\":\"PT1S\","
+				+ "\"backoff_coefficient\":2.0,\"max_interval\":\"PT5M\",\"jitter\":true,\"non_retryable_errors\":[\"ValidationError\","
+				+ "\"AuthenticationError\"]},\"unique\":{\"keys\":[\"type\",\"args\"],\"period\":\"PT1H\",\"on_conflict\":\"reject\"}}}";
+		OjsClient.Response created = this.client.post("/ojs/v1/jobs", body);
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		assertThat(created.body().path("job").path("queue").stringValue()).isEqualTo("reports");
+		assertThat(created.body().path("job").path("priority").intValue()).isEqualTo(10);
+	}
+
 	/** Binding §9.4, spec README decision 9: cancel a live job; a terminal one is 409; a cancelled active job's ack is 409. */
 	@Test
 	void cancel() {
@@ -621,6 +737,13 @@ abstract class Level0ConformanceTests {
 		assertThat(missing.status()).isEqualTo(401);
 		assertThat(missing.errorCode()).isEqualTo("unauthorized");
 		assertThat(missing.header("OJS-Version")).isEqualTo("1.0");
+		// a filter's refusal has the one error body (L0-OPS-030) in the accepted media type
+		assertThat(missing.body().path("error").path("type").stringValue()).isEqualTo("unauthorized");
+		assertThat(missing.body().path("error").path("hint").stringValue()).isNotBlank();
+		assertThat(missing.body().path("error").path("docs_url").stringValue()).startsWith("https://");
+		assertThat(missing.header("Content-Type")).startsWith(OjsHttp.MEDIA_TYPE_VALUE);
+		assertThat(this.client.send("GET", "/ojs/v1/health", null, Map.of("Accept", "application/json"), false)
+			.header("Content-Type")).startsWith("application/json");
 		OjsClient.Response wrong = this.client.send("POST", "/ojs/v1/jobs", "{\"type\":\"a.b\",\"args\":[]}",
 				Map.of("Authorization", "Bearer nope", "Content-Type", "application/json"));
 		assertThat(wrong.status()).isEqualTo(401);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,11 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.spring.JobOptions;
+import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsValidationException;
 import dev.ojs.job.RateLimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +48,9 @@ abstract class Level4ConformanceTests {
 
 	@Autowired
 	JobStore store;
+
+	@Autowired
+	OjsTemplate template;
 
 	@Value("${ojs.jdbc.table-prefix}")
 	String tablePrefix;
@@ -180,13 +188,77 @@ abstract class Level4ConformanceTests {
 		assertThat(unique(List.of(Map.of("user", 7, "n", 2)), byUser).status()).isEqualTo(409);
 	}
 
+	private OjsClient.Response scoped(String queue, Object args, Map<String, Object> unique) {
+		return this.client.post("/ojs/v1/jobs", Map.of("type", "unique.scoped", "args", args, "options",
+				Map.of("queue", queue, "unique", unique)));
+	}
+
+	/** L4-UNIQ-005, spec README decision 35: a holder older than the period gives up its key. */
+	@Test
+	void uniquePeriod() throws InterruptedException {
+		Map<String, Object> policy = Map.of("keys", List.of("type", "args"), "period", "PT1S");
+		OjsClient.Response first = scoped("unique-period", List.of("B-001"), policy);
+		assertThat(first.status()).as(first.text()).isEqualTo(201);
+		assertThat(scoped("unique-period", List.of("B-001"), policy).status()).isEqualTo(409);
+		Thread.sleep(1200);
+		OjsClient.Response later = scoped("unique-period", List.of("B-001"), policy);
+		assertThat(later.status()).as(later.text()).isEqualTo(201);
+		assertThat(later.body().path("job").path("state").stringValue()).isEqualTo("available");
+		// the new job holds the key now, for its own period
+		OjsClient.Response duplicate = scoped("unique-period", List.of("B-001"), policy);
+		assertThat(duplicate.status()).isEqualTo(409);
+		assertThat(duplicate.body().path("error").path("details").path("existing_job_id").stringValue())
+			.isEqualTo(later.body().path("job").path("id").stringValue());
+	}
+
+	/**
+	 * L4-UNIQ-006, L4-UNIQ-007: {@code states} names the states in which a holder counts; an
+	 * active holder outside them gives up its key, and a finished one holds none.
+	 */
+	@Test
+	void uniqueStates() {
+		Map<String, Object> availableOrActive = Map.of("keys", List.of("type", "args"), "states",
+				List.of("available", "active"));
+		assertThat(scoped("unique-states-1", List.of("U-200"), availableOrActive).status()).isEqualTo(201);
+		assertThat(scoped("unique-states-1", List.of("U-200"), availableOrActive).status()).isEqualTo(409);
+		assertThat(scoped("unique-states-1", List.of("U-300"), availableOrActive).status()).isEqualTo(201);
+		Map<String, Object> availableOnly = Map.of("keys", List.of("type", "args"), "states", List.of("available"));
+		OjsClient.Response first = scoped("unique-states-2", List.of("PAY-001"), availableOnly);
+		assertThat(first.status()).isEqualTo(201);
+		String id = first.body().path("job").path("id").stringValue();
+		assertThat(scoped("unique-states-2", List.of("PAY-001"), availableOnly).status()).isEqualTo(409);
+		assertThat(fetchIds("unique-states-2", 1)).containsExactly(id);
+		OjsClient.Response whileActive = scoped("unique-states-2", List.of("PAY-001"), availableOnly);
+		assertThat(whileActive.status()).as(whileActive.text()).isEqualTo(201);
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", id)).status()).isEqualTo(200);
+		assertThat(scoped("unique-states-2", List.of("PAY-001"), availableOnly).status()).isEqualTo(409);
+	}
+
+	/** Issue 28 item 3: the Java API's unique period and states, on the same store. */
+	@Test
+	void uniquePeriodAndStatesOfTheJavaApi() throws InterruptedException {
+		JobOptions period = JobOptions.builder().uniqueKey("java-period").uniquePeriod(Duration.ofSeconds(1)).build();
+		String first = this.template.enqueue("unique.java", List.of(), period);
+		assertThat(this.template.enqueue("unique.java", List.of(), period)).isEqualTo(first);
+		Thread.sleep(1200);
+		assertThat(this.template.enqueue("unique.java", List.of(), period)).isNotEqualTo(first);
+		JobOptions scheduledOnly = JobOptions.builder().uniqueKey("java-states")
+			.uniqueStates(Set.of(JobState.SCHEDULED)).build();
+		String available = this.template.enqueue("unique.java", List.of(), scheduledOnly);
+		assertThat(this.template.enqueue("unique.java", List.of(), scheduledOnly)).isNotEqualTo(available);
+		org.assertj.core.api.Assertions.assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("unique.java", List.of(), JobOptions.builder().uniqueKey("k")
+				.uniqueStates(Set.of(JobState.COMPLETED)).build()))
+			.withMessageContaining("unique.states");
+	}
+
 	/** ojs-unique-jobs.md §2.2: invalid policies are 400; what the store cannot do is 422. */
 	@Test
 	void invalidAndUnsupportedUniquePolicies() {
 		long before = storedJobs();
 		Map<Map<String, Object>, Integer> policies = Map.of(Map.of("keys", List.of("argz")), 400,
 				Map.of("keys", List.of("meta")), 400, Map.of("keys", List.of("args"), "args_keys", List.of("missing")), 400,
-				Map.of("on_conflict", "merge"), 400, Map.of("period", "PT1H"), 422,
+				Map.of("on_conflict", "merge"), 400, Map.of("period", "soon"), 400, Map.of("states", List.of("done")), 400,
 				Map.of("states", List.of("completed")), 422, Map.of("on_conflict", "replace_except_schedule"), 422);
 		policies.forEach((policy, status) -> {
 			OjsClient.Response refused = unique(List.of(Map.of("user", 1)), policy);
