@@ -37,13 +37,13 @@ public final class JobIds {
 	private JobIds() {
 	}
 
-	/** A job id as a producer may choose it: an RFC 9562 UUID, lowercase, in its 36-character form. */
+	/** A job id as a producer may choose it: a UUIDv7 (RFC 9562), lowercase, in its 36-character form. */
 	private static final Pattern ID = Pattern
-		.compile("[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+		.compile("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
 
 	/**
-	 * Whether {@code id} can be a job's id: a lowercase RFC 9562 UUID (versions 1 to 8, UUIDv7
-	 * recommended by ojs-core §5.1), e.g. {@code 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f}.
+	 * Whether {@code id} can be a job's id: a lowercase UUIDv7 (ojs-core §5.1; L0-ENV-011
+	 * refuses a UUIDv4), e.g. {@code 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f}.
 	 */
 	public static boolean isId(String id) {
 		return ID.matcher(id).matches();

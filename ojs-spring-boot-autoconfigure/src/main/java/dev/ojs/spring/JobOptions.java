@@ -355,7 +355,7 @@ public final class JobOptions {
 		}
 
 		/**
-		 * The job's id, a lowercase UUID (UUIDv7 recommended, ojs-core §5.1), instead of a new
+		 * The job's id, a lowercase UUIDv7 (ojs-core §5.1), instead of a new
 		 * UUIDv7. Enqueueing is idempotent on the id: when a job with this id exists, nothing
 		 * is inserted and the enqueue returns that id, as a unique key's conflict does (over
 		 * HTTP the same case answers {@code 409 duplicate}). For one job only.

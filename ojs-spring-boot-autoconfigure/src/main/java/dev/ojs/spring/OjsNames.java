@@ -72,7 +72,7 @@ public final class OjsNames {
 
 	/** The refusal of a job id that is not a lowercase UUID. */
 	static final String JOB_ID_MESSAGE = "The '" + OjsValidationException.FIELD
-			+ "' field must be a lowercase UUID (UUIDv7 recommended), e.g. 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f.";
+			+ "' field must be a lowercase UUIDv7, e.g. 019461a8-1a2b-7c3d-8e4f-5a6b7c8d9e0f.";
 
 	/**
 	 * A job id chosen by its producer (ojs-core §5.1).

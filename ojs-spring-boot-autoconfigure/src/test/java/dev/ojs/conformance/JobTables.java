@@ -6,13 +6,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Empties the OJS tables a case can fill (the schema scripts of ojs-core name them), so that
- * every case starts on an empty store as the suite assumes: jobs and their error history,
+ * every case starts on an empty store as the suite assumes: jobs, their results and error history,
  * recurring jobs, queue states and statistics. The node's own rows (handlers, node, the
  * recurring-job evaluator's lease) stay. Test code only: the product has no such endpoint.
  */
 final class JobTables {
 
-	private static final String[] TABLES = { "job_errors", "jobs", "schedules", "queues", "stats" };
+	private static final String[] TABLES = { "job_results", "job_errors", "jobs", "schedules", "queues", "stats" };
 
 	private final JdbcTemplate jdbc;
 

@@ -188,11 +188,11 @@ abstract class Level2ConformanceTests {
 		assertThat(malformed.body().path("error").path("details").path("field").stringValue()).endsWith("expires_at");
 	}
 
-	/** Decision 10: every level 2 requirement passes, so the manifest declares level 2 with job_ttl. */
+	/** Decision 10: the manifest declares the level the suite's rule gives, with job_ttl and cron. */
 	@Test
-	void manifestDeclaresLevel2() {
+	void manifestDeclaresItsLevelAndCapabilities() {
 		JsonNode manifest = this.client.get("/ojs/manifest").body();
-		assertThat(manifest.path("conformance_level").intValue()).isEqualTo(2);
+		assertThat(manifest.path("conformance_level").intValue()).isEqualTo(Manifest.CONFORMANCE_LEVEL);
 		assertThat(manifest.path("capabilities").path("job_ttl").booleanValue()).isTrue();
 		assertThat(manifest.path("capabilities").path("cron_jobs").booleanValue()).isTrue();
 		assertThat(manifest.path("capabilities").path("delayed_jobs").booleanValue()).isTrue();
