@@ -5,6 +5,7 @@ import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -28,9 +29,19 @@ public final class ErrorBodies {
 	/**
 	 * The media type of an error answer: the binding's when the request accepts it, JSON when
 	 * the request asks for JSON and not the binding's type, otherwise the binding's own under
-	 * its paths and JSON elsewhere (the Admin API).
+	 * its paths and JSON elsewhere (the Admin API). A filter's refusal, written before any
+	 * route is known, falls back to the binding's type.
 	 */
 	public static String mediaType(HttpServletRequest request) {
+		String negotiated = negotiated(request);
+		if (negotiated != null) {
+			return negotiated;
+		}
+		return OjsPaths.isBinding(OjsPaths.routedPath(request)) ? MEDIA_TYPE : MediaType.APPLICATION_JSON_VALUE;
+	}
+
+	/** The error type the request's {@code Accept} asks for, or {@code null} when it asks for neither. */
+	private static @Nullable String negotiated(HttpServletRequest request) {
 		String accept = request.getHeader("Accept");
 		List<MediaType> accepted = List.of();
 		if (accept != null) {
@@ -51,7 +62,7 @@ public final class ErrorBodies {
 				return MediaType.APPLICATION_JSON_VALUE;
 			}
 		}
-		return OjsPaths.isBinding(OjsPaths.routedPath(request)) ? MEDIA_TYPE : MediaType.APPLICATION_JSON_VALUE;
+		return null;
 	}
 
 	public static void write(JsonMapper jsonMapper, HttpServletRequest request, HttpServletResponse response,
@@ -65,7 +76,9 @@ public final class ErrorBodies {
 			response.setHeader(OjsHttp.VERSION_HEADER, OjsHttp.VERSION);
 		}
 		response.setStatus(refusal.status());
-		response.setContentType(mediaType(request));
+		// a filter's refusal (also of a path no surface routes) is the binding's error body
+		String negotiated = negotiated(request);
+		response.setContentType((negotiated != null) ? negotiated : MEDIA_TYPE);
 		response.setCharacterEncoding("UTF-8");
 		jsonMapper.writeValue(response.getOutputStream(), refusal.toError(requestId).toBody());
 	}
