@@ -134,7 +134,9 @@ class OjsEventStreamHttpTests {
 		// its head is small enough to read; the events that follow are not read
 		assertThat(readHead(subscribe(1024))).startsWith("HTTP/1.1 200");
 		List<String> received = read("?queues=slow-test");
-		await().atMost(PROMPTLY).until(() -> this.eventStream.subscriberCount() == 2);
+		// both are registered once their heads are read; a closed stream of an earlier test may
+		// still count until a write to it fails, so this is a lower bound
+		await().atMost(PROMPTLY).until(() -> this.eventStream.subscriberCount() >= 2);
 
 		// 3,000 events of 8 KB (24 MB): far beyond the socket buffers and the buffer of 200
 		String padding = "x".repeat(8 * 1024);
