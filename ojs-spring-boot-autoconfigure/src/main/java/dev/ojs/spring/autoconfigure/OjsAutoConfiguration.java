@@ -135,7 +135,7 @@ public final class OjsAutoConfiguration {
 	@ConditionalOnMissingBean
 	OjsQueues ojsQueues(JobStore jobStore, ObjectProvider<AdminStore> adminStore, ObjectProvider<Worker> worker,
 			OjsProperties properties) {
-		OjsQueues queues = new OjsQueues(jobStore, getAdminStore(adminStore, jobStore),
+		OjsQueues queues = new OjsQueues(jobStore, adminStore.getIfAvailable(),
 				() -> worker.ifAvailable(Worker::refreshPausedQueues));
 		// the configured rate limits hold before any worker claims
 		properties.rateLimits().forEach(queues::setRateLimit);
@@ -145,15 +145,7 @@ public final class OjsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	OjsJobs ojsJobs(JobStore jobStore, HandlerDirectory handlers, ObjectProvider<AdminStore> adminStore) {
-		return new OjsJobs(jobStore, handlers, getAdminStore(adminStore, jobStore));
-	}
-
-	/**
-	 * The {@link AdminStore} bean (the Admin API's), else one over a JDBC job store: the
-	 * queries behind the queue statistics and job lists, also without the Admin API.
-	 */
-	static @Nullable AdminStore getAdminStore(ObjectProvider<AdminStore> adminStore, JobStore jobStore) {
-		return adminStore.getIfAvailable(() -> (jobStore instanceof JdbcJobStore jdbc) ? new JdbcAdminStore(jdbc) : null);
+		return new OjsJobs(jobStore, handlers, adminStore.getIfAvailable());
 	}
 
 	/**
