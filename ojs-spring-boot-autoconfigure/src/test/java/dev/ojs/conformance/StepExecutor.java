@@ -23,8 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -192,10 +190,6 @@ final class StepExecutor {
 		return result;
 	}
 
-	private static final Pattern DIRECTIVE = Pattern.compile("\"test_directive\"\\s*:\\s*\"(quiet|terminate)\"");
-
-	private static final Pattern WORKER_ID = Pattern.compile("\"worker_id\"\\s*:\\s*\"([^\"]+)\"");
-
 	/** The signal the case's job asks the server to give, remembered until its heartbeat. */
 	private final ThreadLocal<@Nullable String> directive = new ThreadLocal<>();
 
@@ -203,17 +197,24 @@ final class StepExecutor {
 	private final Set<String> signalled = ConcurrentHashMap.newKeySet();
 
 	private void signalWorker(Step step, String body) {
-		Matcher directive = DIRECTIVE.matcher(body);
-		if (directive.find()) {
-			this.directive.set(directive.group(1));
+		JsonNode json;
+		try {
+			json = ConformanceCases.JSON.readTree(body);
 		}
-		Matcher worker = WORKER_ID.matcher(body);
+		catch (RuntimeException ex) {
+			return; // a raw body that is not JSON asks for no signal
+		}
+		String directive = json.path("options").path("metadata").path("test_directive").asString("");
+		if (directive.equals("quiet") || directive.equals("terminate")) {
+			this.directive.set(directive);
+		}
 		String signal = this.directive.get();
-		if (signal == null || !step.path().endsWith("/workers/heartbeat") || !worker.find()) {
+		String worker = json.path("worker_id").asString("");
+		if (signal == null || !step.path().endsWith("/workers/heartbeat") || worker.isEmpty()) {
 			return;
 		}
-		this.signalled.add(worker.group(1));
-		adminSignal(worker.group(1), signal);
+		this.signalled.add(worker);
+		adminSignal(worker, signal);
 	}
 
 	private void adminSignal(String worker, String signal) {
