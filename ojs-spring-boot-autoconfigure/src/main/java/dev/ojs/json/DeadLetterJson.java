@@ -10,8 +10,9 @@ import dev.ojs.job.DeadLetterStats;
 import dev.ojs.spring.OjsDeadLetters;
 
 /**
- * The dead letter queue as JSON: its groups, its summary and the outcome of a bulk retry or
- * delete. A dead letter itself is a job, shown by each surface's job view. The surfaces
+ * The dead letter queue as JSON: its groups and its summary ({@link BulkJson} shows a bulk
+ * retry or delete, of jobs and dead letters alike). A dead letter itself is a job, shown by
+ * each surface's job view. The surfaces
  * summarise the queue differently, each for its readers:
  * <ul>
  * <li>the Admin API groups dead letters by latest error type, job type and queue
@@ -66,29 +67,6 @@ public final class DeadLetterJson {
 		body.put("by_error_type", stats.byErrorType());
 		body.put("oldest", JobJson.Surface.BINDING.time(stats.oldest()));
 		body.put("newest", JobJson.Surface.BINDING.time(stats.newest()));
-		return body;
-	}
-
-	/**
-	 * The Admin API's answer to a bulk retry or delete (ojs-admin-api.md §8): the count
-	 * alone until confirmed, then what was done.
-	 */
-	public static Map<String, Object> bulk(String action, OjsDeadLetters.Bulk bulk) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("action", action);
-		body.put("matched", bulk.matched());
-		body.put("matched_is_estimate", bulk.matchedIsEstimate());
-		if (!bulk.confirmed()) {
-			body.put("confirm_required", true);
-			return body;
-		}
-		body.put("succeeded", bulk.succeeded());
-		body.put("failed", bulk.failed());
-		body.put("errors", (bulk.failed() > 0) ? List.of(Map.of("code", "conflict", "message",
-				bulk.failed() + " jobs changed state meanwhile or hold a unique key another live job has", "count",
-				bulk.failed())) : List.of());
-		body.put("limit", bulk.limit());
-		body.put("truncated", bulk.truncated());
 		return body;
 	}
 

@@ -2,7 +2,10 @@ package dev.ojs.spring;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -52,6 +55,8 @@ public final class JobOptions {
 
 	private final Set<JobState> uniqueStates;
 
+	private final List<String> tags;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -70,6 +75,7 @@ public final class JobOptions {
 		this.id = builder.id;
 		this.uniquePeriod = builder.uniquePeriod;
 		this.uniqueStates = Set.copyOf(builder.uniqueStates);
+		this.tags = Collections.unmodifiableList(new ArrayList<>(builder.tags));
 	}
 
 	/**
@@ -93,6 +99,7 @@ public final class JobOptions {
 		this.id = options.id;
 		this.uniquePeriod = options.uniquePeriod;
 		this.uniqueStates = options.uniqueStates;
+		this.tags = options.tags;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -203,12 +210,21 @@ public final class JobOptions {
 		return this.expiresAt;
 	}
 
+	/**
+	 * The tags for filtering and observability (ojs-core.md {@code tags}), never
+	 * {@code null}: checked at enqueue ({@link JobOptionRules}), not stored.
+	 */
+	public List<String> tags() {
+		return this.tags;
+	}
+
 	@Override
 	public String toString() {
 		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
 				+ this.runAt + ", retry=" + ((this.retry != null) ? this.retry.toJson() : this.retryJson) + ", meta="
 				+ this.meta + ", uniqueKey=" + this.uniqueKey + ", id=" + this.id + ", uniquePeriod="
 				+ this.uniquePeriod + ", uniqueStates=" + this.uniqueStates + ", pending=" + this.pending
+				+ (this.tags.isEmpty() ? "" : ", tags=" + this.tags)
 				+ ((this.expiresAt != null) ? ", expiresAt=" + this.expiresAt : "")
 				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "") + "]";
 	}
@@ -244,6 +260,8 @@ public final class JobOptions {
 
 		private Set<JobState> uniqueStates = Set.of();
 
+		private List<String> tags = List.of();
+
 		private Builder() {
 		}
 
@@ -253,7 +271,10 @@ public final class JobOptions {
 			return this;
 		}
 
-		/** The priority; higher runs first. */
+		/**
+		 * The priority; higher runs first. From {@value JobOptionRules#MIN_PRIORITY} to
+		 * {@value JobOptionRules#MAX_PRIORITY}, checked at enqueue.
+		 */
 		public Builder priority(int priority) {
 			this.priority = priority;
 			return this;
@@ -323,7 +344,9 @@ public final class JobOptions {
 
 		/**
 		 * Stage the job in state {@code pending}: no worker runs it until it is activated
-		 * ({@link dev.ojs.job.JobStore#activate(String)}, ojs-core §6).
+		 * ({@link dev.ojs.job.JobStore#activate(String)}, ojs-core §6). A pending job has no
+		 * run time: with {@link #runAt(Instant)} or {@link #delay(Duration)} the enqueue is
+		 * refused.
 		 */
 		public Builder pending(boolean pending) {
 			this.pending = pending;
@@ -381,6 +404,15 @@ public final class JobOptions {
 		 */
 		public Builder uniqueStates(Set<JobState> uniqueStates) {
 			this.uniqueStates = Set.copyOf(uniqueStates);
+			return this;
+		}
+
+		/**
+		 * Tags for filtering and observability (ojs-core.md {@code tags}); a {@code null} tag
+		 * is refused at enqueue. They are checked as over HTTP, and not stored.
+		 */
+		public Builder tags(Collection<String> tags) {
+			this.tags = new ArrayList<>(Objects.requireNonNull(tags, "tags must not be null"));
 			return this;
 		}
 

@@ -13,7 +13,6 @@ import org.jspecify.annotations.Nullable;
 
 import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.DeadLetterGroup;
-import dev.ojs.admin.JobCount;
 import dev.ojs.admin.JobPage;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.DeadLetterFilter;
@@ -46,9 +45,6 @@ public class OjsDeadLetters {
 
 	/** Groups, the largest first, that {@link #groups} gives a sample error message. */
 	public static final int SAMPLED_GROUPS = 20;
-
-	/** Counts of bulk matches are exact up to this many. */
-	static final long EXACT_MATCHES = 10_000;
 
 	private final JobStore jobs;
 
@@ -186,29 +182,16 @@ public class OjsDeadLetters {
 	 * Retries, oldest first, up to {@code limit} of the dead letters matching the query; only
 	 * counts them unless {@code confirm}.
 	 */
-	public Bulk retry(JobQuery query, boolean confirm, int limit) {
-		return bulk(query, confirm, limit, true);
+	public BulkResult retry(JobQuery query, boolean confirm, int limit) {
+		return BulkResult.run(admin(), deadLetters(query), confirm, limit, admin()::retry);
 	}
 
 	/**
 	 * Deletes, oldest first, up to {@code limit} of the dead letters matching the query; only
 	 * counts them unless {@code confirm}.
 	 */
-	public Bulk delete(JobQuery query, boolean confirm, int limit) {
-		return bulk(query, confirm, limit, false);
-	}
-
-	private Bulk bulk(JobQuery query, boolean confirm, int limit, boolean retry) {
-		AdminStore store = admin();
-		JobQuery deadLetters = deadLetters(query);
-		JobCount matched = store.count(deadLetters, EXACT_MATCHES);
-		if (!confirm) {
-			return new Bulk(matched.value(), matched.estimate(), false, 0, 0, limit, false);
-		}
-		List<String> ids = store.ids(deadLetters, limit);
-		int succeeded = retry ? store.retry(ids) : store.delete(ids);
-		return new Bulk(matched.value(), matched.estimate(), true, succeeded, ids.size() - succeeded, limit,
-				matched.value() > ids.size() && ids.size() == limit);
+	public BulkResult delete(JobQuery query, boolean confirm, int limit) {
+		return BulkResult.run(admin(), deadLetters(query), confirm, limit, admin()::delete);
 	}
 
 	private @Nullable String sampleMessage(JobQuery query, DeadLetterGroup group) {
@@ -274,22 +257,6 @@ public class OjsDeadLetters {
 	 * @param sampleMessage one member's latest error message, or {@code null}
 	 */
 	public record Group(DeadLetterGroup group, @Nullable String sampleMessage) {
-
-	}
-
-	/**
-	 * What a bulk retry or delete matched and did.
-	 *
-	 * @param matched how many dead letters match
-	 * @param matchedIsEstimate whether {@code matched} is an estimate (beyond 10,000)
-	 * @param confirmed whether the operation ran; otherwise only counted
-	 * @param succeeded how many were retried or deleted
-	 * @param failed how many changed meanwhile or hold a unique key another live job has
-	 * @param limit the most one call acts on
-	 * @param truncated whether more match than one call acts on
-	 */
-	public record Bulk(long matched, boolean matchedIsEstimate, boolean confirmed, int succeeded, int failed,
-			int limit, boolean truncated) {
 
 	}
 

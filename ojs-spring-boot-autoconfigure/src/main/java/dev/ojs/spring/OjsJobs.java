@@ -2,8 +2,11 @@ package dev.ojs.spring;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +15,7 @@ import dev.ojs.admin.JobCount;
 import dev.ojs.admin.JobPage;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.retry.RetryPolicyLayers;
 import dev.ojs.spring.event.JobCancelledEvent;
@@ -118,9 +122,61 @@ public class OjsJobs {
 		return admin().delete(ids);
 	}
 
+	/**
+	 * Retries, cancels or deletes, oldest first, up to {@code limit} of the jobs matching the
+	 * query; only counts them unless {@code confirm} (ojs-admin-api.md §8). The query names a
+	 * state the action applies to, so that a filter cannot sweep unrelated jobs. A cancel is
+	 * set-based, as {@link #cancel(Collection)}.
+	 * @throws OjsValidationException naming {@code state} when the query's state does not fit
+	 * the action
+	 */
+	public BulkResult bulk(BulkAction action, JobQuery query, boolean confirm, int limit) {
+		JobState state = query.state();
+		if (state == null || !action.states.contains(state)) {
+			throw new OjsValidationException("state", "Bulk " + action.value() + " needs filter.state "
+					+ action.named, Map.of("expected", action.named));
+		}
+		AdminStore admin = admin();
+		return BulkResult.run(admin, query, confirm, limit, switch (action) {
+			case RETRY -> admin::retry;
+			case DELETE -> admin::delete;
+			case CANCEL -> this.store::cancel;
+		});
+	}
+
 	/** Throws when the job table cannot be read: one cheap probe, never a count. */
 	public void checkAvailable() {
 		this.store.checkAvailable();
+	}
+
+	/** A bulk operation of {@link #bulk}, with the states it applies to. */
+	public enum BulkAction {
+
+		/** Back in line: discarded (dead letters included) and cancelled jobs. */
+		RETRY(Set.of(JobState.DISCARDED, JobState.CANCELLED), "discarded, cancelled or dead_letter"),
+
+		/** Cancelled: live jobs. */
+		CANCEL(Set.of(JobState.SCHEDULED, JobState.AVAILABLE, JobState.ACTIVE, JobState.RETRYABLE,
+				JobState.PENDING), "scheduled, available, active or retryable"),
+
+		/** Deleted: terminal jobs. */
+		DELETE(Set.of(JobState.COMPLETED, JobState.DISCARDED, JobState.CANCELLED),
+				"completed, discarded, cancelled or dead_letter");
+
+		private final Set<JobState> states;
+
+		private final String named;
+
+		BulkAction(Set<JobState> states, String named) {
+			this.states = states;
+			this.named = named;
+		}
+
+		/** The action's name in requests: {@code retry}, {@code cancel}, {@code delete}. */
+		public String value() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
 	}
 
 	private AdminStore admin() {

@@ -41,8 +41,9 @@ import dev.ojs.spring.observation.OjsObservationDocumentation;
  * the job ({@link JobOptions.Builder#retry(RetryPolicy)}) are stored with it: the handler
  * that runs the job supplies the rest (spec §8.1). They are validated at enqueue (RET-16):
  * an invalid policy throws {@link RetryPolicyValidationException} naming the field, and
- * nothing is written. So are the type and queue name ({@link OjsNames}) and the size of the
- * arguments and metadata ({@link #setSizeLimits JobSizeLimits}): a job breaking them throws
+ * nothing is written. So are the type and queue name ({@link OjsNames}), the options
+ * ({@link JobOptionRules}) and the size of the arguments and metadata
+ * ({@link #setSizeLimits JobSizeLimits}): a job breaking them throws
  * {@link OjsValidationException} naming the field, the same refusal every HTTP edge answers.
  * <p>
  * Each case has one call shape: {@link #enqueue(String)} for a job without arguments,
@@ -350,6 +351,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		if (options.queue() != null) {
 			OjsNames.checkQueue(options.queue(), "queue");
 		}
+		JobOptionRules.check(options);
 		if (options.id() != null) {
 			OjsNames.checkJobId(options.id(), "id");
 			if (argsList.size() != 1) {
@@ -370,9 +372,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		Instant runAt = runAt(options);
 		Instant expiresAt = (options.expiresAt() != null) ? options.expiresAt()
 				: (options.expiresIn() != null) ? this.clock.instant().plus(options.expiresIn()) : null;
-		if (expiresAt != null && runAt != null && expiresAt.isBefore(runAt)) {
-			throw new IllegalArgumentException("expiresAt " + expiresAt + " is before the job's run time " + runAt);
-		}
+		JobOptionRules.checkTimes(options, runAt, expiresAt);
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
 		for (String args : argsJson) {
 			jobs.add(new NewJob(type, queue, priority, args, metaJson, own, runAt, options.uniqueKey(), maxAttempts,

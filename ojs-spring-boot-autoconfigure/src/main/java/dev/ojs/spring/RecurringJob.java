@@ -81,7 +81,7 @@ public final class RecurringJob {
 		return this;
 	}
 
-	/** The jobs' priority; default the handler's. */
+	/** The jobs' priority; default the handler's. Checked as a job's ({@link JobOptionRules}). */
 	public RecurringJob priority(int priority) {
 		this.priority = priority;
 		return this;
@@ -109,8 +109,14 @@ public final class RecurringJob {
 		return this;
 	}
 
-	/** The recurring job of {@code application}: validated (name, type, expression, zone, retry fields: RET-16). */
+	/**
+	 * The recurring job of {@code application}: validated (name, type, expression, zone, retry
+	 * fields: RET-16, priority: {@link JobOptionRules}).
+	 */
 	RecurringJobDefinition toDefinition(JsonMapper jsonMapper, @Nullable String application, boolean declared) {
+		if (this.priority != null) {
+			JobOptionRules.checkPriority(this.priority, "priority");
+		}
 		if (this.retry != null) {
 			this.retry.effective();
 		}

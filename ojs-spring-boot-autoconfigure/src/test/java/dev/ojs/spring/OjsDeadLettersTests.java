@@ -90,12 +90,12 @@ class OjsDeadLettersTests {
 		given(this.admin.count(any(), anyLong())).willReturn(new JobCount(3, false));
 		given(this.admin.ids(any(), anyInt())).willReturn(List.of("a", "b"));
 		given(this.admin.retry(List.of("a", "b"))).willReturn(1);
-		OjsDeadLetters.Bulk counted = this.deadLetters.retry(JobQuery.ALL, false, 2);
+		BulkResult counted = this.deadLetters.retry(JobQuery.ALL, false, 2);
 		assertThat(counted.confirmed()).isFalse();
 		assertThat(counted.matched()).isEqualTo(3);
 		verify(this.admin, never()).retry(any());
-		OjsDeadLetters.Bulk retried = this.deadLetters.retry(JobQuery.ALL, true, 2);
-		assertThat(retried).isEqualTo(new OjsDeadLetters.Bulk(3, false, true, 1, 1, 2, true));
+		BulkResult retried = this.deadLetters.retry(JobQuery.ALL, true, 2);
+		assertThat(retried).isEqualTo(new BulkResult(3, false, true, 1, 1, 2, true));
 		verify(this.admin).ids(JobQuery.ALL.withState(JobState.DISCARDED, true), 2);
 	}
 

@@ -85,10 +85,31 @@ class OjsTemplateEnqueueTests {
 	@Test
 	void expiryBeforeTheRunTimeIsRejected() {
 		Instant runAt = Instant.parse("2030-01-01T00:00:00Z");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueue("t",
+		assertThatExceptionOfType(OjsValidationException.class).isThrownBy(() -> this.template.enqueue("t",
 				JobOptions.builder().runAt(runAt).expiresAt(runAt.minusSeconds(1)).build()))
-			.withMessageContaining("expiresAt");
+			.withMessage(JobOptionRules.EXPIRES_AT_MESSAGE)
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("expires_at"));
 		assertThat(this.inserted).isEmpty();
+	}
+
+	/** Issue 27: the options' rules are the service's, the same over HTTP (ojs-core §6.2 for pending). */
+	@Test
+	void badOptionsAreRefusedNamingTheOption() {
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("t", JobOptions.builder().priority(101).build()))
+			.withMessage(JobOptionRules.PRIORITY_MESSAGE)
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("priority"));
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("t", JobOptions.builder().tags(java.util.Arrays.asList("a", null)).build()))
+			.withMessage(JobOptionRules.TAGS_MESSAGE);
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.template.enqueue("t",
+					JobOptions.builder().pending(true).runAt(Instant.parse("2030-01-01T00:00:00Z")).build()))
+			.withMessage(JobOptionRules.PENDING_MESSAGE)
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("pending"));
+		assertThat(this.inserted).isEmpty();
+		this.template.enqueue("t", JobOptions.builder().priority(-100).tags(List.of("a")).pending(true).build());
+		assertThat(this.inserted).hasSize(1);
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 import dev.ojs.job.JobState;
+import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.QueueInfo;
 import io.micrometer.core.instrument.Gauge;
@@ -23,7 +24,8 @@ import org.springframework.util.Assert;
 
 /**
  * Gauges {@value #DEPTH} (tags {@code queue}, {@code state}): the number of jobs in each
- * state of each queue; and {@value #PAUSED} (tag {@code queue}): 1 while the queue is paused
+ * state of each queue, dead letters apart under {@value OjsDeadLetters#STATE} (not counted as
+ * {@code discarded}), as on {@code /actuator/ojs}; and {@value #PAUSED} (tag {@code queue}): 1 while the queue is paused
  * (ojs-queue-config.md §5.1), else 0.
  * <p>
  * The counts and the paused queues come from one {@link OjsQueues#queues()} call (a count
@@ -57,7 +59,7 @@ public class QueueDepthMetrics implements MeterBinder {
 
 	private final ReentrantLock refreshLock = new ReentrantLock();
 
-	private volatile Map<String, Map<JobState, Long>> counts = Map.of();
+	private volatile Map<String, QueueInfo> counts = Map.of();
 
 	private volatile Set<String> paused = Set.of();
 
@@ -114,8 +116,21 @@ public class QueueDepthMetrics implements MeterBinder {
 	 * @return the number of jobs
 	 */
 	public long depth(String queue, JobState state) {
-		Map<JobState, Long> byState = currentCounts().get(queue);
-		return (byState != null) ? byState.getOrDefault(state, 0L) : 0L;
+		QueueInfo info = currentCounts().get(queue);
+		if (info == null) {
+			return 0L;
+		}
+		return info.count(state) - ((state == JobState.DISCARDED) ? info.deadLetters() : 0L);
+	}
+
+	/**
+	 * The number of dead letters of a queue, from counts at most one refresh interval old.
+	 * @param queue the queue
+	 * @return the number of dead letters
+	 */
+	public long deadLetters(String queue) {
+		QueueInfo info = currentCounts().get(queue);
+		return (info != null) ? info.deadLetters() : 0L;
 	}
 
 	/**
@@ -128,7 +143,7 @@ public class QueueDepthMetrics implements MeterBinder {
 		return this.paused.contains(queue);
 	}
 
-	private Map<String, Map<JobState, Long>> currentCounts() {
+	private Map<String, QueueInfo> currentCounts() {
 		if (isStale() && this.refreshLock.tryLock()) {
 			try {
 				if (isStale()) {
@@ -149,7 +164,7 @@ public class QueueDepthMetrics implements MeterBinder {
 	private void refresh() {
 		try {
 			List<QueueInfo> queues = this.service.queues();
-			this.counts = queues.stream().collect(Collectors.toUnmodifiableMap(QueueInfo::name, QueueInfo::counts));
+			this.counts = queues.stream().collect(Collectors.toUnmodifiableMap(QueueInfo::name, (queue) -> queue));
 			this.paused = queues.stream().filter(QueueInfo::paused).map(QueueInfo::name).collect(Collectors.toSet());
 			queues.forEach((queue) -> track(queue.name()));
 			if (this.failing) {
@@ -176,6 +191,10 @@ public class QueueDepthMetrics implements MeterBinder {
 				.tags("queue", queue, "state", state.value())
 				.register(registry);
 		}
+		Gauge.builder(DEPTH, () -> deadLetters(queue))
+			.description("Number of OJS jobs in a state of a queue")
+			.tags("queue", queue, "state", OjsDeadLetters.STATE)
+			.register(registry);
 		Gauge.builder(PAUSED, () -> isPaused(queue) ? 1 : 0)
 			.description("1 while the OJS queue is paused, else 0")
 			.tags("queue", queue)

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
+import dev.ojs.json.BulkJson;
 import dev.ojs.json.DeadLetterJson;
 import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJobs;
@@ -130,7 +131,7 @@ public class AdminDeadLetterController {
 
 	private Map<String, Object> bulk(String action, JobQuery query, Map<String, Object> request) {
 		boolean confirm = Boolean.TRUE.equals(request.get("confirm"));
-		return DeadLetterJson.bulk(action, action.equals("retry") ? this.deadLetters.retry(query, confirm, this.bulkLimit)
+		return BulkJson.bulk(action, action.equals("retry") ? this.deadLetters.retry(query, confirm, this.bulkLimit)
 				: this.deadLetters.delete(query, confirm, this.bulkLimit));
 	}
 

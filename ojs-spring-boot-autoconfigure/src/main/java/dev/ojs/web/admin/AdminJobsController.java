@@ -20,8 +20,11 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.ojs.admin.JobQuery;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.json.BulkJson;
+import dev.ojs.spring.BulkResult;
 import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsValidationException;
 import dev.ojs.web.ApiException;
 
 /**
@@ -38,13 +41,13 @@ public class AdminJobsController {
 
 	private final AdminViews views;
 
-	private final BulkOperations bulk;
+	private final int bulkLimit;
 
 	public AdminJobsController(OjsTemplate template, OjsJobs jobs, JsonMapper jsonMapper, AdminApiSettings settings) {
 		this.template = template;
 		this.jobs = jobs;
 		this.views = new AdminViews(jsonMapper, settings);
-		this.bulk = new BulkOperations(jobs, settings.bulkLimit());
+		this.bulkLimit = settings.bulkLimit();
 	}
 
 	@GetMapping
@@ -101,23 +104,31 @@ public class AdminJobsController {
 	/** §8: bulk retry by filter (literal paths: more specific than a job's {@code /{id}/retry}). */
 	@PostMapping("/bulk/retry")
 	public Map<String, Object> bulkRetry(@RequestBody(required = false) @Nullable Map<String, Object> body) {
-		return bulk("retry", body);
+		return bulk(OjsJobs.BulkAction.RETRY, body);
 	}
 
 	@PostMapping("/bulk/cancel")
 	public Map<String, Object> bulkCancel(@RequestBody(required = false) @Nullable Map<String, Object> body) {
-		return bulk("cancel", body);
+		return bulk(OjsJobs.BulkAction.CANCEL, body);
 	}
 
 	@PostMapping("/bulk/delete")
 	public Map<String, Object> bulkDelete(@RequestBody(required = false) @Nullable Map<String, Object> body) {
-		return bulk("delete", body);
+		return bulk(OjsJobs.BulkAction.DELETE, body);
 	}
 
-	private Map<String, Object> bulk(String action, @Nullable Map<String, Object> body) {
+	/** §8: the count, or with {@code confirm} the effect; {@code truncated} tells the caller to repeat. */
+	private Map<String, Object> bulk(OjsJobs.BulkAction action, @Nullable Map<String, Object> body) {
 		Map<String, Object> request = (body != null) ? body : Map.of();
-		return this.bulk.run(action, JobFilters.fromBody(request.get("filter")),
-				Boolean.TRUE.equals(request.get("confirm")));
+		BulkResult result;
+		try {
+			result = this.jobs.bulk(action, JobFilters.fromBody(request.get("filter")),
+					Boolean.TRUE.equals(request.get("confirm")), this.bulkLimit);
+		}
+		catch (OjsValidationException ex) {
+			throw ex.getField().equals("state") ? ex.withField("filter.state") : ex;
+		}
+		return BulkJson.bulk(action.value(), result);
 	}
 
 	private Job find(String id) {

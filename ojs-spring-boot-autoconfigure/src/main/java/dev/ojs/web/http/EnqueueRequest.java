@@ -20,6 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.ojs.job.RateLimit;
 import dev.ojs.job.Timestamps;
 import dev.ojs.json.JobJson;
+import dev.ojs.spring.JobOptionRules;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsNames;
 import dev.ojs.spring.OjsTemplate;
@@ -33,8 +34,11 @@ import dev.ojs.web.RateLimits;
  * {@code args} a JSON array, {@code meta} an object, and the options (given under
  * {@code options}, or at the top level as in the JSON wire envelope) of the JSON types and
  * forms ojs-json-format.md gives them. What the enqueue checks for every edge is left to it:
- * the type and queue names ({@link OjsNames}), the sizes of {@code args} and {@code meta}
- * and the retry policy (RET-16, decision 3).
+ * the type and queue names ({@link OjsNames}), the options' rules ({@link JobOptionRules}:
+ * priority range, tags, a pending job's run time, expiry after the run time), the sizes of
+ * {@code args} and {@code meta} and the retry policy (RET-16, decision 3). What stays here
+ * is reading JSON: a value of the wrong JSON type, a named priority (decision 19), relative
+ * times (decision 16).
  *
  * @param type the job type
  * @param args the arguments, one JSON value each
@@ -57,10 +61,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 
 	/** Decision 19: named priorities over HTTP. */
 	static final Map<String, Integer> NAMED_PRIORITIES = Map.of("high", 10, "normal", 0, "low", -10);
-
-	static final int MIN_PRIORITY = -100;
-
-	static final int MAX_PRIORITY = 100;
 
 	/** Options accepted under {@code options} or at the top level. */
 	private static final Set<String> OPTIONS = Set.of("queue", "priority", "timeout_ms", "scheduled_at",
@@ -126,7 +126,10 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		nonNegativeInteger(options.get("timeout_ms"), path + "options.timeout_ms");
 		nonNegativeInteger(options.get("visibility_timeout_ms"), path + "options.visibility_timeout_ms");
 		optionalDuration(options.get("visibility_timeout"), path + "options.visibility_timeout");
-		tags(options.get("tags"), path + "options.tags");
+		List<String> tags = tags(options.get("tags"), path + "options.tags");
+		if (tags != null) {
+			builder.tags(tags);
+		}
 		optionalString(body.get("schema"), path + "schema");
 		JsonNode scheduled = options.has("scheduled_at") ? options.get("scheduled_at") : options.get("delay_until");
 		Instant runAt = instant(scheduled, path + "options.scheduled_at", now);
@@ -140,10 +143,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		JsonNode expires = options.get("expires_at");
 		Instant expiresAt = instant(expires, path + "options.expires_at", now);
 		if (expiresAt != null) {
-			if (runAt != null && expiresAt.isBefore(runAt)) {
-				throw invalid(path + "options.expires_at", "The 'expires_at' must not be before 'scheduled_at'.",
-						"timestamp at or after scheduled_at", expires);
-			}
 			builder.expiresAt(expiresAt);
 			if (!expires.stringValue().startsWith("+")) {
 				// decision 16: an absolute time is echoed exactly as sent
@@ -161,11 +160,6 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (pending != null && !pending.isNull()) {
 			if (!pending.isBoolean()) {
 				throw invalid(path + "options.pending", "The 'pending' option must be a boolean.", "boolean", pending);
-			}
-			if (pending.booleanValue() && runAt != null) {
-				// ojs-core §6.2: a pending job only becomes available, never scheduled
-				throw invalid(path + "options.pending", "A pending job cannot have a 'scheduled_at'.", "false",
-						pending);
 			}
 			builder.pending(pending.booleanValue());
 		}
@@ -227,10 +221,13 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			}
 			return named;
 		}
-		if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < MIN_PRIORITY
-				|| node.intValue() > MAX_PRIORITY) {
-			throw invalid(field, "The 'priority' must be an integer from -100 to 100, or 'high', 'normal' or 'low'.",
-					"integer", node);
+		return integerPriority(node, field);
+	}
+
+	/** A priority given as a number; its range is the service's rule ({@link JobOptionRules}). */
+	static int integerPriority(JsonNode node, String field) {
+		if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+			throw invalid(field, JobOptionRules.PRIORITY_MESSAGE, "integer", node);
 		}
 		return node.intValue();
 	}
@@ -266,18 +263,25 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		return null;
 	}
 
-	private static void tags(@Nullable JsonNode node, String field) {
+	/**
+	 * The tags as a list, a JSON {@code null} tag as {@code null}: whether a tag may be
+	 * {@code null} is the service's rule ({@link JobOptionRules}).
+	 */
+	private static @Nullable List<String> tags(@Nullable JsonNode node, String field) {
 		if (node == null || node.isNull()) {
-			return;
+			return null;
 		}
 		if (!node.isArray()) {
-			throw invalid(field, "The 'tags' field must be an array of strings.", "array", node);
+			throw invalid(field, JobOptionRules.TAGS_MESSAGE, "array", node);
 		}
+		List<String> tags = new ArrayList<>(node.size());
 		node.forEach((tag) -> {
-			if (!tag.isString()) {
-				throw invalid(field, "The 'tags' field must be an array of strings.", "string", tag);
+			if (!tag.isString() && !tag.isNull()) {
+				throw invalid(field, JobOptionRules.TAGS_MESSAGE, "string", tag);
 			}
+			tags.add(tag.isNull() ? null : tag.stringValue());
 		});
+		return tags;
 	}
 
 	/**

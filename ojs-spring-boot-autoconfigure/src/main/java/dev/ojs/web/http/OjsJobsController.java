@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -162,15 +163,18 @@ public class OjsJobsController {
 		return this.jobs.find(id).orElseThrow(() -> notFound(id));
 	}
 
+	/** The service's fields that a request gives under {@code options}. */
+	private static final Set<String> OPTIONS = Set.of("queue", "priority", "tags", "pending", "expires_at");
+
 	/**
 	 * The enqueue's refusal with the field as the request names it: a job's queue is
 	 * {@code options.queue}, of a batch's job {@code jobs[i].options.queue}.
 	 */
 	private static OjsValidationException inRequest(OjsValidationException ex) {
 		String field = ex.getField();
-		int dot = field.lastIndexOf('.');
-		String name = field.substring(dot + 1);
-		return name.equals("queue") ? ex.withField(field.substring(0, dot + 1) + "options.queue") : ex;
+		String prefix = field.startsWith("jobs[") ? field.substring(0, field.indexOf(']') + 2) : "";
+		String name = field.substring(prefix.length());
+		return OPTIONS.contains(name) ? ex.withField(prefix + "options." + name) : ex;
 	}
 
 	private ResponseEntity<Map<String, Object>> created(Job job, Instant now) {

@@ -179,8 +179,8 @@ public class OjsRecurringJobsController {
 		}
 		JsonNode priority = options.get("priority");
 		if (priority != null && !priority.isNull()) {
-			job.priority((int) Bodies.integer(options, "priority", EnqueueRequest.MIN_PRIORITY,
-					EnqueueRequest.MAX_PRIORITY, 0));
+			// the range is the service's rule (JobOptionRules)
+			job.priority(EnqueueRequest.integerPriority(priority, "priority"));
 		}
 		JsonNode retry = options.has("retry") ? options.get("retry") : options.get("retry_policy");
 		if (retry != null && !retry.isNull()) {

@@ -45,11 +45,24 @@ class QueueDepthMetricsTests {
 			.willReturn(Map.of("default", Map.of(JobState.AVAILABLE, 3L, JobState.RETRYABLE, 2L), "mail",
 					Map.of(JobState.COMPLETED, 7L)));
 		this.metrics.bindTo(this.registry);
-		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(2 * JobState.values().length);
+		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(2 * (JobState.values().length + 1));
 		assertThat(gauge("default", JobState.AVAILABLE)).isEqualTo(3);
 		assertThat(gauge("default", JobState.RETRYABLE)).isEqualTo(2);
 		assertThat(gauge("default", JobState.ACTIVE)).isZero();
 		assertThat(gauge("mail", JobState.COMPLETED)).isEqualTo(7);
+	}
+
+	/** Issue 27: dead letters have their own state tag, as on /actuator/ojs, and are not counted as discarded. */
+	@Test
+	void deadLettersAreTheirOwnStateNotDiscarded() {
+		given(this.store.countByQueueAndState()).willReturn(Map.of("default", Map.of(JobState.DISCARDED, 5L)));
+		given(this.store.deadLetterStats())
+			.willReturn(new DeadLetterStats(2, Map.of("default", 2L), Map.of(), null, null));
+		this.metrics.bindTo(this.registry);
+		assertThat(gauge("default", JobState.DISCARDED)).isEqualTo(3);
+		assertThat(this.registry.get(QueueDepthMetrics.DEPTH).tags("queue", "default", "state", "dead_letter")
+			.gauge()
+			.value()).isEqualTo(2);
 	}
 
 	@Test
@@ -108,8 +121,8 @@ class QueueDepthMetricsTests {
 		this.metrics.bindTo(other);
 		this.metrics.track("mail");
 		this.metrics.track("mail");
-		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
-		assertThat(other.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length);
+		assertThat(this.registry.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length + 1);
+		assertThat(other.find(QueueDepthMetrics.DEPTH).gauges()).hasSize(JobState.values().length + 1);
 	}
 
 	@Test

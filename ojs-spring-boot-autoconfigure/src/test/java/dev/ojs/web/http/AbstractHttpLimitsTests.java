@@ -23,10 +23,13 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.ojs.spring.JobOptionRules;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsValidationException;
+import dev.ojs.spring.RecurringJob;
 import dev.ojs.web.QueueNames;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +60,9 @@ abstract class AbstractHttpLimitsTests {
 
 	@Autowired
 	OjsQueues queues;
+
+	@Autowired
+	OjsRecurringJobs recurringJobs;
 
 	private OjsClient client() {
 		return new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
@@ -241,6 +247,50 @@ abstract class AbstractHttpLimitsTests {
 		String metaMessage = javaRefusal(() -> this.template.enqueue("limits.job",
 				JobOptions.builder().meta("note", "x".repeat(600)).build()), "meta");
 		assertSameRefusal(client.post("/ojs/v1/jobs", job("[]", "{\"note\":" + text(600) + "}")), "meta", metaMessage);
+	}
+
+	/**
+	 * Issue 27: a job option's rule is the service's ({@code JobOptionRules}); the Java API,
+	 * the binding's enqueue, batch and cron registration refuse a bad priority, bad tags, a
+	 * pending job with a run time and an expiry before the run time with the same message.
+	 * The Admin API takes no job options.
+	 */
+	@Test
+	void everyEdgeRefusesABadJobOptionWithTheSameMessage() {
+		OjsClient client = client();
+		String priority = javaRefusal(
+				() -> this.template.enqueue("limits.job", JobOptions.builder().priority(101).build()), "priority");
+		assertThat(priority).isEqualTo(JobOptionRules.PRIORITY_MESSAGE);
+		assertThat(javaRefusal(() -> this.recurringJobs.register(RecurringJob.of("bad-priority", "0 9 * * *",
+				"limits.job").priority(-101)), "priority")).isEqualTo(priority);
+		for (String bad : List.of("101", "-101", "1.5", "true", "99999999999")) {
+			assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":"
+					+ "{\"priority\":" + bad + "}}"), "options.priority", priority);
+			assertSameRefusal(client.post("/ojs/v1/cron", "{\"name\":\"bad-priority\",\"cron\":\"0 9 * * *\","
+					+ "\"type\":\"limits.job\",\"options\":{\"priority\":" + bad + "}}"), "priority", priority);
+		}
+		assertSameRefusal(client.post("/ojs/v1/jobs/batch", "{\"jobs\":[" + job("[1]", "{}")
+				+ ",{\"type\":\"limits.job\",\"args\":[],\"options\":{\"priority\":500}}]}"),
+				"jobs[1].options.priority", priority);
+		assertThat(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":{\"priority\":100}}")
+			.status()).isEqualTo(201);
+		String tags = javaRefusal(() -> this.template.enqueue("limits.job",
+				JobOptions.builder().tags(Arrays.asList("a", null)).build()), "tags");
+		assertThat(tags).isEqualTo(JobOptionRules.TAGS_MESSAGE);
+		for (String bad : List.of("[\"a\",null]", "[1]", "\"a\"", "{}")) {
+			assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":"
+					+ "{\"tags\":" + bad + "}}"), "options.tags", tags);
+		}
+		String pending = javaRefusal(() -> this.template.enqueue("limits.job",
+				JobOptions.builder().pending(true).delay(java.time.Duration.ofMinutes(1)).build()), "pending");
+		assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":"
+				+ "{\"pending\":true,\"scheduled_at\":\"+PT1M\"}}"), "options.pending", pending);
+		java.time.Instant at = java.time.Instant.parse("2100-01-01T00:00:00Z");
+		String expires = javaRefusal(() -> this.template.enqueue("limits.job",
+				JobOptions.builder().runAt(at).expiresAt(at.minusSeconds(1)).build()), "expires_at");
+		assertSameRefusal(client.post("/ojs/v1/jobs", "{\"type\":\"limits.job\",\"args\":[],\"options\":"
+				+ "{\"scheduled_at\":\"2100-01-01T00:00:00Z\",\"expires_at\":\"2099-12-31T23:59:59Z\"}}"),
+				"options.expires_at", expires);
 	}
 
 	private static String javaRefusal(Runnable call, String field) {

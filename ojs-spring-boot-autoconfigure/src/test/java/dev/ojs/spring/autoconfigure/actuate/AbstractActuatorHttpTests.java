@@ -473,6 +473,12 @@ abstract class AbstractActuatorHttpTests {
 			.exchange()
 			.expectBody()
 			.jsonPath("$.measurements[0].value").value(matching(greaterThanOrEqualTo(1.0)));
+		// issue 27: dead letters have their own state tag, as on /actuator/ojs
+		this.client.get()
+			.uri("/actuator/metrics/{name}?tag=queue:default&tag=state:dead_letter", QueueDepthMetrics.DEPTH)
+			.exchange()
+			.expectBody()
+			.jsonPath("$.measurements[0].value").value(matching(greaterThanOrEqualTo(1.0)));
 	}
 
 	private void assertCount(String metric, String type) {
