@@ -76,7 +76,7 @@ final class JdbcDialect {
 					new PostgresClaimSql(sql, rows), new PostgresOutcomeSql(sql, rows, errors, results, stats),
 					new PostgresDeleteSql(sql, errors, results));
 			case MARIADB, MYSQL -> new JdbcDialect(sql, rows, stats, results, new MariaDbInsertSql(sql),
-					new MariaDbClaimSql(sql, rows), new OutcomeSql(sql, rows, errors, results, stats),
+					new MariaDbClaimSql(sql, rows), new MariaDbOutcomeSql(sql, rows, errors, results, stats),
 					new DeleteSql(sql, errors, results));
 			case H2 -> new JdbcDialect(sql, rows, stats, results, new H2InsertSql(sql), new H2ClaimSql(sql, rows),
 					new OutcomeSql(sql, rows, errors, results, stats), new DeleteSql(sql, errors, results));

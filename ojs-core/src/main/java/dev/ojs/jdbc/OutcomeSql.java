@@ -251,7 +251,7 @@ class OutcomeSql extends SqlSupport {
 	 * for the caller's transaction; rows another rescuer (or a heartbeat) holds are skipped,
 	 * so concurrent rescuers never wait for each other nor deadlock.
 	 */
-	private List<Job> findExpired(Instant now, int limit) {
+	List<Job> findExpired(Instant now, int limit) {
 		return this.jdbc.query("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table
 				+ " WHERE state = 'active' AND locked_until < ? ORDER BY locked_until, id LIMIT ? FOR UPDATE SKIP LOCKED",
 				ps -> {

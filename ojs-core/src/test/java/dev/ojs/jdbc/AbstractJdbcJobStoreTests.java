@@ -606,6 +606,40 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.find(second.id()).orElseThrow().enqueuedAt()).isEqualTo(claimed.get(0).createdAt());
 	}
 
+	/**
+	 * A claim while a rescuer's transaction is open still takes a job that just became due:
+	 * the rescuer locks only the expired reservations it reaps, never the job next to them in
+	 * its index (on MariaDB, the first waiting job), which the claim's {@code SKIP LOCKED}
+	 * would skip (an enqueue then a fetch that returned no job, L0-LC-006).
+	 */
+	@Test
+	void claimDuringRescueTakesTheJobNextToTheExpiredReservations() throws Exception {
+		insertOne(job("email.send").queue("other"));
+		List<Job> expired = this.store.claim(NODE, "other", EMAIL, 1);
+		this.clock.advance(Duration.ofSeconds(31));
+		String due = insertOne(job("email.send"));
+		ExecutorService claimer = Executors.newSingleThreadExecutor();
+		try {
+			List<List<Job>> claimedDuringRescue = new ArrayList<>();
+			List<AttemptFailure> reaped = this.store.reapExpired(10, (job) -> {
+				Future<List<Job>> claim = claimer.submit(() -> this.store.claim("remote:w", "default", EMAIL, 1));
+				try {
+					claimedDuringRescue.add(claim.get(20, TimeUnit.SECONDS));
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+				return timeout(job);
+			});
+			assertThat(reaped).extracting((failure) -> failure.job().id()).containsExactly(expired.get(0).id());
+			assertThat(claimedDuringRescue).singleElement()
+				.satisfies((claimed) -> assertThat(claimed).extracting(Job::id).containsExactly(due));
+		}
+		finally {
+			claimer.shutdownNow();
+		}
+	}
+
 	@Test
 	void reaperFailsExpiredReservationsOnce() {
 		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
