@@ -199,14 +199,33 @@ class OutcomeSql extends SqlSupport {
 				GuardedBatch.NOTHING_MORE);
 	}
 
+	/** Sets the reservations of just-claimed jobs to their {@link Job#lockedUntil()}, guarded as outcomes are. */
+	final void reserve(List<Job> jobs) {
+		this.jdbc.batchUpdate("UPDATE " + this.table + " SET locked_until = ?" + this.guard, jobs, CHUNK,
+				(ps, job) -> {
+					setInstant(ps, 1, job.lockedUntil());
+					bindGuard(ps, 2, job);
+				});
+	}
+
+	/**
+	 * {@code locked_until} of a heartbeat to {@code ?} (bound twice), or the job's execution
+	 * deadline ({@code started_at + timeout_ms}) when that comes first.
+	 */
+	final String cappedLockedUntil() {
+		String deadline = plusMillis("started_at", "timeout_ms");
+		return "CASE WHEN timeout_ms IS NOT NULL AND " + deadline + " < ? THEN " + deadline + " ELSE ? END";
+	}
+
 	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
 	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
 		int extended = 0;
 		for (List<String> chunk : chunks(ids, CHUNK)) {
-			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = ? WHERE id IN ("
-					+ idMarkers(chunk.size()) + ") AND state = 'active' AND locked_by = ?", ps -> {
+			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = " + cappedLockedUntil()
+					+ " WHERE id IN (" + idMarkers(chunk.size()) + ") AND state = 'active' AND locked_by = ?", ps -> {
 						setInstant(ps, 1, lockedUntil);
-						int index = 2;
+						setInstant(ps, 2, lockedUntil);
+						int index = 3;
 						for (String id : chunk) {
 							ps.setString(index++, id);
 						}

@@ -79,7 +79,8 @@ final class PostgresOutcomeSql extends OutcomeSql {
 				+ " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		// same plan concerns as GUARD
 		this.heartbeatSql = "UPDATE " + this.table
-				+ " SET locked_until = ? WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
+				+ " SET locked_until = " + cappedLockedUntil()
+				+ " WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
 	}
 
 	/**
@@ -150,8 +151,9 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		return this.jdbc.update(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(this.heartbeatSql));
 			setInstant(ps, 1, lockedUntil);
-			ps.setArray(2, con.createArrayOf("text", ids.toArray()));
-			ps.setString(3, nodeId);
+			setInstant(ps, 2, lockedUntil);
+			ps.setArray(3, con.createArrayOf("text", ids.toArray()));
+			ps.setString(4, nodeId);
 			return ps;
 		});
 	}
