@@ -162,7 +162,7 @@ class OutcomeSql extends SqlSupport {
 				+ " discarded_at = ?, completed_at = ?, locked_until = NULL" + this.guard
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
 		return this.batch.write(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
-			ps.setString(1, failure.state().value());
+			ps.setString(1, failure.storedState().value());
 			setInstant(ps, 2, failure.scheduledAt());
 			ps.setString(3, lastErrorType(failure));
 			ps.setBoolean(4, failure.deadLetter());

@@ -119,7 +119,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
-			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
+			ps.setArray(index++, texts(con, failures, (failure) -> failure.storedState().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, con.createArrayOf("int4", failures.stream()
 				.map((failure) -> (failure.error() != null) ? failure.error().attempt() : null)

@@ -96,13 +96,11 @@ public record Job(String id, String type, String queue, String argsJson, String 
 
 	/**
 	 * The state a reader sees at {@code now}: a scheduled job whose time has come reads
-	 * {@code available} (L2-DEL-003) though no worker has claimed it yet, and so does a
-	 * retryable job whose backoff has elapsed (ojs-core.md: retryable becomes available; a
-	 * rescued job due at once, L1-VIS-001); every other state as stored.
+	 * {@code available} (L2-DEL-003) though no worker has claimed it yet; every other state
+	 * as stored.
 	 */
 	public JobState stateAt(Instant now) {
-		return ((this.state == JobState.SCHEDULED || this.state == JobState.RETRYABLE)
-				&& !this.scheduledAt.isAfter(now)) ? JobState.AVAILABLE : this.state;
+		return (this.state == JobState.SCHEDULED && !this.scheduledAt.isAfter(now)) ? JobState.AVAILABLE : this.state;
 	}
 
 	/**
