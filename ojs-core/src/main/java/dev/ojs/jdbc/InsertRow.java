@@ -17,7 +17,8 @@ import dev.ojs.retry.RetryPolicy;
  */
 record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
 		int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
-		@Nullable Instant expiresAt, boolean chosenId, @Nullable UniqueScope uniqueScope) {
+		@Nullable Instant expiresAt, boolean chosenId, @Nullable UniqueScope uniqueScope, @Nullable Long timeoutMs,
+		@Nullable Long visibilityTimeoutMs) {
 
 	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
 	static final int MAX_NAME_LENGTH = 255;
@@ -56,7 +57,9 @@ record InsertRow(String id, String type, String queue, String args, String meta,
 				job.priority(), state, job.maxAttempts(), (policy != null) ? policy.toJson() : "{}",
 				job.uniqueKey(), state != JobState.AVAILABLE ? runAt : now, now,
 				(job.expiresAt() != null) ? job.expiresAt().truncatedTo(ChronoUnit.MICROS) : null, job.id() != null,
-				(job.uniqueKey() != null) ? job.uniqueScope() : null);
+				(job.uniqueKey() != null) ? job.uniqueScope() : null,
+				(job.timeout() != null) ? job.timeout().toMillis() : null,
+				(job.visibilityTimeout() != null) ? job.visibilityTimeout().toMillis() : null);
 	}
 
 	/** Rejects a name longer than its column ({@value #MAX_NAME_LENGTH} characters). */

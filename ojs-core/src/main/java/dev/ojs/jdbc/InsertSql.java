@@ -3,6 +3,7 @@ package dev.ojs.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,7 +38,8 @@ abstract class InsertSql extends SqlSupport {
 	private static final int UNIQUE_INSERT_TRIES = 10;
 
 	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
-			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at)";
+			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at,"
+			+ " timeout_ms, visibility_timeout_ms)";
 
 	/**
 	 * A transaction for inserts with unique keys: a key's live holder is read after waiting
@@ -218,7 +220,7 @@ abstract class InsertSql extends SqlSupport {
 
 	String insertSql(int rows) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?)";
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?)";
 		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
@@ -242,6 +244,8 @@ abstract class InsertSql extends SqlSupport {
 		setInstant(ps, index++, row.createdAt());
 		setInstant(ps, index++, row.createdAt()); // enqueued_at
 		setInstant(ps, index++, row.expiresAt());
+		ps.setObject(index++, row.timeoutMs(), Types.BIGINT);
+		ps.setObject(index++, row.visibilityTimeoutMs(), Types.BIGINT);
 		return index;
 	}
 

@@ -323,13 +323,20 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
+		return claim(nodeId, queue, visibilityByType, limit, false);
+	}
+
+	@Override
+	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
+			boolean jobVisibilityWins) {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
 		}
 		Instant now = now();
 		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
-		return this.rateLimits.claim(queue, limit, now,
+		List<Job> claimed = this.rateLimits.claim(queue, limit, now,
 				(count) -> this.dialect.claims().claim(nodeId, queue, visibility, count, now));
+		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
 
 	@Override

@@ -2,12 +2,15 @@ package dev.ojs.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
@@ -25,7 +28,8 @@ final class JobRows extends SqlSupport {
 	/** Column order of {@link #map(ResultSet, int)}. */
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
-			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at");
+			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at",
+			"timeout_ms", "visibility_timeout_ms");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -82,7 +86,13 @@ final class JobRows extends SqlSupport {
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
 				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
-				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22));
+				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24));
+	}
+
+	/** A duration stored in milliseconds, or {@code null}. */
+	private static @Nullable Duration millis(ResultSet rs, int column) throws SQLException {
+		long millis = rs.getLong(column);
+		return rs.wasNull() ? null : Duration.ofMillis(millis);
 	}
 
 	/** Stored policy fields, validated when written; most rows share a handful, so each is parsed once. */
@@ -95,7 +105,8 @@ final class JobRows extends SqlSupport {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
 				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
-				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt());
+				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt(), row.timeout(),
+				row.visibilityTimeout());
 	}
 
 	/** The job as the expirer left {@code row} (read before its UPDATE). */
@@ -103,7 +114,7 @@ final class JobRows extends SqlSupport {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
 				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
-				null, row.expiresAt());
+				null, row.expiresAt(), row.timeout(), row.visibilityTimeout());
 	}
 
 }

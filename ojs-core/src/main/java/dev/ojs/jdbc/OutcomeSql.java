@@ -98,6 +98,11 @@ class OutcomeSql extends SqlSupport {
 	 * each while the reservation is still expired, and counts them; returns those written.
 	 */
 	final List<AttemptFailure> reapExpired(Instant now, int limit, Function<Job, AttemptFailure> decide) {
+		if (!anyExpired(now)) {
+			// the common case, twice a second on every node: a read that locks nothing, so a
+			// claim's SKIP LOCKED never passes over a row this scan touched
+			return List.of();
+		}
 		return this.workerTx.execute((status) -> {
 			List<Job> expired = findExpired(now, limit);
 			if (expired.isEmpty()) {
@@ -157,7 +162,7 @@ class OutcomeSql extends SqlSupport {
 				+ " discarded_at = ?, completed_at = ?, locked_until = NULL" + this.guard
 				+ ((expiredBefore != null) ? " AND locked_until < ?" : "");
 		return this.batch.write(failures, AttemptFailure::job, sql, expiredBefore, (ps, failure) -> {
-			ps.setString(1, failure.state().value());
+			ps.setString(1, failure.storedState().value());
 			setInstant(ps, 2, failure.scheduledAt());
 			ps.setString(3, lastErrorType(failure));
 			ps.setBoolean(4, failure.deadLetter());
@@ -199,14 +204,33 @@ class OutcomeSql extends SqlSupport {
 				GuardedBatch.NOTHING_MORE);
 	}
 
+	/** Sets the reservations of just-claimed jobs to their {@link Job#lockedUntil()}, guarded as outcomes are. */
+	final void reserve(List<Job> jobs) {
+		this.jdbc.batchUpdate("UPDATE " + this.table + " SET locked_until = ?" + this.guard, jobs, CHUNK,
+				(ps, job) -> {
+					setInstant(ps, 1, job.lockedUntil());
+					bindGuard(ps, 2, job);
+				});
+	}
+
+	/**
+	 * {@code locked_until} of a heartbeat to {@code ?} (bound twice), or the job's execution
+	 * deadline ({@code started_at + timeout_ms}) when that comes first.
+	 */
+	final String cappedLockedUntil() {
+		String deadline = plusMillis("started_at", "timeout_ms");
+		return "CASE WHEN timeout_ms IS NOT NULL AND " + deadline + " < ? THEN " + deadline + " ELSE ? END";
+	}
+
 	/** Extends the reservations {@code nodeId} holds on these jobs; returns how many it still held. */
 	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil) {
 		int extended = 0;
 		for (List<String> chunk : chunks(ids, CHUNK)) {
-			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = ? WHERE id IN ("
-					+ idMarkers(chunk.size()) + ") AND state = 'active' AND locked_by = ?", ps -> {
+			extended += this.jdbc.update("UPDATE " + this.table + " SET locked_until = " + cappedLockedUntil()
+					+ " WHERE id IN (" + idMarkers(chunk.size()) + ") AND state = 'active' AND locked_by = ?", ps -> {
 						setInstant(ps, 1, lockedUntil);
-						int index = 2;
+						setInstant(ps, 2, lockedUntil);
+						int index = 3;
 						for (String id : chunk) {
 							ps.setString(index++, id);
 						}
@@ -258,6 +282,12 @@ class OutcomeSql extends SqlSupport {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
 				}, this.rows::map);
+	}
+
+	/** Whether some active job's reservation expired before {@code now}; locks nothing. */
+	private boolean anyExpired(Instant now) {
+		return !this.jdbc.query("SELECT id FROM " + this.table + " WHERE state = 'active' AND locked_until < ? LIMIT 1",
+				ps -> setInstant(ps, 1, now), (rs, rowNum) -> rs.getString(1)).isEmpty();
 	}
 
 	/** Discards the expired jobs ({@link #expire}) in the caller's transaction. */

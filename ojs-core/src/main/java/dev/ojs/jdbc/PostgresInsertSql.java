@@ -3,6 +3,7 @@ package dev.ojs.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -40,12 +41,14 @@ final class PostgresInsertSql extends InsertSql {
 		super(shared, shared.table);
 		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
 				+ " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0, r.max_attempts,"
-				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at"
+				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at,"
+				+ " r.timeout_ms, r.visibility_timeout_ms"
 				+ " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[],"
-				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[]) AS r(id, type, queue, args, meta,"
-				+ " priority, state, max_attempts, retry_policy, scheduled_at, created_at, expires_at)";
+				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[]) AS r(id, type,"
+				+ " queue, args, meta, priority, state, max_attempts, retry_policy, scheduled_at, created_at, expires_at,"
+				+ " timeout_ms, visibility_timeout_ms)";
 		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?"
+				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?"
 				+ " FROM unnest(?::uuid[], ?::text[]) AS r(id, args)";
 	}
 
@@ -113,7 +116,9 @@ final class PostgresInsertSql extends InsertSql {
 					&& row.state() == first.state() && row.maxAttempts() == first.maxAttempts()
 					&& row.policyJson().equals(first.policyJson()) && row.scheduledAt().equals(first.scheduledAt())
 					&& row.createdAt().equals(first.createdAt())
-					&& Objects.equals(row.expiresAt(), first.expiresAt()))) {
+					&& Objects.equals(row.expiresAt(), first.expiresAt())
+					&& Objects.equals(row.timeoutMs(), first.timeoutMs())
+					&& Objects.equals(row.visibilityTimeoutMs(), first.visibilityTimeoutMs()))) {
 				return false;
 			}
 		}
@@ -135,6 +140,8 @@ final class PostgresInsertSql extends InsertSql {
 		setInstant(ps, index++, first.createdAt());
 		setInstant(ps, index++, first.createdAt()); // enqueued_at
 		setInstant(ps, index++, first.expiresAt());
+		ps.setObject(index++, first.timeoutMs(), Types.BIGINT);
+		ps.setObject(index++, first.visibilityTimeoutMs(), Types.BIGINT);
 		Object[] ids = new Object[rows.size()];
 		Object[] args = new Object[rows.size()];
 		for (int i = 0; i < ids.length; i++) {
@@ -161,6 +168,8 @@ final class PostgresInsertSql extends InsertSql {
 		Object[] scheduled = new Object[size];
 		Object[] created = new Object[size];
 		Object[] expires = new Object[size];
+		Object[] timeouts = new Object[size];
+		Object[] visibilities = new Object[size];
 		TimestampTexts texts = new TimestampTexts();
 		for (int i = 0; i < size; i++) {
 			InsertRow row = rows.get(i);
@@ -176,6 +185,8 @@ final class PostgresInsertSql extends InsertSql {
 			scheduled[i] = texts.of(row.scheduledAt());
 			created[i] = texts.of(row.createdAt());
 			expires[i] = (row.expiresAt() != null) ? PostgresStatements.timestamptz(row.expiresAt()) : null;
+			timeouts[i] = row.timeoutMs();
+			visibilities[i] = row.visibilityTimeoutMs();
 		}
 		int index = 1;
 		for (Object[] column : List.of(ids, types, queues, args, metas)) {
@@ -188,6 +199,8 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("text", scheduled));
 		ps.setArray(index++, con.createArrayOf("text", created));
 		ps.setArray(index++, con.createArrayOf("text", expires));
+		ps.setArray(index++, con.createArrayOf("int8", timeouts));
+		ps.setArray(index++, con.createArrayOf("int8", visibilities));
 		return index;
 	}
 

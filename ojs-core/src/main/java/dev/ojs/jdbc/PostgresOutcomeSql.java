@@ -79,7 +79,8 @@ final class PostgresOutcomeSql extends OutcomeSql {
 				+ " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		// same plan concerns as GUARD
 		this.heartbeatSql = "UPDATE " + this.table
-				+ " SET locked_until = ? WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
+				+ " SET locked_until = " + cappedLockedUntil()
+				+ " WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
 	}
 
 	/**
@@ -118,7 +119,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
-			ps.setArray(index++, texts(con, failures, (failure) -> failure.state().value()));
+			ps.setArray(index++, texts(con, failures, (failure) -> failure.storedState().value()));
 			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
 			ps.setArray(index++, con.createArrayOf("int4", failures.stream()
 				.map((failure) -> (failure.error() != null) ? failure.error().attempt() : null)
@@ -150,8 +151,9 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		return this.jdbc.update(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(this.heartbeatSql));
 			setInstant(ps, 1, lockedUntil);
-			ps.setArray(2, con.createArrayOf("text", ids.toArray()));
-			ps.setString(3, nodeId);
+			setInstant(ps, 2, lockedUntil);
+			ps.setArray(3, con.createArrayOf("text", ids.toArray()));
+			ps.setString(4, nodeId);
 			return ps;
 		});
 	}

@@ -128,6 +128,15 @@ class SqlSupport {
 		return (value != null) ? value.toInstant() : null;
 	}
 
+	/** SQL for the timestamp column {@code timestamp} plus the milliseconds of the column {@code millis}. */
+	final String plusMillis(String timestamp, String millis) {
+		return switch (this.platform) {
+			case POSTGRESQL -> "(" + timestamp + " + " + millis + " * INTERVAL '1 millisecond')";
+			case MARIADB, MYSQL -> "TIMESTAMPADD(MICROSECOND, " + millis + " * 1000, " + timestamp + ")";
+			case H2 -> "DATEADD(MILLISECOND, " + millis + ", " + timestamp + ")";
+		};
+	}
+
 	private boolean isMariaDb() {
 		return this.platform == JdbcPlatform.MARIADB || this.platform == JdbcPlatform.MYSQL;
 	}

@@ -59,6 +59,16 @@ public record AttemptFailure(Job job, JobState state, @Nullable Instant nextRetr
 		return (this.nextRetryAt != null) ? this.nextRetryAt : this.job.scheduledAt();
 	}
 
+	/**
+	 * The stored state: {@link #state()}, but a retry already due when the failure is
+	 * recorded is stored {@code available} (ojs-core.md: a retryable job becomes available
+	 * once its backoff has elapsed), as a rescued attempt's often is (L1-VIS-001).
+	 */
+	public JobState storedState() {
+		return (this.nextRetryAt != null && !this.nextRetryAt.isAfter(this.failedAt)) ? JobState.AVAILABLE
+				: this.state;
+	}
+
 	/** The stored {@code discarded_at}. */
 	public @Nullable Instant discardedAt() {
 		return (this.state == JobState.DISCARDED) ? this.failedAt : null;

@@ -44,15 +44,30 @@ import dev.ojs.retry.RetryPolicy;
  * @param lockedUntil when that reservation expires, or {@code null}
  * @param expiresAt when the job expires unless it has started: past it, a job still waiting
  * to run is discarded (ojs-core.md {@code expires_at}); {@code null} for never
+ * @param timeout its own execution timeout, or {@code null}: an attempt fails with type
+ * {@code timeout} once it has run this long ({@link #deadline()})
+ * @param visibilityTimeout its own reservation for claims that name none, or {@code null}
  */
 public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
 		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
 		boolean deadLetter, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
 		@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
-		@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt) {
+		@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt,
+		@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
 
 	public Job {
 		errors = LazyErrorHistory.copyOf(errors);
+	}
+
+	/** A job without timeouts of its own. */
+	public Job(String id, String type, String queue, String argsJson, String metaJson, int priority, JobState state,
+			int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter,
+			@Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+			@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
+			@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt) {
+		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
+				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
+				lockedUntil, expiresAt, null, null);
 	}
 
 	/** A job that never expires. */
@@ -64,6 +79,14 @@ public record Job(String id, String type, String queue, String argsJson, String 
 		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
 				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
 				lockedUntil, null);
+	}
+
+	/**
+	 * When the current attempt's execution timeout ends: its start plus the job's own
+	 * {@link #timeout()}; {@code null} when it has none or is not running.
+	 */
+	public @Nullable Instant deadline() {
+		return (this.timeout != null && this.startedAt != null) ? Timestamps.plus(this.startedAt, this.timeout) : null;
 	}
 
 	/** {@code next_retry_at} (spec §10): the due time while retryable, otherwise {@code null}. */

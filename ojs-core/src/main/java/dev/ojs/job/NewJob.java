@@ -1,5 +1,6 @@
 package dev.ojs.job;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
@@ -29,10 +30,32 @@ import dev.ojs.retry.RetryPolicy;
  * new UUIDv7: a job with this id that exists already is returned instead of inserting one
  * @param uniqueScope which holder of {@code uniqueKey} counts as a duplicate, or {@code null}
  * for every live one
+ * @param timeout the job's execution timeout: an attempt still running this long after it
+ * started fails with type {@code timeout}; {@code null} for the handler's, else none
+ * @param visibilityTimeout the reservation a claim gives the job when the claim names none,
+ * or {@code null} for the worker's
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
-		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope) {
+		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
+		@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
+
+	public NewJob {
+		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+			throw new IllegalArgumentException("Job timeout must be positive, got " + timeout);
+		}
+		if (visibilityTimeout != null && (visibilityTimeout.isNegative() || visibilityTimeout.isZero())) {
+			throw new IllegalArgumentException("Job visibility timeout must be positive, got " + visibilityTimeout);
+		}
+	}
+
+	/** A job without timeouts of its own. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
+				id, uniqueScope, null, null);
+	}
 
 	/** A job whose id the store assigns. */
 	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,

@@ -1,6 +1,10 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -30,12 +34,38 @@ final class AttemptRunner {
 
 	private final Slots slots;
 
+	/** Interrupts attempts at their execution timeout; its thread starts with the first timed attempt. */
+	private final ScheduledThreadPoolExecutor timeouts;
+
 	AttemptRunner(WorkerStore store, FailurePlanner planner, Completer completer, LocalAttempts attempts, Slots slots) {
 		this.store = store;
 		this.planner = planner;
 		this.completer = completer;
 		this.attempts = attempts;
 		this.slots = slots;
+		this.timeouts = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "ojs-timeouts");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.timeouts.setRemoveOnCancelPolicy(true);
+	}
+
+	/** Stops interrupting attempts at their timeouts. */
+	void stop() {
+		this.timeouts.shutdownNow();
+	}
+
+	/**
+	 * The attempt's execution timeout: the job's own, counted from the attempt's start in the
+	 * store (where its reservation ends too), else its handler's, from now; {@code null} for none.
+	 */
+	@Nullable Duration timeout(LocalAttempt attempt) {
+		if (attempt.job().deadline() != null) {
+			Duration left = Duration.between(this.store.now(), attempt.job().deadline());
+			return left.isNegative() ? Duration.ZERO : left;
+		}
+		return attempt.registration().timeout();
 	}
 
 	/** Runs one attempt on the calling handler thread and queues its outcome. */
@@ -51,7 +81,9 @@ final class AttemptRunner {
 			boolean ran = !attempt.isCancelled();
 			if (ran) {
 				this.completer.started(attempt.job());
+				Duration timeout = timeout(attempt);
 				attempt.runningOn(Thread.currentThread());
+				ScheduledFuture<?> timer = (timeout != null) ? scheduleTimeout(attempt, timeout) : null;
 				try {
 					attempt.registration().handler().handle(attempt);
 				}
@@ -59,6 +91,9 @@ final class AttemptRunner {
 					failure = ex;
 				}
 				finally {
+					if (timer != null) {
+						timer.cancel(false);
+					}
 					attempt.runningOn(null);
 					Thread.interrupted();
 				}
@@ -82,7 +117,13 @@ final class AttemptRunner {
 				return;
 			}
 			Throwable thrown = failure;
-			queued = submit(attempt, () -> (thrown != null) ? classify(attempt, thrown) : null, duration);
+			if (attempt.isTimedOut()) {
+				// ojs-timeouts.md §3.1: whatever the handler did after its interrupt, the attempt failed
+				queued = submit(attempt, () -> FailurePlanner.executionTimeout(attempt.job(), duration), duration, true);
+			}
+			else {
+				queued = submit(attempt, () -> (thrown != null) ? classify(attempt, thrown) : null, duration, false);
+			}
 		}
 		finally {
 			this.slots.handlerReturned(attempt, queued, handlerNanos);
@@ -95,7 +136,7 @@ final class AttemptRunner {
 	 */
 	void abandon(LocalAttempt attempt, String nodeId) {
 		JobError shutdown = JobError.of(FailurePlanner.SHUTDOWN, "Worker " + nodeId + " shut down while the job was running");
-		if (!submit(attempt, () -> shutdown, Duration.ZERO)) {
+		if (!submit(attempt, () -> shutdown, Duration.ZERO, false)) {
 			this.slots.free(attempt);
 		}
 		attempt.interrupt();
@@ -106,11 +147,13 @@ final class AttemptRunner {
 	 * that error. When that fails, stops tracking the attempt so the rescuer records it.
 	 * @return whether it was queued
 	 */
-	private boolean submit(LocalAttempt attempt, Supplier<@Nullable JobError> error, Duration duration) {
+	private boolean submit(LocalAttempt attempt, Supplier<@Nullable JobError> error, Duration duration,
+			boolean timedOut) {
 		try {
 			JobError failure = error.get();
-			FailurePlanner.Plan plan = (failure != null) ? this.planner.plan(attempt.job(), failure, this.store.now())
-					: null;
+			FailurePlanner.Plan plan = (failure == null) ? null
+					: timedOut ? this.planner.planTimedOut(attempt.job(), failure, this.store.now())
+							: this.planner.plan(attempt.job(), failure, this.store.now());
 			this.completer.submit(new Completer.Outcome(attempt, duration, plan));
 			return true;
 		}
@@ -121,6 +164,16 @@ final class AttemptRunner {
 					+ "; its reservation expires and the rescuer records the attempt as failed", ex);
 			this.attempts.untrack(attempt);
 			return false;
+		}
+	}
+
+	private @Nullable ScheduledFuture<?> scheduleTimeout(LocalAttempt attempt, Duration timeout) {
+		try {
+			return this.timeouts.schedule(attempt::timeOut, Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// stopping: the shutdown grace period ends the attempt
+			return null;
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,6 +21,7 @@ import dev.ojs.retry.JobError;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryDecision;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.retry.StalledAttempts;
 
 /**
  * Decides where a failed attempt goes (spec §7.2), the same way for handler failures,
@@ -32,6 +34,9 @@ final class FailurePlanner {
 
 	/** Error type of an attempt whose reservation expired (spec §9.2). */
 	static final String VISIBILITY_TIMEOUT = "visibility_timeout";
+
+	/** Error type of an attempt that ran past its execution timeout (ojs-timeouts.md §3.1). */
+	static final String TIMEOUT = "timeout";
 
 	/** Error type of an attempt still running when its node shut down. */
 	static final String SHUTDOWN = "shutdown";
@@ -75,12 +80,40 @@ final class FailurePlanner {
 
 	/**
 	 * An expired reservation (spec §9.2): a failed attempt that is retryable unless attempts
-	 * are exhausted — {@code non_retryable_errors} does not apply to timeouts.
+	 * are exhausted — {@code non_retryable_errors} does not apply to timeouts. Of type
+	 * {@value #TIMEOUT} when the reservation ended at the attempt's execution timeout
+	 * ({@link Job#deadline()}), else {@value #VISIBILITY_TIMEOUT}. The attempt stalled, so
+	 * its retry is due at {@link StalledAttempts#nextAttemptAt}: the backoff counts from
+	 * its start, and never before its reservation ended.
 	 */
 	Plan planTimeout(Job job, Instant now) {
 		RetryPolicy policy = NO_NON_RETRYABLE_ERRORS.mergedOver(this.policies.of(job));
-		return plan(job, JobError.of(VISIBILITY_TIMEOUT,
-				"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil()), now, policy);
+		Instant deadline = job.deadline();
+		Instant reservationEnd = (job.lockedUntil() != null) ? job.lockedUntil() : now;
+		JobError error = (deadline != null && !reservationEnd.isBefore(deadline))
+				? JobError.of(TIMEOUT, "Attempt " + job.attempt() + " ran past its timeout of " + job.timeout()
+						+ " at " + deadline)
+				: JobError.of(VISIBILITY_TIMEOUT,
+						"Reservation held by " + job.lockedBy() + " expired at " + job.lockedUntil());
+		Instant attemptStart = (job.startedAt() != null) ? job.startedAt() : reservationEnd;
+		return plan(job, error, now, policy, policy.decide(job.attempt(), error, ThreadLocalRandom.current()),
+				(delay) -> StalledAttempts.nextAttemptAt(attemptStart, reservationEnd, delay));
+	}
+
+	/**
+	 * An attempt of a handler in this process interrupted at its execution timeout
+	 * ({@link #executionTimeout}): a failure whose moment is known, so its backoff counts from
+	 * now as for any handler failure; retryable unless attempts are exhausted.
+	 */
+	Plan planTimedOut(Job job, JobError error, Instant now) {
+		RetryPolicy policy = NO_NON_RETRYABLE_ERRORS.mergedOver(this.policies.of(job));
+		return plan(job, error, now, policy);
+	}
+
+	/** The error of an attempt that ran {@code ran} and past its execution timeout. */
+	static JobError executionTimeout(Job job, Duration ran) {
+		return JobError.of(TIMEOUT, "Attempt " + job.attempt() + " ran past its execution timeout (interrupted after "
+				+ ran.toMillis() + " ms)");
 	}
 
 	/**
@@ -101,14 +134,24 @@ final class FailurePlanner {
 	}
 
 	private Plan plan(Job job, JobError error, Instant now, RetryPolicy policy, RetryDecision decision) {
+		// spec §10 next_retry_at = now + delay
+		return plan(job, error, now, policy, decision, (delay) -> Timestamps.plus(now, delay));
+	}
+
+	private Plan plan(Job job, JobError error, Instant now, RetryPolicy policy, RetryDecision decision,
+			Function<Duration, Instant> retryAt) {
 		List<ErrorEntry> errors = history(job, error, now);
 		return switch (decision.action()) {
 			case RETRY -> {
 				Duration delay = overriddenDelay(job, error, policy).orElse(decision.delay());
-				// spec §10 next_retry_at = now + delay, saturating at the latest storable instant
-				Instant nextRetryAt = Timestamps.plus(now, delay);
+				// saturating at the latest storable instant
+				Instant nextRetryAt = retryAt.apply(delay);
+				if (nextRetryAt.isAfter(Timestamps.MAX)) {
+					nextRetryAt = Timestamps.MAX;
+				}
+				Duration wait = Duration.between(now, nextRetryAt);
 				yield new Plan(new AttemptFailure(job, JobState.RETRYABLE, nextRetryAt, errors, false, now), error,
-						Duration.between(now, nextRetryAt));
+						wait.isNegative() ? Duration.ZERO : wait);
 			}
 			case DISCARD -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, false, now), error, null);
 			case DEAD_LETTER -> new Plan(new AttemptFailure(job, JobState.DISCARDED, null, errors, true, now), error,

@@ -53,6 +53,8 @@ final class LocalAttempt implements Attempt {
 
 	private final AtomicBoolean cancelled = new AtomicBoolean();
 
+	private final AtomicBoolean timedOut = new AtomicBoolean();
+
 	private volatile @Nullable Instant lockedUntil;
 
 	/** The handler thread while it runs this attempt (guarded by this). */
@@ -165,6 +167,18 @@ final class LocalAttempt implements Attempt {
 	@Override
 	public boolean isCancelled() {
 		return this.cancelled.get();
+	}
+
+	/** The attempt ran past its execution timeout: its outcome is that failure, its thread is interrupted. */
+	void timeOut() {
+		if (this.timedOut.compareAndSet(false, true)) {
+			interrupt();
+		}
+	}
+
+	/** Whether the attempt ran past its execution timeout. */
+	boolean isTimedOut() {
+		return this.timedOut.get();
 	}
 
 	boolean transition(int from, int to) {

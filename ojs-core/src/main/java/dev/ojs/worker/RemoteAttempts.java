@@ -64,6 +64,16 @@ public final class RemoteAttempts {
 	 */
 	public List<Job> claim(String workerId, List<String> queues, Collection<String> types, Duration visibility,
 			int count) {
+		return claim(workerId, queues, types, visibility, true, count);
+	}
+
+	/**
+	 * {@link #claim(String, List, Collection, Duration, int)}; unless {@code visibilityGiven}
+	 * (the fetch named it), a job's own visibility timeout replaces {@code visibility}. A
+	 * reservation never runs past the job's execution timeout.
+	 */
+	public List<Job> claim(String workerId, List<String> queues, Collection<String> types, Duration visibility,
+			boolean visibilityGiven, int count) {
 		Map<String, Duration> visibilityByType = new LinkedHashMap<>();
 		if (types.isEmpty()) {
 			visibilityByType.put(WorkerStore.ANY_TYPE, visibility);
@@ -78,7 +88,8 @@ public final class RemoteAttempts {
 				break;
 			}
 			if (!paused.contains(queue)) {
-				claimed.addAll(this.store.claim(owner(workerId), queue, visibilityByType, count - claimed.size()));
+				claimed.addAll(this.store.claim(owner(workerId), queue, visibilityByType, count - claimed.size(),
+						!visibilityGiven));
 			}
 		}
 		claimed.forEach(this.events::started);

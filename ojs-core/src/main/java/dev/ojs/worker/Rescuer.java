@@ -16,9 +16,13 @@ import dev.ojs.job.AttemptFailure;
 /**
  * Turns expired reservations, of any node, into failed attempts of type
  * {@value FailurePlanner#VISIBILITY_TIMEOUT} (spec §9.2, RET-12), retried or discarded per
- * the job's policy: every quarter of the shortest visibility timeout (at most
- * {@link #MAX_INTERVAL}), up to {@value #MAX_BATCHES} batches of {@value #BATCH} per run.
- * Every node runs one; the store records each expired attempt once.
+ * the job's policy, or of type {@value FailurePlanner#TIMEOUT} when the reservation ended at the
+ * attempt's execution timeout: every {@link #MAX_INTERVAL} (sooner for a shorter visibility
+ * timeout), so an expired reservation is noticed within about a second, as expiry is
+ * (decision 17), whatever visibility timeout a job or a fetch gave; up to
+ * {@value #MAX_BATCHES} batches of {@value #BATCH} per run. A run reads one range of an
+ * index of the active jobs' reservations, which is empty when nothing runs. Every node runs
+ * one; the store records each expired attempt once.
  */
 final class Rescuer {
 
@@ -26,7 +30,8 @@ final class Rescuer {
 
 	static final int MAX_BATCHES = 10;
 
-	static final Duration MAX_INTERVAL = Duration.ofSeconds(30);
+	/** Half a second between the end of a run and the next: at least one check a second. */
+	static final Duration MAX_INTERVAL = Duration.ofMillis(500);
 
 	private static final Log logger = LogFactory.getLog(Rescuer.class);
 

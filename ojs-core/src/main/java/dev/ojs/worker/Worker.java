@@ -216,6 +216,7 @@ public class Worker {
 		}
 		this.completer.stop(Durations.atLeast(MIN_STOP_TIMEOUT, Durations.until(deadline)));
 		this.pollers.values().forEach(QueuePoller::stopHandlers);
+		this.executor.stop();
 		this.heartbeater.stop(MIN_STOP_TIMEOUT);
 		this.nodeBeat.stop(MIN_STOP_TIMEOUT);
 		this.rescuer.stop(MIN_STOP_TIMEOUT);

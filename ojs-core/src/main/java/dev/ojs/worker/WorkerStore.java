@@ -44,6 +44,17 @@ public interface WorkerStore {
 	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit);
 
 	/**
+	 * {@link #claim(String, String, Map, int)}, where a job's own visibility timeout
+	 * ({@link Job#visibilityTimeout()}) replaces the claim's when {@code jobVisibilityWins}
+	 * (a fetch that names none). Either way a job's reservation ends no later than its
+	 * execution timeout ({@link Job#deadline()}), as the plain claim does too.
+	 */
+	default List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
+			boolean jobVisibilityWins) {
+		return claim(nodeId, queue, visibilityByType, limit);
+	}
+
+	/**
 	 * When the next job of a rate-limited queue may start (ojs-queue-config.md §8.3), if its
 	 * last claim found the queue's limit reached; {@code null} when it did not, or when the
 	 * store cannot limit queues.
@@ -83,7 +94,8 @@ public interface WorkerStore {
 	Set<String> release(List<Job> jobs);
 
 	/**
-	 * Extends the reservations {@code nodeId} holds on these jobs (spec §9.3, RET-13).
+	 * Extends the reservations {@code nodeId} holds on these jobs (spec §9.3, RET-13), never
+	 * past a job's execution timeout ({@link Job#deadline()}).
 	 * @return how many it still held
 	 */
 	int heartbeat(String nodeId, List<String> ids, Instant lockedUntil);

@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	locked_by       VARCHAR(255),
 	locked_until    TIMESTAMP(6) WITH TIME ZONE,
 	expires_at      TIMESTAMP(6) WITH TIME ZONE,
+	timeout_ms      BIGINT,
+	visibility_timeout_ms BIGINT,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE state WHEN 'available' THEN queue WHEN 'scheduled' THEN queue WHEN 'retryable' THEN queue END),
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
@@ -46,6 +48,10 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 );
 -- expires_at came after the first release: tables created before it get the columns here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at TIMESTAMP(6) WITH TIME ZONE;
+-- timeout_ms (the attempt's execution timeout) and visibility_timeout_ms (its reservation when the
+-- fetch names none) came later: tables created before get them here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at TIMESTAMP(6) WITH TIME ZONE GENERATED ALWAYS AS
 	(CASE state WHEN 'scheduled' THEN expires_at WHEN 'available' THEN expires_at WHEN 'retryable' THEN expires_at
 		WHEN 'pending' THEN expires_at END);

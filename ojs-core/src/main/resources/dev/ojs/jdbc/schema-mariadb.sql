@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	locked_by       VARCHAR(255) NULL,
 	locked_until    DATETIME(6)  NULL,
 	expires_at      DATETIME(6)  NULL,
+	timeout_ms      BIGINT       NULL,
+	visibility_timeout_ms BIGINT NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -60,6 +62,10 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at DATETIME(6) NULL;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at DATETIME(6) GENERATED ALWAYS AS
 	(CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED;
 CREATE INDEX IF NOT EXISTS ojs_jobs_expires_idx ON ojs_jobs (live_expires_at);
+-- timeout_ms (the attempt's execution timeout) and visibility_timeout_ms (its reservation when the
+-- fetch names none) came later: tables created before get them here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT NULL;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT NULL;
 
 -- Tables created before lists used the primary key get the error-type index in id order here, and
 -- lose their (created_at, id) indexes.

@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	locked_by       VARCHAR(255) NULL,
 	locked_until    DATETIME(6)  NULL,
 	expires_at      DATETIME(6)  NULL,
+	timeout_ms      BIGINT       NULL,
+	visibility_timeout_ms BIGINT NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -61,6 +63,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --     ADD COLUMN live_expires_at DATETIME(6) GENERATED ALWAYS AS
 --       (CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED,
 --     ADD INDEX ojs_jobs_expires_idx (live_expires_at);
+-- timeout_ms and visibility_timeout_ms came later; a table created before them needs, once:
+--   ALTER TABLE ojs_jobs ADD COLUMN timeout_ms BIGINT NULL, ADD COLUMN visibility_timeout_ms BIGINT NULL;
 -- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
 --   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
 --     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;

@@ -26,11 +26,17 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	discarded_at    timestamptz,
 	locked_by       varchar(255),
 	locked_until    timestamptz,
-	expires_at      timestamptz
+	expires_at      timestamptz,
+	timeout_ms      bigint,
+	visibility_timeout_ms bigint
 );
 
 -- expires_at came after the first release: tables created before it get the column here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at timestamptz;
+-- timeout_ms (the attempt's execution timeout) and visibility_timeout_ms (its reservation when the
+-- fetch names none) came later: tables created before get them here.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms bigint;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms bigint;
 
 -- Claim: WHERE state IN (available, scheduled, retryable) AND queue = ? AND scheduled_at <= now
 -- ORDER BY priority DESC, scheduled_at, id

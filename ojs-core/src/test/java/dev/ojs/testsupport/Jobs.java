@@ -35,6 +35,10 @@ public final class Jobs {
 
 	private Instant expiresAt;
 
+	private java.time.Duration timeout;
+
+	private java.time.Duration visibilityTimeout;
+
 	private Jobs(String type) {
 		this.type = type;
 	}
@@ -106,6 +110,18 @@ public final class Jobs {
 		return this;
 	}
 
+	/** The job's own execution timeout. */
+	public Jobs timeout(java.time.Duration timeout) {
+		this.timeout = timeout;
+		return this;
+	}
+
+	/** The job's own visibility timeout. */
+	public Jobs visibilityTimeout(java.time.Duration visibilityTimeout) {
+		this.visibilityTimeout = visibilityTimeout;
+		return this;
+	}
+
 	/** Held: enqueued pending, runs once activated. */
 	public Jobs pending() {
 		this.pending = true;
@@ -115,7 +131,8 @@ public final class Jobs {
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
-				this.uniqueKey, maxAttempts, this.pending, this.expiresAt, this.id, this.uniqueScope);
+				this.uniqueKey, maxAttempts, this.pending, this.expiresAt, this.id, this.uniqueScope, this.timeout,
+				this.visibilityTimeout);
 	}
 
 }

@@ -295,8 +295,9 @@ class FailurePlannerTests {
 		assertThat(plan.error().code()).isEqualTo(ErrorCode.RETRY);
 		assertThat(plan.error().message()).contains(NODE);
 		assertThat(plan.attemptFailure().state()).isEqualTo(JobState.RETRYABLE);
-		assertThat(plan.delay()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(NOW.plusSeconds(10));
+		// a stalled attempt: never before its reservation ends (NOW + 25 s), docs/retries.md
+		assertThat(plan.delay()).isEqualTo(Duration.ofSeconds(25));
+		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(NOW.plusSeconds(25));
 		ErrorEntry entry = plan.attemptFailure().errors().get(0);
 		assertThat(entry.type()).isEqualTo("visibility_timeout");
 		assertThat(entry.attempt()).isEqualTo(1);
@@ -311,7 +312,74 @@ class FailurePlannerTests {
 		FailurePlanner.Plan plan = this.planner.planTimeout(job(policy, 1), NOW);
 
 		assertThat(plan.attemptFailure().state()).isEqualTo(JobState.RETRYABLE);
-		assertThat(plan.delay()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(plan.delay()).isEqualTo(Duration.ofSeconds(25));
+	}
+
+	// a stalled attempt's backoff counts from its start, never before its reservation ends (decision 1)
+
+	@Test
+	void expiredReservationIsRetriedAtTheLaterOfItsEndAndStartPlusBackoffRet12() {
+		// L1-VIS-001's shape: claimed at NOW - 4 s with a 3 s reservation; backoff 10 s from the claim
+		Instant claimed = NOW.minusSeconds(4);
+		FailurePlanner.Plan plan = this.planner.planTimeout(stalled(claimed, claimed.plusSeconds(3), null), NOW);
+
+		assertThat(plan.error().type()).isEqualTo("visibility_timeout");
+		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(claimed.plusSeconds(10));
+		assertThat(plan.delay()).isEqualTo(Duration.ofSeconds(6));
+	}
+
+	@Test
+	void expiredReservationWithAShortBackoffIsDueAtOnce() {
+		// backoff 10 s, a reservation of 30 s found expired 1 s late: due at its end, in the past
+		Instant claimed = NOW.minusSeconds(31);
+		FailurePlanner.Plan plan = this.planner.planTimeout(stalled(claimed, claimed.plusSeconds(30), null), NOW);
+
+		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(claimed.plusSeconds(30));
+		assertThat(plan.delay()).isEqualTo(Duration.ZERO);
+		assertThat(plan.attemptFailure().state()).isEqualTo(JobState.RETRYABLE);
+	}
+
+	@Test
+	void reservationEndingAtTheExecutionTimeoutIsAFailureOfTypeTimeout() {
+		// L1-TMO-001's shape: timeout 2 s caps the reservation
+		Instant claimed = NOW.minusSeconds(3);
+		FailurePlanner.Plan plan = this.planner.planTimeout(
+				stalled(claimed, claimed.plusSeconds(2), Duration.ofSeconds(2)), NOW);
+
+		assertThat(plan.error().type()).isEqualTo(FailurePlanner.TIMEOUT).isEqualTo("timeout");
+		assertThat(plan.attemptFailure().state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(claimed.plusSeconds(10));
+	}
+
+	@Test
+	void reservationEndingBeforeTheExecutionTimeoutIsAVisibilityTimeout() {
+		Instant claimed = NOW.minusSeconds(3);
+		FailurePlanner.Plan plan = this.planner.planTimeout(
+				stalled(claimed, claimed.plusSeconds(2), Duration.ofMinutes(1)), NOW);
+
+		assertThat(plan.error().type()).isEqualTo("visibility_timeout");
+	}
+
+	@Test
+	void interruptedAttemptIsAnExplicitTimeoutFailureIgnoringNonRetryableErrors() {
+		Job job = job(policy(3, OnExhaustion.DISCARD, "timeout"), 1);
+		JobError error = FailurePlanner.executionTimeout(job, Duration.ofMillis(500));
+
+		FailurePlanner.Plan plan = this.planner.planTimedOut(job, error, NOW);
+
+		assertThat(plan.error().type()).isEqualTo("timeout");
+		assertThat(plan.attemptFailure().state()).isEqualTo(JobState.RETRYABLE);
+		// an explicit failure: backoff from now
+		assertThat(plan.attemptFailure().nextRetryAt()).isEqualTo(NOW.plusSeconds(10));
+	}
+
+	/** Attempt 1, claimed at {@code claimed}, reserved until {@code lockedUntil}, with its own {@code timeout}. */
+	private static Job stalled(Instant claimed, Instant lockedUntil, Duration timeout) {
+		RetryPolicy policy = policy(3, OnExhaustion.DISCARD);
+		Instant created = NOW.minus(Duration.ofHours(1));
+		return new Job("0190f5f0-0000-7000-8000-000000000042", "test.job", "default", "[]", "{}", 0, JobState.ACTIVE,
+				1, policy.maxAttempts(), policy, List.of(), false, null, created, created, created, claimed, null, null,
+				NODE, lockedUntil, null, timeout, null);
 	}
 
 	@Test

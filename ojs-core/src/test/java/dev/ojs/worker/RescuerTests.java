@@ -68,19 +68,22 @@ class RescuerTests {
 		Job stored = this.store.get(claimed.id());
 		assertThat(stored.state()).isEqualTo(JobState.RETRYABLE);
 		assertThat(stored.attempt()).isEqualTo(1);
-		assertThat(stored.nextRetryAt()).isEqualTo(now.plusSeconds(10));
+		// a stalled attempt: the backoff (10 s) counts from its claim, and the reservation
+		// outlasts it, so the retry is due when the reservation ended (docs/retries.md)
+		Instant due = claimed.lockedUntil();
+		assertThat(stored.nextRetryAt()).isEqualTo(due);
 		assertThat(stored.lockedUntil()).isNull();
 		ErrorEntry error = stored.lastError();
 		assertThat(error.type()).isEqualTo("visibility_timeout");
 		assertThat(error.code()).isEqualTo(ErrorCode.RETRY);
 		assertThat(error.attempt()).isEqualTo(1);
 		assertThat(error.timestamp()).isEqualTo(now);
-		assertThat(this.retriesDue).containsExactly(Map.entry(QUEUE, now.plusSeconds(10)));
+		assertThat(this.retriesDue).containsExactly(Map.entry(QUEUE, due));
 		assertThat(this.listener.kinds(claimed.id())).containsExactly("retrying");
 		RecordingListener.Event event = this.listener.of(claimed.id()).get(0);
 		assertThat(event.error().type()).isEqualTo("visibility_timeout");
-		assertThat(event.delay()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(event.nextRetryAt()).isEqualTo(now.plusSeconds(10));
+		assertThat(event.delay()).isEqualTo(Duration.ZERO);
+		assertThat(event.nextRetryAt()).isEqualTo(due);
 		assertThat(event.job().attempt()).isEqualTo(1);
 	}
 
@@ -124,7 +127,8 @@ class RescuerTests {
 		assertThat(this.listener.kinds(claimed.id())).containsExactly("retrying", "retrying", "discarded");
 		this.listener.events.stream().map(RecordingListener.Event::delay).filter((delay) -> delay != null)
 			.forEach(delays::add);
-		assertThat(delays).containsExactly(Duration.ofSeconds(10), Duration.ofSeconds(20));
+		// the reservation outlasts each backoff: each retry is due at once when rescued
+		assertThat(delays).containsExactly(Duration.ZERO, Duration.ZERO);
 		assertThat(this.retriesDue).hasSize(2);
 	}
 

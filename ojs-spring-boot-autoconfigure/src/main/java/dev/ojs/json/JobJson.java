@@ -137,6 +137,13 @@ public final class JobJson {
 		json.put("priority", job.priority());
 		json.put("attempt", job.attempt());
 		json.put("max_attempts", job.maxAttempts());
+		// openapi.yaml Job: the job's own timeouts, in milliseconds, as enqueued (decision 2)
+		if (job.timeout() != null) {
+			json.put("timeout_ms", job.timeout().toMillis());
+		}
+		if (job.visibilityTimeout() != null) {
+			json.put("visibility_timeout_ms", job.visibilityTimeout().toMillis());
+		}
 		if (!job.retryPolicy().isEmpty()) {
 			json.put("retry", this.jsonMapper.readTree(job.retryPolicy().toJson()));
 		}
@@ -258,6 +265,8 @@ public final class JobJson {
 		Integer maxAttempts = (layers != null) ? effective.maxAttempts() : null;
 		view.put("max_attempts", (maxAttempts != null) ? maxAttempts : job.maxAttempts());
 		view.put("dead_letter", job.deadLetter());
+		view.put("timeout_ms", (job.timeout() != null) ? job.timeout().toMillis() : null);
+		view.put("visibility_timeout_ms", (job.visibilityTimeout() != null) ? job.visibilityTimeout().toMillis() : null);
 		view.put("retry_policy", policy(this.jsonMapper, effective));
 		view.put("retry_policy_sources", (layers != null) ? layers.sources() : Map.of());
 		view.put("errors", job.errors().stream().map((entry) -> error(entry, admin)).toList());

@@ -56,6 +56,9 @@ public final class JobOptions {
 	private final Set<JobState> uniqueStates;
 
 	private final List<String> tags;
+	private final @Nullable Duration timeout;
+
+	private final @Nullable Duration visibilityTimeout;
 
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
@@ -76,6 +79,8 @@ public final class JobOptions {
 		this.uniquePeriod = builder.uniquePeriod;
 		this.uniqueStates = Set.copyOf(builder.uniqueStates);
 		this.tags = Collections.unmodifiableList(new ArrayList<>(builder.tags));
+		this.timeout = builder.timeout;
+		this.visibilityTimeout = builder.visibilityTimeout;
 	}
 
 	/**
@@ -100,6 +105,8 @@ public final class JobOptions {
 		this.uniquePeriod = options.uniquePeriod;
 		this.uniqueStates = options.uniqueStates;
 		this.tags = options.tags;
+		this.timeout = options.timeout;
+		this.visibilityTimeout = options.visibilityTimeout;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -190,6 +197,16 @@ public final class JobOptions {
 		return this.uniqueStates;
 	}
 
+	/** The job's execution timeout, or {@code null} for its handler's ({@link OjsJob#timeout()}). */
+	public @Nullable Duration timeout() {
+		return this.timeout;
+	}
+
+	/** The job's reservation for external workers whose fetch names none, or {@code null} for the worker's. */
+	public @Nullable Duration visibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
 	/** The unique key, or {@code null}. */
 	public @Nullable String uniqueKey() {
 		return this.uniqueKey;
@@ -226,7 +243,9 @@ public final class JobOptions {
 				+ this.uniquePeriod + ", uniqueStates=" + this.uniqueStates + ", pending=" + this.pending
 				+ (this.tags.isEmpty() ? "" : ", tags=" + this.tags)
 				+ ((this.expiresAt != null) ? ", expiresAt=" + this.expiresAt : "")
-				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "") + "]";
+				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "")
+				+ ((this.timeout != null) ? ", timeout=" + this.timeout : "")
+				+ ((this.visibilityTimeout != null) ? ", visibilityTimeout=" + this.visibilityTimeout : "") + "]";
 	}
 
 	/** Builder of {@link JobOptions}. */
@@ -261,6 +280,9 @@ public final class JobOptions {
 		private Set<JobState> uniqueStates = Set.of();
 
 		private List<String> tags = List.of();
+		private @Nullable Duration timeout;
+
+		private @Nullable Duration visibilityTimeout;
 
 		private Builder() {
 		}
@@ -413,6 +435,32 @@ public final class JobOptions {
 		 */
 		public Builder tags(Collection<String> tags) {
 			this.tags = new ArrayList<>(Objects.requireNonNull(tags, "tags must not be null"));
+			return this;
+		}
+
+		/**
+		 * The job's execution timeout (ojs-timeouts.md §3.1): an attempt still running this
+		 * long after it started fails with error type {@code timeout} and the retry policy
+		 * applies. An in-process handler is interrupted; an external worker's reservation
+		 * ends then. Wins over the handler's {@link OjsJob#timeout()}; {@code null} for it.
+		 */
+		public Builder timeout(@Nullable Duration timeout) {
+			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+				throw new IllegalArgumentException("timeout must be positive: " + timeout);
+			}
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * How long an external worker's fetch reserves the job when the fetch names no
+		 * visibility timeout (ojs-worker-protocol.md); {@code null} for the worker's default.
+		 */
+		public Builder visibilityTimeout(@Nullable Duration visibilityTimeout) {
+			if (visibilityTimeout != null && (visibilityTimeout.isNegative() || visibilityTimeout.isZero())) {
+				throw new IllegalArgumentException("visibilityTimeout must be positive: " + visibilityTimeout);
+			}
+			this.visibilityTimeout = visibilityTimeout;
 			return this;
 		}
 

@@ -59,13 +59,15 @@ public class OjsExternalWorkers {
 	 * FETCH: claims up to {@code count} due jobs from {@code queues}, in the order given,
 	 * skipping paused queues; of the given types, or of any type when {@code types} is empty.
 	 * @param workerId the worker, or {@code null} for a new id
-	 * @param visibility the reservation, or {@code null} for the default
+	 * @param visibility the reservation, or {@code null} for each job's own visibility timeout,
+	 * else the default; never past a job's execution timeout
 	 */
 	public Fetched fetch(@Nullable String workerId, List<String> queues, Collection<String> types,
 			@Nullable Duration visibility, int count) {
 		String worker = (workerId != null) ? workerId : "worker-" + UUID.randomUUID();
 		Duration reservation = visibility(visibility);
-		return new Fetched(worker, this.attempts.claim(worker, queues, types, reservation, count), reservation);
+		return new Fetched(worker,
+				this.attempts.claim(worker, queues, types, reservation, visibility != null, count), reservation);
 	}
 
 	/** The most a result may hold ({@link JobSizeLimits#DEFAULTS} unless set). */

@@ -79,6 +79,15 @@ public @interface OjsJob {
 	String visibilityTimeout() default "";
 
 	/**
+	 * Execution timeout of its attempts (ojs-timeouts.md §3.1), e.g. {@code "PT30S"}: an
+	 * attempt still running this long after it started is interrupted and fails with error
+	 * type {@code timeout}, and the retry policy applies. A job's own timeout
+	 * ({@code JobOptions} {@code timeout}, or {@code timeout_ms} over HTTP) wins. Empty (the
+	 * default) = none. Checked at start-up: it must be a positive duration.
+	 */
+	String timeout() default "";
+
+	/**
 	 * Whether the handler's thread is interrupted when its job is cancelled while it runs
 	 * (ojs-core.md §7.6). Either way {@link JobContext#isCancelled()} tells it, within one
 	 * {@code ojs.worker.poll-interval}. Off by default: interrupting code that does not

@@ -376,7 +376,8 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		List<NewJob> jobs = new ArrayList<>(argsList.size());
 		for (String args : argsJson) {
 			jobs.add(new NewJob(type, queue, priority, args, metaJson, own, runAt, options.uniqueKey(), maxAttempts,
-					options.pending(), expiresAt, options.id(), uniqueScope));
+					options.pending(), expiresAt, options.id(), uniqueScope, options.timeout(),
+					options.visibilityTimeout()));
 		}
 		return jobs;
 	}

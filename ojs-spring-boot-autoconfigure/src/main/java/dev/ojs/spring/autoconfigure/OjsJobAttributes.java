@@ -22,8 +22,9 @@ import dev.ojs.spring.RegisteredJob;
  * @param job the registered job, with the effective visibility timeout and retry policy
  * @param handlerVisibilityTimeout the annotation's own visibility timeout, or {@code null}
  * when it inherits the application's
+ * @param timeout the annotation's execution timeout, or {@code null} for none
  */
-record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityTimeout) {
+record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityTimeout, @Nullable Duration timeout) {
 
 	/** Annotation attribute per retry policy field, to name it in errors. */
 	private static final Map<String, String> ATTRIBUTES = Map.of("max_attempts", "maxAttempts", "initial_interval",
@@ -57,6 +58,10 @@ record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityT
 		if (visibilityTimeout != null && visibilityTimeout.isZero()) {
 			throw invalid("visibilityTimeout", annotation.visibilityTimeout(), "must be positive");
 		}
+		Duration timeout = duration("timeout", annotation.timeout());
+		if (timeout != null && timeout.isZero()) {
+			throw invalid("timeout", annotation.timeout(), "must be positive");
+		}
 		RetryPolicy handlerPolicy = handlerPolicy(annotation);
 		RetryPolicy effectivePolicy;
 		try {
@@ -68,7 +73,7 @@ record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityT
 		RegisteredJob job = new RegisteredJob(annotation.type(), queue, priority, annotation.concurrency(),
 				(visibilityTimeout != null) ? visibilityTimeout : defaultVisibilityTimeout, handlerPolicy,
 				effectivePolicy, beanName, method);
-		return new OjsJobAttributes(job, visibilityTimeout);
+		return new OjsJobAttributes(job, visibilityTimeout, timeout);
 	}
 
 	/** The annotation's own settings: {@code null} (and the sentinels) leave a field unset. */

@@ -298,7 +298,7 @@ public class OjsJobHandlerRegistry implements OjsJobRegistry, BeanFactoryAware, 
 				this.jsonMapper);
 		HandlerRegistration registration = new HandlerRegistration(job.type(), job.queue(), job.concurrency(),
 				attributes.handlerVisibilityTimeout(), observed, new MethodErrorClassifier(codes, this.classifiers),
-				job.effectivePolicy(), annotation.interruptOnCancel());
+				job.effectivePolicy(), annotation.interruptOnCancel(), attributes.timeout());
 		return new Handler(job, registration, handler, description);
 	}
 

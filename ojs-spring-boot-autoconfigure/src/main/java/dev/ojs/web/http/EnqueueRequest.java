@@ -123,9 +123,13 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		if (priority != null && !priority.isNull()) {
 			builder.priority(priority(priority, path + "options.priority"));
 		}
-		nonNegativeInteger(options.get("timeout_ms"), path + "options.timeout_ms");
-		nonNegativeInteger(options.get("visibility_timeout_ms"), path + "options.visibility_timeout_ms");
-		optionalDuration(options.get("visibility_timeout"), path + "options.visibility_timeout");
+		// 0 means none: the handler's timeout, the fetch's or worker's visibility
+		builder.timeout(positiveMillis(options.get("timeout_ms"), path + "options.timeout_ms"));
+		Duration visibility = positiveMillis(options.get("visibility_timeout_ms"),
+				path + "options.visibility_timeout_ms");
+		Duration visibilityIso = optionalDuration(options.get("visibility_timeout"), path + "options.visibility_timeout");
+		builder.visibilityTimeout((visibility != null) ? visibility
+				: (visibilityIso != null && !visibilityIso.isZero() && !visibilityIso.isNegative()) ? visibilityIso : null);
 		List<String> tags = tags(options.get("tags"), path + "options.tags");
 		if (tags != null) {
 			builder.tags(tags);
@@ -240,6 +244,12 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 			throw invalid(field, "The '" + field + "' field must be a string.", "string", node);
 		}
 		return node.stringValue();
+	}
+
+	/** Milliseconds given as a non-negative integer, or {@code null} when absent or 0. */
+	private static @Nullable Duration positiveMillis(@Nullable JsonNode node, String field) {
+		nonNegativeInteger(node, field);
+		return (node == null || node.isNull() || node.longValue() == 0) ? null : Duration.ofMillis(node.longValue());
 	}
 
 	private static void nonNegativeInteger(@Nullable JsonNode node, String field) {

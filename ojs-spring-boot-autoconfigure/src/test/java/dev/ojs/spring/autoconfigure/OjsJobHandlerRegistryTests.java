@@ -82,10 +82,11 @@ class OjsJobHandlerRegistryTests {
 				List<HandlerRegistration> registrations = context.getBean(OjsJobHandlerRegistry.class).registrations();
 				assertThat(registrations).extracting(HandlerRegistration::type, HandlerRegistration::queue,
 						HandlerRegistration::concurrency, HandlerRegistration::visibilityTimeout,
-						HandlerRegistration::interruptOnCancel)
+						HandlerRegistration::interruptOnCancel, HandlerRegistration::timeout)
 					.containsExactly(
-							org.assertj.core.groups.Tuple.tuple("a.configured", "emails", 2, Duration.ofMinutes(5), true),
-							org.assertj.core.groups.Tuple.tuple("b.inherit", "default", 0, null, false));
+							org.assertj.core.groups.Tuple.tuple("a.configured", "emails", 2, Duration.ofMinutes(5), true,
+									Duration.ofSeconds(30)),
+							org.assertj.core.groups.Tuple.tuple("b.inherit", "default", 0, null, false, null));
 			});
 	}
 
@@ -164,7 +165,7 @@ class OjsJobHandlerRegistryTests {
 
 	@ParameterizedTest
 	@ValueSource(classes = { BadDurationJobs.class, BadCoefficientJobs.class, BadMaxAttemptsJobs.class,
-			BadIntervalsJobs.class, BadVisibilityJobs.class, BadConcurrencyJobs.class, ConflictingListsJobs.class,
+			BadIntervalsJobs.class, BadVisibilityJobs.class, ZeroTimeoutJobs.class, BadTimeoutJobs.class, BadConcurrencyJobs.class, ConflictingListsJobs.class,
 			BlankTypeJobs.class, UppercaseTypeJobs.class, BlankQueueJobs.class, SpacedQueueJobs.class, BlankNonRetryableJobs.class, InheritAmongNonRetryableJobs.class })
 	void invalidAttributeFailsStartupNamingBeanMethodAndAttribute(Class<? extends Invalid> type) throws Exception {
 		Invalid invalid = type.getDeclaredConstructor().newInstance();
@@ -262,7 +263,8 @@ class OjsJobHandlerRegistryTests {
 		@OjsJob(type = "a.configured", queue = "emails", priority = 5, concurrency = 2, visibilityTimeout = "5m",
 				maxAttempts = 5, initialInterval = "500ms", backoffCoefficient = 1.5, maxInterval = "PT10S",
 				backoff = OjsJob.Backoff.LINEAR, jitter = OjsJob.Jitter.DISABLED, nonRetryableErrors = "x.*",
-				onExhaustion = OjsJob.Exhaustion.DEAD_LETTER, discardOn = IOException.class, interruptOnCancel = true)
+				onExhaustion = OjsJob.Exhaustion.DEAD_LETTER, discardOn = IOException.class, interruptOnCancel = true,
+				timeout = "PT30S")
 		public void configured(String text, JobContext context, int times) throws IOException {
 			if (text.equals("fail")) {
 				throw new IOException("disk full");
@@ -400,6 +402,30 @@ class OjsJobHandlerRegistryTests {
 
 		public String attribute() {
 			return "visibilityTimeout";
+		}
+
+	}
+
+	static class ZeroTimeoutJobs implements Invalid {
+
+		@OjsJob(type = "bad", timeout = "PT0S")
+		void job() {
+		}
+
+		public String attribute() {
+			return "timeout";
+		}
+
+	}
+
+	static class BadTimeoutJobs implements Invalid {
+
+		@OjsJob(type = "bad", timeout = "thirty seconds")
+		void job() {
+		}
+
+		public String attribute() {
+			return "timeout";
 		}
 
 	}
