@@ -134,10 +134,10 @@ abstract class InsertSql extends SqlSupport {
 	}
 
 	private String insertOrFind(InsertRow row) {
-		if (row.uniqueScope() != null) {
-			release(row, row.uniqueScope());
-		}
 		for (int i = 0; i < UNIQUE_INSERT_TRIES; i++) {
+			if (row.uniqueScope() != null) {
+				release(row, row.uniqueScope());
+			}
 			String id = insertUnique(row);
 			if (id != null) {
 				return id;
@@ -151,7 +151,11 @@ abstract class InsertSql extends SqlSupport {
 	/**
 	 * Decision 35: the live holder of the row's key that does not count as a duplicate
 	 * (created before the period, or in a state the scope leaves out) gives up its key, in the
-	 * insert's transaction; the holder's row lock orders concurrent inserts of the key.
+	 * insert's transaction. Such a holder is locked by primary key before anything else, so
+	 * concurrent inserts of the key queue on that one row lock and hold no locks in the unique
+	 * index meanwhile: on InnoDB, releasing through the unique index and then inserting made
+	 * two scans of the key's index range (released holders stay there, delete-marked, until
+	 * purged) lock its entries in different orders, a deadlock.
 	 */
 	private void release(InsertRow row, UniqueScope scope) {
 		List<String> released = scope.releasedStates().stream().map(JobState::value).toList();
@@ -165,19 +169,41 @@ abstract class InsertSql extends SqlSupport {
 		if (counts.length() == 2) {
 			return;
 		}
-		String sql = "UPDATE " + this.table + " SET unique_key = NULL WHERE " + liveUniqueKeyPredicate() + " AND "
-				+ counts;
-		this.jdbc.update(sql, (ps) -> {
-			int index = 1;
-			ps.setString(index++, row.type());
-			ps.setString(index++, row.uniqueKey());
-			if (scope.period() != null) {
-				setInstant(ps, index++, row.createdAt().minus(scope.period()));
+		String releasable = "CASE WHEN " + liveUniqueKeyPredicate() + " AND " + counts + " THEN 1 ELSE 0 END";
+		for (int i = 0; i < UNIQUE_INSERT_TRIES; i++) {
+			// without locks: a holder that keeps its key is left to insertUnique
+			List<String> holders = this.jdbc.query(
+					"SELECT id FROM " + this.table + " WHERE " + liveUniqueKeyPredicate() + " AND " + counts,
+					(ps) -> bindReleasable(ps, 1, row, scope, released), (rs, rowNum) -> rs.getString(1));
+			if (holders.isEmpty()) {
+				return;
 			}
-			for (String state : released) {
-				ps.setString(index++, state);
+			// by primary key alone, so that no plan locks the unique index first
+			List<Boolean> still = this.jdbc.query(
+					"SELECT " + releasable + " FROM " + this.table + " WHERE id = " + idParam() + " FOR UPDATE",
+					(ps) -> ps.setString(bindReleasable(ps, 1, row, scope, released), holders.get(0)),
+					(rs, rowNum) -> rs.getBoolean(1));
+			if (still.equals(List.of(true))) {
+				this.jdbc.update("UPDATE " + this.table + " SET unique_key = NULL WHERE id = " + idParam(),
+						holders.get(0));
+				return;
 			}
-		});
+			// it gave up its key or ended meanwhile: look at the new holder
+		}
+	}
+
+	/** Binds the parameters of the live and releasable predicates from {@code index}; returns the next. */
+	private int bindReleasable(PreparedStatement ps, int index, InsertRow row, UniqueScope scope, List<String> released)
+			throws SQLException {
+		ps.setString(index++, row.type());
+		ps.setString(index++, row.uniqueKey());
+		if (scope.period() != null) {
+			setInstant(ps, index++, row.createdAt().minus(scope.period()));
+		}
+		for (String state : released) {
+			ps.setString(index++, state);
+		}
+		return index;
 	}
 
 	/** Whether a job with this id is stored. */
