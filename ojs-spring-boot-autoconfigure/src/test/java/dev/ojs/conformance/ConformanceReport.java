@@ -64,13 +64,16 @@ final class ConformanceReport {
 		return verdict;
 	}
 
-	synchronized String render() {
-		StringBuilder text = new StringBuilder();
-		long seconds = (System.nanoTime() - this.start) / 1_000_000_000;
-		text.append(String.format(Locale.ROOT, "OJS conformance suite on %s: %d cases in %d s (%s)%n", this.database,
-				this.entries.size(), seconds, this.suites));
-		text.append(String.format(Locale.ROOT, "%-11s %5s %7s %6s %10s %10s %10s%n", "database", "level", "passed",
-				"total", "known gaps", "unexpected", "unpassable"));
+	/**
+	 * The level the suite's rule gives: the highest level whose cases, and those of every
+	 * lower level, all pass (unpassable ones aside); {@code "none"} when level 0 does not.
+	 */
+	synchronized String reachedLevel() {
+		return level(counts());
+	}
+
+	/** Per level: passed, total, known gaps, unexpected, unpassable. */
+	private TreeMap<Integer, int[]> counts() {
 		TreeMap<Integer, int[]> levels = new TreeMap<>();
 		for (Entry entry : this.entries) {
 			int[] counts = levels.computeIfAbsent(entry.testCase().level(), (level) -> new int[5]);
@@ -80,6 +83,17 @@ final class ConformanceReport {
 			counts[3] += (entry.verdict() == Verdict.FAILED || entry.verdict() == Verdict.PASSES_NOW) ? 1 : 0;
 			counts[4] += (entry.verdict() == Verdict.UNPASSABLE) ? 1 : 0;
 		}
+		return levels;
+	}
+
+	synchronized String render() {
+		StringBuilder text = new StringBuilder();
+		long seconds = (System.nanoTime() - this.start) / 1_000_000_000;
+		text.append(String.format(Locale.ROOT, "OJS conformance suite on %s: %d cases in %d s (%s)%n", this.database,
+				this.entries.size(), seconds, this.suites));
+		text.append(String.format(Locale.ROOT, "%-11s %5s %7s %6s %10s %10s %10s%n", "database", "level", "passed",
+				"total", "known gaps", "unexpected", "unpassable"));
+		TreeMap<Integer, int[]> levels = counts();
 		levels.forEach((level, counts) -> text.append(String.format(Locale.ROOT, "%-11s %5d %7d %6d %10d %10d %10d%n",
 				this.database, level, counts[0], counts[1], counts[2], counts[3], counts[4])));
 		text.append(String.format(Locale.ROOT, "Level reached (every case of it and of each lower level passes, "

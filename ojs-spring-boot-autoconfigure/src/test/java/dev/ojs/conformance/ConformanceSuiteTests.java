@@ -60,6 +60,8 @@ class ConformanceSuiteTests {
 							.mapToObj((index) -> DynamicTest.dynamicTest(
 									cases.get(index).id() + " " + cases.get(index).name(),
 									cases.get(index).source().toUri(), () -> outcomes(run).get(index).check()))))));
+			nodes.add(DynamicTest.dynamicTest(kind.name() + ": the manifest declares the level reached",
+					() -> outcomes(run).get(cases.size()).check()));
 		}
 		return nodes.stream();
 	}

@@ -1,5 +1,11 @@
 package dev.ojs.conformance;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +19,8 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -52,7 +60,10 @@ final class DatabaseRun {
 	private DatabaseRun() {
 	}
 
-	/** Starts the run: the outcomes come in the order of {@code cases}. */
+	/**
+	 * Starts the run: the outcomes come in the order of {@code cases}, then the check of the
+	 * manifest's declared level.
+	 */
 	static CompletableFuture<List<Outcome>> start(TestDatabases.Kind kind, List<ConformanceCase> cases,
 			KnownCases known, Path suites) {
 		CompletableFuture<List<Outcome>> outcomes = new CompletableFuture<>();
@@ -81,6 +92,7 @@ final class DatabaseRun {
 			for (ConformanceCase testCase : cases) {
 				outcomes.add(run(kind, testCase, known, executor, tables, report));
 			}
+			outcomes.add(declaredLevel(kind, port, report));
 			return outcomes;
 		}
 		finally {
@@ -97,6 +109,32 @@ final class DatabaseRun {
 					"--ojs.jdbc.initialize-schema=always",
 					"--ojs.worker.poll-interval=50ms", "--ojs.worker.shutdown-grace-period=2s");
 		}
+	}
+
+	/**
+	 * Follows the last case's outcome: whether the manifest's {@code conformance_level} is
+	 * the level this run reached (ojs-conformance.md: a server declares only what passes).
+	 */
+	private static Outcome declaredLevel(TestDatabases.Kind kind, int port, ConformanceReport report) {
+		String declared;
+		try {
+			HttpResponse<String> response = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ojs/manifest"))
+					.timeout(REQUEST_TIMEOUT)
+					.build(), HttpResponse.BodyHandlers.ofString());
+			declared = new JsonMapper().readTree(response.body()).path("conformance_level").asString();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		String reached = report.reachedLevel();
+		return declared.equals(reached) ? new Outcome(ConformanceReport.Verdict.PASSED, "")
+				: new Outcome(ConformanceReport.Verdict.FAILED, kind.name() + ": the manifest declares conformance_level "
+						+ declared + ", the suite reached " + reached);
 	}
 
 	private static Outcome run(TestDatabases.Kind kind, ConformanceCase testCase, KnownCases known, StepExecutor executor, JobTables tables,
