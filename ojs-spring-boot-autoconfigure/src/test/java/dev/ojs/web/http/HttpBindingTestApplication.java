@@ -33,6 +33,8 @@ class HttpBindingTestApplication {
 
 	static final String RESULT_TYPE = "http.java_result";
 
+	static final String SLOW_TYPE = "http.java_slow";
+
 	@Bean
 	JavaJobs javaJobs() {
 		return new JavaJobs();
@@ -68,6 +70,12 @@ class HttpBindingTestApplication {
 		@OjsJob(type = RESULT_TYPE, queue = JAVA_QUEUE)
 		Map<String, Object> result(String text) {
 			return Map.of("echo", "big".equals(text) ? "x".repeat(1024 * 1024) : text, "length", text.length());
+		}
+
+		/** Sleeps for its argument; its handler's execution timeout is 300 ms. */
+		@OjsJob(type = SLOW_TYPE, queue = JAVA_QUEUE, timeout = "PT0.3S")
+		void slow(long millis) throws InterruptedException {
+			Thread.sleep(millis);
 		}
 
 	}

@@ -863,6 +863,27 @@ abstract class Level0ConformanceTests {
 	 * job's result, read through {@link OjsTemplate#getJob} and over HTTP; one past the
 	 * limit fails the attempt naming it.
 	 */
+	/**
+	 * Issue 28 item 3, ojs-timeouts.md §3.1: the handler's {@code @OjsJob(timeout)} interrupts
+	 * an attempt running past it, which fails with type {@code timeout}; a job's own timeout
+	 * ({@code JobOptions}) wins over the handler's.
+	 */
+	@Test
+	void executionTimeoutsOfTheJavaApi() {
+		String slow = this.template.enqueue(HttpBindingTestApplication.SLOW_TYPE, List.of(60_000), JobOptions.none());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(slow).map((job) -> !job.errors().isEmpty()).orElse(false));
+		JobInfo timedOut = this.template.getJob(slow).orElseThrow();
+		assertThat(timedOut.errors().get(0).type()).isEqualTo("timeout");
+		assertThat(timedOut.state()).isIn(JobState.RETRYABLE, JobState.AVAILABLE, JobState.ACTIVE);
+
+		String longer = this.template.enqueue(HttpBindingTestApplication.SLOW_TYPE, List.of(800),
+				JobOptions.builder().timeout(Duration.ofSeconds(20)).build());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.template.getJob(longer).map((job) -> job.state() == JobState.COMPLETED).orElse(false));
+		assertThat(this.template.getJob(longer).orElseThrow().errors()).isEmpty();
+	}
+
 	@Test
 	void aHandlerMethodsReturnValueIsTheJobsResult() {
 		String id = this.template.enqueue(HttpBindingTestApplication.RESULT_TYPE, List.of("hello"), JobOptions.none());
