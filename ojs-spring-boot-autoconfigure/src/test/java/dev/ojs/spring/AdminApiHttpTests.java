@@ -140,6 +140,31 @@ abstract class AdminApiHttpTests {
 			.jsonPath("$.error.code").isEqualTo("invalid_request");
 	}
 
+	/**
+	 * §7.1, §10.2: a filter, page or period the services refuse is a 400 naming the query
+	 * parameter, with the services' message (issue 27: one rule on every edge).
+	 */
+	@Test
+	void refusesBadFiltersNamingTheParameter() {
+		Map<String, String> refusals = Map.of(API + "/jobs?state=FooBar", "state", API + "/jobs?per_page=0", "per_page",
+				API + "/dead-letter?per_page=101", "per_page", API + "/jobs?order=up", "order",
+				API + "/jobs?id=nope", "id", API + "/jobs?since=yesterday", "since", API + "/stats/history?period=7x",
+				"period", API + "/stats/history?since=2025-01-02T00:00:00Z&until=2025-01-01T00:00:00Z", "since");
+		refusals.forEach((uri, parameter) -> this.client.get()
+			.uri(uri)
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.error.code").isEqualTo("invalid_request")
+			.jsonPath("$.error.details.parameter").isEqualTo(parameter));
+		this.client.get()
+			.uri(API + "/jobs?per_page=101")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.error.message").isEqualTo("per_page must be between 1 and " + OjsJobs.MAX_PAGE);
+	}
+
 	/** §8: without confirm only the count; with it at most bulk-limit jobs, reported as truncated; then the rest. */
 	@Test
 	void bulkRetryNeedsConfirmationAndIsBounded() {
