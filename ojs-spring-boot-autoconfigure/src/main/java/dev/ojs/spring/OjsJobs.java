@@ -71,9 +71,17 @@ public class OjsJobs {
 		return this.store.result(id);
 	}
 
-	/** The stored job, if there is one with this id. */
+	/**
+	 * The stored job, if there is one with this id, as read at {@link #now()}
+	 * ({@link Job#at(Instant)}: a scheduled job that is due reads {@code available}).
+	 */
 	public Optional<Job> find(String id) {
-		return this.store.find(id);
+		return this.store.find(id).map((job) -> job.at(now()));
+	}
+
+	/** The store's clock, at which {@link #find} and {@link #page} read a job's state. */
+	public Instant now() {
+		return this.store.now();
 	}
 
 	/**
@@ -102,12 +110,16 @@ public class OjsJobs {
 	}
 
 	/**
-	 * A page of the jobs matching the query, and their count.
+	 * A page of the jobs matching the query, and their count; each job as read at
+	 * {@link #now()}, as {@link #find} reads it.
 	 * @throws OjsValidationException naming {@code per_page}, {@code queue} or {@code id}
 	 * when the query breaks the rules of {@link #filter} and {@link #withPage}
 	 */
 	public JobPage page(JobQuery query) {
-		return admin().jobs(check(query));
+		JobPage page = admin().jobs(check(query));
+		Instant now = now();
+		return new JobPage(page.items().stream().map((job) -> job.at(now)).toList(), page.total(),
+				page.totalIsEstimate(), page.next());
 	}
 
 	/**
