@@ -102,6 +102,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	/** The current instant at the precision stored: microseconds. */
+	@Override
 	public Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 	}

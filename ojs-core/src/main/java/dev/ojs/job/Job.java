@@ -104,6 +104,20 @@ public record Job(String id, String type, String queue, String argsJson, String 
 	}
 
 	/**
+	 * This job as a reader sees it at {@code now}: its state is {@link #stateAt(Instant)},
+	 * every other field as stored. The services hand jobs to every view (HTTP binding, Admin
+	 * API, dashboard, Java API) read this way, at their store's clock.
+	 */
+	public Job at(Instant now) {
+		JobState seen = stateAt(now);
+		return (seen == this.state) ? this
+				: new Job(this.id, this.type, this.queue, this.argsJson, this.metaJson, this.priority, seen, this.attempt,
+						this.maxAttempts, this.retryPolicy, this.errors, this.deadLetter, this.uniqueKey, this.scheduledAt,
+						this.createdAt, this.enqueuedAt, this.startedAt, this.completedAt, this.discardedAt, this.lockedBy,
+						this.lockedUntil, this.expiresAt);
+	}
+
+	/**
 	 * The retry delay that came before the current attempt: from the last failure to the time
 	 * the retry was due (L1-RTR-001), or {@code null} for a first attempt or a job not running.
 	 */

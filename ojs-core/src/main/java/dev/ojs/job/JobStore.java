@@ -25,6 +25,14 @@ public interface JobStore {
 
 	Optional<Job> find(String id);
 
+	/**
+	 * The store's clock: the instant it writes as now, against which a job is due
+	 * ({@link Job#at(Instant)}).
+	 */
+	default Instant now() {
+		return Instant.now();
+	}
+
 	/** The result a job's successful attempt returned, as JSON (spec README decision 28); empty for none. */
 	default Optional<String> result(String id) {
 		return Optional.empty();

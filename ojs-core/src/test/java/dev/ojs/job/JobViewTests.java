@@ -28,6 +28,11 @@ class JobViewTests {
 		assertThat(due.stateAt(NOW)).isEqualTo(JobState.AVAILABLE);
 		assertThat(due.stateAt(NOW.minusSeconds(1))).isEqualTo(JobState.SCHEDULED);
 		assertThat(ahead.stateAt(NOW)).isEqualTo(JobState.SCHEDULED);
+		// the job as read: only its state differs
+		Job read = due.at(NOW);
+		assertThat(read.state()).isEqualTo(JobState.AVAILABLE);
+		assertThat(read).usingRecursiveComparison().ignoringFields("state").isEqualTo(due);
+		assertThat(ahead.at(NOW)).isSameAs(ahead);
 	}
 
 	@Test

@@ -26,7 +26,8 @@ import dev.ojs.retry.RetryPolicyLayers;
  * @param type the job type
  * @param queue the queue
  * @param priority higher runs first
- * @param state lifecycle state
+ * @param state lifecycle state as read at the store's clock ({@link Job#at(Instant)}): a
+ * scheduled job that is due reads {@code available}, as on every other surface
  * @param attempt number of started attempts (0 before the first)
  * @param maxAttempts the effective policy's {@code max_attempts}
  * @param retryPolicy the effective retry policy (spec §8.1): the job's own fields over its

@@ -125,7 +125,11 @@ public class OjsDeadLetters {
 		return this.jobs.deadLetterStats();
 	}
 
-	/** A page of the dead letters matching the Admin API's query (its state ignored). */
+	/**
+	 * A page of the dead letters matching the Admin API's query (its state ignored).
+	 * @throws OjsValidationException naming {@code per_page}, {@code queue} or {@code id}
+	 * when the query breaks the rules of {@link OjsJobs#filter} and {@link OjsJobs#withPage}
+	 */
 	public JobPage list(JobQuery query) {
 		return admin().jobs(deadLetters(query));
 	}
@@ -223,7 +227,7 @@ public class OjsDeadLetters {
 	}
 
 	private static JobQuery deadLetters(JobQuery query) {
-		return query.withState(JobState.DISCARDED, true);
+		return OjsJobs.check(query).withState(JobState.DISCARDED, true);
 	}
 
 	private static DeadLetterFilter check(DeadLetterFilter filter) {

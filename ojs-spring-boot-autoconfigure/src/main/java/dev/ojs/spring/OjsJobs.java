@@ -1,5 +1,6 @@
 package dev.ojs.spring;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,6 +16,7 @@ import dev.ojs.admin.AdminStore;
 import dev.ojs.admin.JobCount;
 import dev.ojs.admin.JobPage;
 import dev.ojs.admin.JobQuery;
+import dev.ojs.admin.PageCursor;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
@@ -28,12 +31,21 @@ import dev.ojs.spring.event.JobCancelledEvent;
  * through these two services only.
  * <p>
  * The lists, counts, retries and deletes need an {@link AdminStore}; without one they throw
- * {@link UnsupportedOperationException}.
+ * {@link UnsupportedOperationException}. {@link #filter}, {@link #withState} and
+ * {@link #withPage} build a {@link JobQuery} from the values a request names them by, with the
+ * one rule of each (ojs-admin-api.md §7.1), refusing a bad value with an
+ * {@link OjsValidationException} naming its parameter.
  */
 public class OjsJobs {
 
 	/** Pages of {@link #page(JobQuery)} are at most this long. */
 	public static final int MAX_PAGE = AdminStore.MAX_PAGE;
+
+	/** Pages of {@link #withPage} without a size are this long. */
+	public static final int DEFAULT_PAGE = 20;
+
+	/** The name of {@link #withState} for dead letters, beside the {@link JobState} values. */
+	private static final String DEAD_LETTER = OjsDeadLetters.STATE;
 
 	private final JobStore store;
 
@@ -59,9 +71,17 @@ public class OjsJobs {
 		return this.store.result(id);
 	}
 
-	/** The stored job, if there is one with this id. */
+	/**
+	 * The stored job, if there is one with this id, as read at {@link #now()}
+	 * ({@link Job#at(Instant)}: a scheduled job that is due reads {@code available}).
+	 */
 	public Optional<Job> find(String id) {
-		return this.store.find(id);
+		return this.store.find(id).map((job) -> job.at(now()));
+	}
+
+	/** The store's clock, at which {@link #find} and {@link #page} read a job's state. */
+	public Instant now() {
+		return this.store.now();
 	}
 
 	/**
@@ -89,9 +109,17 @@ public class OjsJobs {
 		return this.store.cancel(ids);
 	}
 
-	/** A page of the jobs matching the query, and their count. */
+	/**
+	 * A page of the jobs matching the query, and their count; each job as read at
+	 * {@link #now()}, as {@link #find} reads it.
+	 * @throws OjsValidationException naming {@code per_page}, {@code queue} or {@code id}
+	 * when the query breaks the rules of {@link #filter} and {@link #withPage}
+	 */
 	public JobPage page(JobQuery query) {
-		return admin().jobs(query);
+		JobPage page = admin().jobs(check(query));
+		Instant now = now();
+		return new JobPage(page.items().stream().map((job) -> job.at(now)).toList(), page.total(),
+				page.totalIsEstimate(), page.next());
 	}
 
 	/**
@@ -131,6 +159,7 @@ public class OjsJobs {
 	 * the action
 	 */
 	public BulkResult bulk(BulkAction action, JobQuery query, boolean confirm, int limit) {
+		check(query);
 		JobState state = query.state();
 		if (state == null || !action.states.contains(state)) {
 			throw new OjsValidationException("state", "Bulk " + action.value() + " needs filter.state "
@@ -147,6 +176,115 @@ public class OjsJobs {
 	/** Throws when the job table cannot be read: one cheap probe, never a count. */
 	public void checkAvailable() {
 		this.store.checkAvailable();
+	}
+
+	/**
+	 * A filter of jobs from a request's values; {@code null} and blank values match all.
+	 * @param state a {@link JobState} value, or {@code dead_letter} (see {@link #withState})
+	 * @param queue an exact queue name
+	 * @param type an exact job type, or a prefix when it ends in {@code *}
+	 * @param errorType the exact type of the job's latest error
+	 * @param since created at or after
+	 * @param until created before
+	 * @param id a job id (a UUID)
+	 * @throws OjsValidationException naming {@code state}, {@code queue} or {@code id}
+	 */
+	public static JobQuery filter(@Nullable String state, @Nullable String queue, @Nullable String type,
+			@Nullable String errorType, @Nullable Instant since, @Nullable Instant until, @Nullable String id) {
+		String exactType = blankToNull(type);
+		boolean prefix = exactType != null && exactType.endsWith("*");
+		if (prefix) {
+			exactType = exactType.substring(0, exactType.length() - 1);
+		}
+		String jobId = blankToNull(id);
+		String queueName = blankToNull(queue);
+		JobQuery query = new JobQuery(null, null, (queueName != null) ? OjsNames.checkQueue(queueName, "queue") : null,
+				exactType, prefix, blankToNull(errorType), since, until, (jobId != null) ? jobId(jobId) : null, null,
+				DEFAULT_PAGE, false);
+		return withState(query, state);
+	}
+
+	/**
+	 * The query restricted to the state of this name: {@code dead_letter} selects dead letters,
+	 * {@code discarded} the other discarded jobs, any other {@link JobState} value its jobs;
+	 * {@code null} or blank leaves the query as it is.
+	 * @throws OjsValidationException naming {@code state} for any other name
+	 */
+	public static JobQuery withState(JobQuery query, @Nullable String state) {
+		String value = blankToNull(state);
+		if (value == null) {
+			return query;
+		}
+		if (value.equals(DEAD_LETTER)) {
+			return query.withState(JobState.DISCARDED, true);
+		}
+		try {
+			JobState parsed = JobState.fromValue(value);
+			return query.withState(parsed, (parsed == JobState.DISCARDED) ? Boolean.FALSE : null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new OjsValidationException("state", "Unknown state '" + value + "'");
+		}
+	}
+
+	/**
+	 * The page of the query to read.
+	 * @param cursor the {@code next_cursor} of the page before, or {@code null} (or blank) for the first
+	 * @param perPage the page size, from 1 to {@value #MAX_PAGE}; {@code null} for {@value #DEFAULT_PAGE}
+	 * @param order {@code asc} (oldest first) or {@code desc} (newest first, also for {@code null}),
+	 * in any case
+	 * @throws OjsValidationException naming {@code per_page}, {@code order} or {@code cursor}
+	 */
+	public static JobQuery withPage(JobQuery query, @Nullable String cursor, @Nullable Integer perPage,
+			@Nullable String order) {
+		int size = (perPage != null) ? perPage : DEFAULT_PAGE;
+		checkPageSize(size);
+		boolean ascending = "asc".equalsIgnoreCase(order);
+		if (order != null && !ascending && !"desc".equalsIgnoreCase(order)) {
+			throw new OjsValidationException("order", "order must be asc or desc");
+		}
+		PageCursor after = null;
+		if (blankToNull(cursor) != null) {
+			try {
+				after = PageCursor.decode(cursor);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new OjsValidationException("cursor", String.valueOf(ex.getMessage()));
+			}
+		}
+		return new JobQuery(query.state(), query.deadLetter(), query.queue(), query.type(), query.typePrefix(),
+				query.errorType(), query.since(), query.until(), query.id(), after, size, ascending);
+	}
+
+	/** The query if it follows the rules of {@link #filter} and {@link #withPage}. */
+	static JobQuery check(JobQuery query) {
+		checkPageSize(query.limit());
+		if (query.queue() != null) {
+			OjsNames.checkQueue(query.queue(), "queue");
+		}
+		if (query.id() != null) {
+			jobId(query.id());
+		}
+		return query;
+	}
+
+	private static void checkPageSize(int size) {
+		if (size < 1 || size > MAX_PAGE) {
+			throw new OjsValidationException("per_page", "per_page must be between 1 and " + MAX_PAGE);
+		}
+	}
+
+	private static String jobId(String id) {
+		try {
+			return UUID.fromString(id).toString();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new OjsValidationException("id", "id must be a UUID: " + id);
+		}
+	}
+
+	private static @Nullable String blankToNull(@Nullable String value) {
+		return (value == null || value.isBlank()) ? null : value;
 	}
 
 	/** A bulk operation of {@link #bulk}, with the states it applies to. */

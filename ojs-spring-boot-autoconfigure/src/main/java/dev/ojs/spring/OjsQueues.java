@@ -2,7 +2,9 @@ package dev.ojs.spring;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -242,18 +244,50 @@ public class OjsQueues {
 	 * Deletes up to {@code limit} jobs of the queue in these terminal states created before
 	 * {@code olderThan} ({@code null}: any time).
 	 * @return how many were deleted
-	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 * @throws OjsValidationException naming {@code queue} when the name breaks {@link OjsNames},
+	 * {@code states} when they are not terminal states (see {@link #purgeStates})
 	 */
 	public int purge(String queue, Set<JobState> states, @Nullable Instant olderThan, int limit) {
-		return admin().purge(OjsNames.checkQueue(queue, "queue"), states, olderThan, limit);
+		return admin().purge(OjsNames.checkQueue(queue, "queue"), checkPurgeable(states), olderThan, limit);
 	}
 
 	/**
 	 * How many jobs {@link #purge} would delete without a limit.
-	 * @throws OjsValidationException when the name breaks {@link OjsNames}
+	 * @throws OjsValidationException as {@link #purge} does
 	 */
 	public long countPurgeable(String queue, Set<JobState> states, @Nullable Instant olderThan) {
-		return admin().countPurgeable(OjsNames.checkQueue(queue, "queue"), states, olderThan);
+		return admin().countPurgeable(OjsNames.checkQueue(queue, "queue"), checkPurgeable(states), olderThan);
+	}
+
+	/**
+	 * The states of these names that {@link #purge} deletes: at least one, each a terminal
+	 * {@link JobState} value ({@code completed}, {@code discarded}, {@code cancelled}).
+	 * @throws OjsValidationException naming {@code states} otherwise
+	 */
+	public static Set<JobState> purgeStates(Collection<?> names) {
+		Set<JobState> states = EnumSet.noneOf(JobState.class);
+		for (Object name : names) {
+			try {
+				states.add(JobState.fromValue(String.valueOf(name)));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new OjsValidationException("states", "Unknown state '" + name + "'");
+			}
+		}
+		return checkPurgeable(states);
+	}
+
+	private static Set<JobState> checkPurgeable(Set<JobState> states) {
+		if (states.isEmpty()) {
+			throw new OjsValidationException("states", "states must be a non-empty array of terminal states");
+		}
+		for (JobState state : states) {
+			if (!state.isTerminal()) {
+				throw new OjsValidationException("states",
+						"Only terminal states (completed, discarded, cancelled) may be purged, not " + state.value());
+			}
+		}
+		return states;
 	}
 
 	private AdminStore admin() {

@@ -2,6 +2,7 @@ package dev.ojs.spring;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,9 @@ public class OjsStatistics {
 
 	/** How many job types {@link #topFailing} names. */
 	public static final int TOP_FAILING = 10;
+
+	/** How many periods {@link #history(Period, Instant, Instant, String)} spans at most. */
+	public static final int MAX_BUCKETS = 10_000;
 
 	private final AdminStore admin;
 
@@ -77,17 +81,89 @@ public class OjsStatistics {
 	}
 
 	/**
-	 * Outcome counters per period of {@code periodMinutes} between {@code since} (inclusive)
-	 * and {@code until} (exclusive), oldest first, of one queue or of all; periods without
-	 * outcomes are left out.
+	 * Outcome counters per period between {@code since} and {@code until}, oldest first, of one
+	 * queue or of all; periods without outcomes are zeros. The first period is the one holding
+	 * {@code since}.
+	 * @param since from; {@code null} for an hour before {@code until} with one-minute periods,
+	 * a day before otherwise
+	 * @param until to (exclusive); {@code null} for now
+	 * @param queue one queue, or {@code null} for all
+	 * @throws OjsValidationException naming {@code since} when the periods are not at least one
+	 * and at most {@value #MAX_BUCKETS}, {@code queue} when the name breaks {@link OjsNames}
 	 */
-	public List<StatsBucket> history(Instant since, Instant until, int periodMinutes, @Nullable String queue) {
-		return this.admin.stats(since, until, periodMinutes, queue);
+	public List<StatsBucket> history(Period period, @Nullable Instant since, @Nullable Instant until,
+			@Nullable String queue) {
+		if (queue != null) {
+			OjsNames.checkQueue(queue, "queue");
+		}
+		Instant to = (until != null) ? until : now();
+		Instant from = (since != null) ? since
+				: to.minus(Duration.ofMinutes((period == Period.ONE_MINUTE) ? 60 : 24 * 60));
+		long seconds = period.minutes() * 60L;
+		Instant first = Instant.ofEpochSecond(from.getEpochSecond() - Math.floorMod(from.getEpochSecond(), seconds));
+		if (!first.isBefore(to) || Duration.between(first, to).getSeconds() / seconds > MAX_BUCKETS) {
+			throw new OjsValidationException("since",
+					"since must be before until, at most " + MAX_BUCKETS + " periods apart");
+		}
+		Map<Instant, StatsBucket> found = new LinkedHashMap<>();
+		this.admin.stats(first, to, period.minutes(), queue).forEach((bucket) -> found.put(bucket.start(), bucket));
+		List<StatsBucket> buckets = new ArrayList<>();
+		for (Instant start = first; start.isBefore(to); start = start.plusSeconds(seconds)) {
+			StatsBucket bucket = found.get(start);
+			buckets.add((bucket != null) ? bucket : new StatsBucket(start, (queue != null) ? queue : "*", 0, 0, 0, 0, 0));
+		}
+		return buckets;
 	}
 
 	/** The {@value #TOP_FAILING} job types with the most failed jobs since {@code since}, most first. */
 	public List<FailingType> topFailing(Instant since) {
 		return this.admin.topFailing(since, TOP_FAILING);
+	}
+
+	/** The length of a {@link #history} period (ojs-admin-api.md §10.2). */
+	public enum Period {
+
+		/** One minute. */
+		ONE_MINUTE("1m", 1),
+
+		/** Five minutes. */
+		FIVE_MINUTES("5m", 5),
+
+		/** One hour. */
+		ONE_HOUR("1h", 60);
+
+		private final String value;
+
+		private final int minutes;
+
+		Period(String value, int minutes) {
+			this.value = value;
+			this.minutes = minutes;
+		}
+
+		/** The period's name in requests: {@code 1m}, {@code 5m} or {@code 1h}. */
+		public String value() {
+			return this.value;
+		}
+
+		/** Its length in minutes. */
+		public int minutes() {
+			return this.minutes;
+		}
+
+		/**
+		 * The period of this name.
+		 * @throws OjsValidationException naming {@code period} for any other name
+		 */
+		public static Period of(String value) {
+			for (Period period : values()) {
+				if (period.value.equals(value)) {
+					return period;
+				}
+			}
+			throw new OjsValidationException("period", "period must be 1m, 5m or 1h");
+		}
+
 	}
 
 	/**

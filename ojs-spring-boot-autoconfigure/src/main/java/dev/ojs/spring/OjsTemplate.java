@@ -305,6 +305,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	/** The job with this id, if it is stored. */
 	public Optional<JobInfo> getJob(String id) {
 		return this.store.find(id)
+			.map((job) -> job.at(this.store.now()))
 			.map((job) -> JobInfo.of(job, this.handlers.layers(job),
 					(job.state() == JobState.COMPLETED) ? this.store.result(id).orElse(null) : null));
 	}

@@ -31,10 +31,12 @@ import static org.awaitility.Awaitility.await;
  * The OJS Admin API over HTTP with writes allowed ({@code ojs.dashboard.read-only=false}),
  * checked against the job table: paging, filters, job detail, the bulk confirm interlock and
  * its bound, dead-letter groups, queue pause and resume, nodes and statistics after real job
- * runs (ojs-admin-api.md §6–11). Subclasses choose the database.
+ * runs (ojs-admin-api.md §6–11), and a due scheduled job read the same way on the HTTP binding.
+ * Subclasses choose the database.
  */
 @SpringBootTest(classes = IntegrationTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.read-only=false", "ojs.dashboard.bulk-limit=2" })
+		properties = { "ojs.dashboard.enabled=true", "ojs.dashboard.allow-unauthenticated-loopback=true", "ojs.dashboard.read-only=false", "ojs.dashboard.bulk-limit=2",
+				"ojs.http.enabled=true", "ojs.http.allow-unauthenticated-loopback=true" })
 @AutoConfigureRestTestClient
 abstract class AdminApiHttpTests {
 
@@ -138,6 +140,64 @@ abstract class AdminApiHttpTests {
 			.isBadRequest()
 			.expectBody()
 			.jsonPath("$.error.code").isEqualTo("invalid_request");
+	}
+
+	/**
+	 * §7.1, §10.2: a filter, page or period the services refuse is a 400 naming the query
+	 * parameter, with the services' message (issue 27: one rule on every edge).
+	 */
+	@Test
+	void refusesBadFiltersNamingTheParameter() {
+		Map<String, String> refusals = Map.of(API + "/jobs?state=FooBar", "state", API + "/jobs?per_page=0", "per_page",
+				API + "/dead-letter?per_page=101", "per_page", API + "/jobs?order=up", "order",
+				API + "/jobs?id=nope", "id", API + "/jobs?since=yesterday", "since", API + "/stats/history?period=7x",
+				"period", API + "/stats/history?since=2025-01-02T00:00:00Z&until=2025-01-01T00:00:00Z", "since");
+		refusals.forEach((uri, parameter) -> this.client.get()
+			.uri(uri)
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.error.code").isEqualTo("invalid_request")
+			.jsonPath("$.error.details.parameter").isEqualTo(parameter));
+		this.client.get()
+			.uri(API + "/jobs?per_page=101")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.error.message").isEqualTo("per_page must be between 1 and " + OjsJobs.MAX_PAGE);
+	}
+
+	/**
+	 * L2-DEL-003 on every surface: a job scheduled a second ahead reads {@code scheduled}
+	 * until it is due by the store's clock, then {@code available} before any worker claims it,
+	 * on the binding's GET, the Admin API's job and list, and {@link OjsTemplate#getJob}.
+	 */
+	@Test
+	void aDueScheduledJobReadsAvailableOnEveryView() {
+		// a queue no worker here polls: the job stays unclaimed once due
+		String id = this.template.enqueue("it.ok",
+				JobOptions.builder().queue("unpolled").delay(Duration.ofSeconds(1)).build());
+		try {
+			Instant due = this.jobStore.find(id).orElseThrow().scheduledAt();
+			assertThat(views(id)).containsOnly("scheduled");
+			assertThat(this.jobStore.now()).as("the views were read before the job was due").isBefore(due);
+			await().atMost(TIMEOUT).until(() -> !this.jobStore.now().isBefore(due));
+			assertThat(views(id)).containsOnly("available");
+			assertThat(state(id)).as("stored state: no worker claimed it").isEqualTo(JobState.SCHEDULED);
+		}
+		finally {
+			// ended, so the next test's clean-up need not wait for it
+			this.jobStore.cancel(id);
+		}
+	}
+
+	/** The job's state on the binding's GET, the Admin API's job and list, and the Java API. */
+	private List<String> views(String id) {
+		Map<?, ?> binding = (Map<?, ?>) get("/ojs/v1/jobs/" + id).get("job");
+		List<?> listed = (List<?>) get(API + "/jobs?id=" + id).get("items");
+		return List.of((String) binding.get("state"), (String) get(API + "/jobs/" + id).get("state"),
+				(String) ((Map<?, ?>) listed.get(0)).get("state"),
+				this.template.getJob(id).orElseThrow().state().value());
 	}
 
 	/** §8: without confirm only the count; with it at most bulk-limit jobs, reported as truncated; then the rest. */

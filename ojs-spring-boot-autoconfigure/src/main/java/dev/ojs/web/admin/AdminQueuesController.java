@@ -2,7 +2,6 @@ package dev.ojs.web.admin;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,27 +145,11 @@ public class AdminQueuesController {
 	}
 
 	private static Set<JobState> states(@Nullable Object value) {
-		if (!(value instanceof List<?> list) || list.isEmpty()) {
+		if (!(value instanceof List<?> list)) {
 			throw ApiException.invalidRequest("states must be a non-empty array of terminal states",
 					Map.of("field", "states"));
 		}
-		Set<JobState> states = EnumSet.noneOf(JobState.class);
-		for (Object item : list) {
-			JobState state;
-			try {
-				state = JobState.fromValue(String.valueOf(item));
-			}
-			catch (IllegalArgumentException ex) {
-				throw ApiException.invalidRequest("Unknown state '" + item + "'", Map.of("field", "states"));
-			}
-			if (!state.isTerminal()) {
-				throw ApiException.invalidRequest(
-						"Only terminal states (completed, discarded, cancelled) may be purged, not " + item,
-						Map.of("field", "states"));
-			}
-			states.add(state);
-		}
-		return states;
+		return OjsQueues.purgeStates(list);
 	}
 
 	private Map<String, StatsBucket> recent(Instant now) {

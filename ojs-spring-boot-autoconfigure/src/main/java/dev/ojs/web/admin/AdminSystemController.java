@@ -29,7 +29,6 @@ import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.web.ApiException;
-import dev.ojs.web.QueueNames;
 
 /**
  * The dashboard's bootstrap ({@code system/config}: read-only, whether this user can write, the
@@ -39,8 +38,6 @@ import dev.ojs.web.QueueNames;
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH)
 public class AdminSystemController {
-
-	private static final int MAX_BUCKETS = 10_000;
 
 	private final OjsStatistics statistics;
 
@@ -100,33 +97,15 @@ public class AdminSystemController {
 	public Map<String, Object> history(@RequestParam(defaultValue = "1m") String period,
 			@RequestParam(required = false) @Nullable String since, @RequestParam(required = false) @Nullable String until,
 			@RequestParam(required = false) @Nullable String queue) {
-		int minutes = switch (period) {
-			case "1m" -> 1;
-			case "5m" -> 5;
-			case "1h" -> 60;
-			default -> throw ApiException.invalidRequest("period must be 1m, 5m or 1h", Map.of("parameter", "period"));
-		};
-		Instant now = this.statistics.now();
-		Instant to = orElse(JobFilters.instant("until", until), now);
-		Instant from = orElse(JobFilters.instant("since", since), to.minus(Duration.ofMinutes(minutes == 1 ? 60 : 24 * 60)));
-		long seconds = minutes * 60L;
-		Instant first = Instant.ofEpochSecond(from.getEpochSecond() - Math.floorMod(from.getEpochSecond(), seconds));
-		if (!first.isBefore(to) || Duration.between(first, to).getSeconds() / seconds > MAX_BUCKETS) {
-			throw ApiException.invalidRequest("since must be before until, at most " + MAX_BUCKETS + " periods apart");
-		}
-		Map<Instant, StatsBucket> found = new LinkedHashMap<>();
-		String q = QueueNames.checkOptional(JobFilters.blankToNull(queue), "queue");
-		this.statistics.history(first, to, minutes, q).forEach((bucket) -> found.put(bucket.start(), bucket));
-		List<Map<String, Object>> data = new ArrayList<>();
-		for (Instant start = first; start.isBefore(to); start = start.plusSeconds(seconds)) {
-			StatsBucket bucket = found.get(start);
-			data.add(AdminViews.bucket((bucket != null) ? bucket
-					: new StatsBucket(start, (q != null) ? q : "*", 0, 0, 0, 0, 0)));
-		}
+		OjsStatistics.Period length = JobFilters.parameters(() -> OjsStatistics.Period.of(period));
+		Instant from = JobFilters.instant("since", since);
+		Instant to = JobFilters.instant("until", until);
+		String q = JobFilters.blankToNull(queue);
+		List<StatsBucket> buckets = JobFilters.parameters(() -> this.statistics.history(length, from, to, q));
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("period", period);
 		body.put("queue", q);
-		body.put("data", data);
+		body.put("data", buckets.stream().map(AdminViews::bucket).toList());
 		return body;
 	}
 

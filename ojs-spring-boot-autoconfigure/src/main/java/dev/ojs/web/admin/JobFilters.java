@@ -3,26 +3,29 @@ package dev.ojs.web.admin;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.ojs.admin.JobQuery;
-import dev.ojs.admin.PageCursor;
-import dev.ojs.job.JobState;
 import dev.ojs.spring.OjsJobs;
+import dev.ojs.spring.OjsValidationException;
 import dev.ojs.web.ApiException;
-import dev.ojs.web.QueueNames;
 
 /**
- * Reads the Admin API's job filters (ojs-admin-api.md §7.1, §8) from query parameters or a
- * bulk request's {@code filter} object into a {@link JobQuery}; refuses bad values with
- * {@code 400 invalid_request}.
+ * Turns the Admin API's job filters (ojs-admin-api.md §7.1, §8), from query parameters or a
+ * bulk request's {@code filter} object, into the arguments of {@link OjsJobs#filter} and
+ * {@link OjsJobs#withPage}, whose rules they are. A value refused is answered with
+ * {@code 400 invalid_request} naming it as a {@code parameter}.
  */
 final class JobFilters {
 
-	static final int DEFAULT_PAGE = 20;
+	/** The fields the services name that the Admin API reads as query parameters. */
+	private static final Set<String> PARAMETERS = Set.of("state", "per_page", "order", "cursor", "id", "since",
+			"until", "period");
 
 	private JobFilters() {
 	}
@@ -30,68 +33,14 @@ final class JobFilters {
 	/** A filter from request values; {@code null} and blank values match all. */
 	static JobQuery query(@Nullable String state, @Nullable String queue, @Nullable String type,
 			@Nullable String errorType, @Nullable String since, @Nullable String until, @Nullable String id) {
-		JobQuery query = JobQuery.ALL;
-		boolean prefix = false;
-		String exactType = blankToNull(type);
-		if (exactType != null && exactType.endsWith("*")) {
-			prefix = true;
-			exactType = exactType.substring(0, exactType.length() - 1);
-		}
-		String jobId = blankToNull(id);
-		if (jobId != null) {
-			try {
-				jobId = UUID.fromString(jobId).toString();
-			}
-			catch (IllegalArgumentException ex) {
-				throw ApiException.invalidRequest("id must be a UUID: " + id, Map.of("parameter", "id"));
-			}
-		}
-		String queueName = QueueNames.checkOptional(blankToNull(queue), "queue");
-		query = new JobQuery(null, null, queueName, exactType, prefix, blankToNull(errorType),
-				instant("since", since), instant("until", until), jobId, null, DEFAULT_PAGE, false);
-		return withState(query, state);
+		Instant from = instant("since", since);
+		Instant to = instant("until", until);
+		return parameters(() -> OjsJobs.filter(state, queue, type, errorType, from, to, id));
 	}
 
-	/** The query restricted to a state; {@code dead_letter} selects dead letters, {@code discarded} the others. */
-	static JobQuery withState(JobQuery query, @Nullable String state) {
-		String value = blankToNull(state);
-		if (value == null) {
-			return query;
-		}
-		if (value.equals("dead_letter")) {
-			return query.withState(JobState.DISCARDED, true);
-		}
-		try {
-			JobState parsed = JobState.fromValue(value);
-			return query.withState(parsed, (parsed == JobState.DISCARDED) ? Boolean.FALSE : null);
-		}
-		catch (IllegalArgumentException ex) {
-			throw ApiException.invalidRequest("Unknown state '" + value + "'", Map.of("parameter", "state"));
-		}
-	}
-
-	/** The page of a list request: cursor, {@code per_page} (1 to 100) and order. */
+	/** The page of a list request: cursor, {@code per_page} and order. */
 	static JobQuery page(JobQuery query, @Nullable String cursor, @Nullable Integer perPage, @Nullable String order) {
-		int size = (perPage != null) ? perPage : DEFAULT_PAGE;
-		if (size < 1 || size > OjsJobs.MAX_PAGE) {
-			throw ApiException.invalidRequest("per_page must be between 1 and " + OjsJobs.MAX_PAGE,
-					Map.of("parameter", "per_page"));
-		}
-		boolean ascending = "asc".equalsIgnoreCase(order);
-		if (order != null && !ascending && !"desc".equalsIgnoreCase(order)) {
-			throw ApiException.invalidRequest("order must be asc or desc", Map.of("parameter", "order"));
-		}
-		PageCursor after = null;
-		if (blankToNull(cursor) != null) {
-			try {
-				after = PageCursor.decode(cursor);
-			}
-			catch (IllegalArgumentException ex) {
-				throw ApiException.invalidRequest(ex.getMessage(), Map.of("parameter", "cursor"));
-			}
-		}
-		return new JobQuery(query.state(), query.deadLetter(), query.queue(), query.type(), query.typePrefix(),
-				query.errorType(), query.since(), query.until(), query.id(), after, size, ascending);
+		return parameters(() -> OjsJobs.withPage(query, cursor, perPage, order));
 	}
 
 	/** A bulk request's {@code filter} object. */
@@ -106,6 +55,27 @@ final class JobFilters {
 				text(map, "since"), text(map, "until"), text(map, "id"));
 	}
 
+	/**
+	 * The service call's result; a value it refuses that came from a query parameter is
+	 * answered naming that parameter.
+	 */
+	static <T> T parameters(Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (OjsValidationException ex) {
+			if (!PARAMETERS.contains(ex.getField())) {
+				throw ex;
+			}
+			Map<String, Object> details = new LinkedHashMap<>(ex.getDetails());
+			details.remove("field");
+			Map<String, Object> named = new LinkedHashMap<>();
+			named.put("parameter", ex.getField());
+			named.putAll(details);
+			throw ApiException.invalidRequest(String.valueOf(ex.getMessage()), named);
+		}
+	}
+
 	static @Nullable String text(Map<?, ?> map, String key) {
 		Object value = map.get(key);
 		if (value == null || value instanceof String) {
@@ -114,6 +84,7 @@ final class JobFilters {
 		throw ApiException.invalidRequest(key + " must be a string", Map.of("field", key));
 	}
 
+	/** An RFC 3339 timestamp of the request; {@code null} and blank are none. */
 	static @Nullable Instant instant(String name, @Nullable String value) {
 		String text = blankToNull(value);
 		if (text == null) {

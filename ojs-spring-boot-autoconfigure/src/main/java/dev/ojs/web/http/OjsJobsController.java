@@ -250,7 +250,7 @@ public class OjsJobsController {
 		Job job = this.jobs.find(id).orElseThrow(() -> notFound(id));
 		// spec README decision 28: a completed job's result is returned with it
 		String result = (job.state() == JobState.COMPLETED) ? this.jobs.result(id).orElse(null) : null;
-		return Map.of("job", this.jobJson.job(job, result, Instant.now()));
+		return Map.of("job", this.jobJson.job(job, result, this.jobs.now()));
 	}
 
 	/**
@@ -265,7 +265,7 @@ public class OjsJobsController {
 			throw terminal(now);
 		}
 		Job after = this.jobs.find(id).orElseThrow(() -> notFound(id));
-		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, Instant.now()));
+		Map<String, Object> job = new LinkedHashMap<>(this.jobJson.job(after, this.jobs.now()));
 		job.put("previous_state", before.state().value());
 		return Map.of("job", job);
 	}
@@ -278,7 +278,7 @@ public class OjsJobsController {
 	@PostMapping(OjsHttp.BASE_PATH + "/jobs/{id}/activate")
 	Map<String, Object> activate(@PathVariable String id) {
 		this.jobs.find(id).orElseThrow(() -> notFound(id));
-		Instant now = Instant.now();
+		Instant now = this.jobs.now();
 		if (!this.jobs.activate(id)) {
 			JobState state = this.jobs.find(id).orElseThrow(() -> notFound(id)).state();
 			throw new ApiException(409, ApiError.CONFLICT, "Cannot activate job in state '" + state.value()
