@@ -61,8 +61,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	private final JdbcDialect dialect;
 
-	/** Claims of rate-limited queues draw from their buckets. */
-	private final QueueRateLimits rateLimits;
+	/** Claims of limited queues keep to their limits. */
+	private final QueueLimits limits;
 
 	private final PruneRules pruneRules;
 
@@ -79,7 +79,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.dialect = JdbcDialect.create(platform, settings, dataSource);
-		this.rateLimits = new QueueRateLimits(this.dialect.queues(), settings.queuesTableName());
+		this.limits = new QueueLimits(this.dialect.queues(), settings.queuesTableName());
 		this.pruneRules = new PruneRules(this.dialect);
 	}
 
@@ -259,25 +259,34 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public QueueState pauseQueue(String queue) {
-		return setPaused(queue, true);
+		return changeQueue(queue, () -> this.dialect.queues().setPaused(queue, true, now()));
 	}
 
 	@Override
 	public QueueState resumeQueue(String queue) {
-		return setPaused(queue, false);
+		return changeQueue(queue, () -> this.dialect.queues().setPaused(queue, false, now()));
 	}
 
-	private QueueState setPaused(String queue, boolean paused) {
-		checkQueueName(queue);
-		this.dialect.queues().setPaused(queue, paused, now());
+	@Override
+	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
+		return changeQueue(queue, () -> this.dialect.queues().setRateLimit(queue, limit));
+	}
+
+	@Override
+	public QueueState setConcurrency(String queue, @Nullable Integer concurrency) {
+		QueueLimits.checkConcurrency(concurrency);
+		return changeQueue(queue, () -> this.dialect.queues().setConcurrency(queue, concurrency));
+	}
+
+	/**
+	 * Checks the queue's name, writes its row (created when it has none) and reads its state. Claims
+	 * on this node follow a new limit at once, on other nodes within a second ({@link QueueLimits}).
+	 */
+	private QueueState changeQueue(String queue, Runnable write) {
+		QueueLimits.checkQueueName(queue);
+		write.run();
+		AfterCommit.run(this.limits::changed);
 		return this.dialect.queues().find(queue).orElseGet(() -> QueueState.active(queue));
-	}
-
-	private static void checkQueueName(String queue) {
-		if (queue == null || queue.isBlank()) {
-			throw new IllegalArgumentException("Queue name must not be blank");
-		}
-		InsertRow.checkLength("queue", queue);
 	}
 
 	@Override
@@ -335,28 +344,14 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		}
 		Instant now = now();
 		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
-		List<Job> claimed = this.rateLimits.claim(queue, limit, now,
+		List<Job> claimed = this.limits.claim(queue, limit, now,
 				(count) -> this.dialect.claims().claim(nodeId, queue, visibility, count, now));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
 
 	@Override
 	public @Nullable Instant throttledUntil(String queue) {
-		return this.rateLimits.throttledUntil(queue);
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * The queue's row is created when it has none. Claims on this node follow at once, on
-	 * other nodes within a second.
-	 */
-	@Override
-	public QueueState setRateLimit(String queue, @Nullable RateLimit limit) {
-		checkQueueName(queue);
-		this.dialect.queues().setRateLimit(queue, limit);
-		AfterCommit.run(this.rateLimits::changed);
-		return this.dialect.queues().find(queue).orElseGet(() -> QueueState.active(queue));
+		return this.limits.throttledUntil(queue);
 	}
 
 	/**
@@ -448,12 +443,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return this.pruneRules.prune(retention, budget, now());
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Connection and resource failures, timeouts, deadlocks and serialization failures
-	 * ({@link TransientFailures}); anything else fails again for the same rows.
-	 */
+	/** Connection and resource failures, timeouts, deadlocks, serialization failures ({@link TransientFailures}). */
 	@Override
 	public boolean isTransient(Throwable failure) {
 		return TransientFailures.isTransient(failure);

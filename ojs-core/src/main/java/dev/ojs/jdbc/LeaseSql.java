@@ -60,6 +60,7 @@ final class LeaseSql extends SqlSupport {
 				});
 	}
 
+	/** Deletes the lease row if {@code holder} holds it, so the next node to ask takes it at once. */
 	void release(String holder) {
 		this.jdbc.update("DELETE FROM " + this.leases + " WHERE name = ? AND holder = ?", EVALUATOR_LEASE, holder);
 	}

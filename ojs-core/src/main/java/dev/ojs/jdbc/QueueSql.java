@@ -23,16 +23,16 @@ import dev.ojs.job.RateLimit;
 
 /**
  * The SQL of the queue state table {@code <prefix>queues} (ojs-queue-config.md §5.1, §6.2,
- * §8.3): a row per queue that was paused or given a rate limit, created on first use, with
- * its rate limit's bucket.
+ * §8.3): a row per queue that was paused or given a rate limit or a concurrency limit, created
+ * on first use, with its rate limit's bucket.
  */
 final class QueueSql extends SqlSupport {
 
-	private static final String COLUMNS = "name, paused, paused_at, rate_limit, rate_period_ms";
+	private static final String COLUMNS = "name, paused, paused_at, rate_limit, rate_period_ms, concurrency";
 
 	private final String queues;
 
-	/** A rate-limited claim's transaction, holding its queue's bucket: always new, READ COMMITTED. */
+	/** A limited queue's claim's transaction, holding its queue's row: always new, READ COMMITTED. */
 	private final TransactionTemplate bucketTx;
 
 	QueueSql(SqlSupport shared) {
@@ -96,29 +96,49 @@ final class QueueSql extends SqlSupport {
 	}
 
 	private QueueState map(ResultSet rs, int rowNum) throws SQLException {
-		return new QueueState(rs.getString(1), rs.getBoolean(2), getInstant(rs, 3), rateLimit(rs, 4));
+		return new QueueState(rs.getString(1), rs.getBoolean(2), getInstant(rs, 3), rateLimit(rs, 4),
+				concurrency(rs, 6));
 	}
 
-	// ---- rate limits
+	// ---- limits
 
-	/** A queue's rate limit and its bucket's theoretical arrival time (epoch ns), as stored. */
-	record RateBucket(RateLimit limit, @Nullable Long tat) {
+	/**
+	 * A limited queue's limits as stored: its rate limit and its bucket's theoretical arrival
+	 * time (epoch ns), its concurrency limit; each {@code null} when it has none.
+	 */
+	record Limits(@Nullable RateLimit rateLimit, @Nullable Long tat, @Nullable Integer concurrency) {
 	}
 
 	/** Sets or (with {@code null}) removes a queue's rate limit, creating its row when it has none. */
 	void setRateLimit(String queue, @Nullable RateLimit limit) {
-		String update = "UPDATE " + this.queues + " SET rate_limit = ?, rate_period_ms = ? WHERE name = ?";
-		PreparedStatementSetter values = (ps) -> {
+		set(queue, "rate_limit = ?, rate_period_ms = ?", "rate_limit, rate_period_ms", (ps) -> {
 			ps.setObject(1, (limit != null) ? limit.limit() : null, Types.INTEGER);
 			ps.setObject(2, (limit != null) ? limit.period().toMillis() : null, Types.BIGINT);
 			ps.setString(3, queue);
-		};
+		});
+	}
+
+	/** Sets or (with {@code null}) removes a queue's concurrency limit, creating its row when it has none. */
+	void setConcurrency(String queue, @Nullable Integer concurrency) {
+		set(queue, "concurrency = ?", "concurrency", (ps) -> {
+			ps.setObject(1, concurrency, Types.INTEGER);
+			ps.setString(2, queue);
+		});
+	}
+
+	/**
+	 * Updates the queue's row ({@code assignments}), or inserts it with {@code columns} when
+	 * it has none; {@code values} binds the columns' values, then the name.
+	 */
+	private void set(String queue, String assignments, String columns, PreparedStatementSetter values) {
+		String update = "UPDATE " + this.queues + " SET " + assignments + " WHERE name = ?";
 		if (this.jdbc.update(update, values) > 0) {
 			return;
 		}
+		int count = columns.split(",").length;
 		try {
-			this.jdbc.update("INSERT INTO " + this.queues + " (rate_limit, rate_period_ms, name, paused)"
-					+ " VALUES (?, ?, ?, FALSE)", values);
+			this.jdbc.update("INSERT INTO " + this.queues + " (" + columns + ", name, paused) VALUES ("
+					+ markers(count) + ", ?, FALSE)", values);
 		}
 		catch (DuplicateKeyException ex) {
 			// inserted concurrently: now there is a row to update
@@ -127,27 +147,40 @@ final class QueueSql extends SqlSupport {
 	}
 
 	/**
-	 * Runs a claim of a rate-limited queue in the transaction that holds the queue's bucket
-	 * ({@link #lockRateBucket}) until it ends: the claims of one rate-limited queue draw from
-	 * it one at a time on every node.
+	 * Runs a claim of a limited queue in the transaction that holds the queue's row
+	 * ({@link #lockLimits}) until it ends: the claims of one limited queue take their turns on
+	 * every node.
 	 */
-	List<Job> inBucketTransaction(TransactionCallback<List<Job>> claim) {
+	List<Job> inLimitTransaction(TransactionCallback<List<Job>> claim) {
 		List<Job> jobs = this.bucketTx.execute(claim);
 		return (jobs != null) ? jobs : List.of();
 	}
 
 	/**
-	 * Locks the queue's row until {@link #inBucketTransaction}'s transaction ends and reads
-	 * its bucket; {@code null} when the queue has no rate limit.
+	 * Locks the queue's row until {@link #inLimitTransaction}'s transaction ends and reads its
+	 * limits; {@code null} when the queue has no limit.
 	 */
-	@Nullable RateBucket lockRateBucket(String queue) {
-		List<RateBucket> buckets = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat FROM " + this.queues
-				+ " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
-					RateLimit limit = rateLimit(rs, 1);
+	@Nullable Limits lockLimits(String queue) {
+		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency FROM "
+				+ this.queues + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
+					RateLimit rateLimit = rateLimit(rs, 1);
 					long tat = rs.getLong(3);
-					return (limit != null) ? new RateBucket(limit, rs.wasNull() ? null : tat) : null;
+					Long bucket = rs.wasNull() ? null : tat;
+					Integer concurrency = concurrency(rs, 4);
+					return (rateLimit != null || concurrency != null) ? new Limits(rateLimit, bucket, concurrency) : null;
 				}, queue);
-		return buckets.isEmpty() ? null : buckets.get(0);
+		return limits.isEmpty() ? null : limits.get(0);
+	}
+
+	/**
+	 * The queue's active jobs, claimed by any node or worker and not yet ended (an expired
+	 * reservation counts until the rescuer ends its attempt): by {@code state} and {@code queue},
+	 * which the platforms' indexes on active jobs serve.
+	 */
+	int countActive(String queue) {
+		Integer count = this.jdbc.queryForObject(
+				"SELECT count(*) FROM " + this.table + " WHERE state = 'active' AND queue = ?", Integer.class, queue);
+		return (count != null) ? count : 0;
 	}
 
 	/** Stores the bucket's theoretical arrival time after a claim drew from it. */
@@ -156,6 +189,11 @@ final class QueueSql extends SqlSupport {
 			ps.setLong(1, tat);
 			ps.setString(2, queue);
 		});
+	}
+
+	private static @Nullable Integer concurrency(ResultSet rs, int column) throws SQLException {
+		int concurrency = rs.getInt(column);
+		return rs.wasNull() ? null : concurrency;
 	}
 
 	private static @Nullable RateLimit rateLimit(ResultSet rs, int column) throws SQLException {

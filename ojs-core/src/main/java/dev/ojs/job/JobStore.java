@@ -146,6 +146,18 @@ public interface JobStore {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot rate-limit queues");
 	}
 
+	/**
+	 * Sets a queue's concurrency limit (ojs-queue-config.md §6.2), or removes it with
+	 * {@code null}: at most {@code concurrency} of its jobs are active at once, on all nodes and
+	 * workers together.
+	 * @return the queue's state after the call
+	 * @throws IllegalArgumentException when the name is blank or too long, or the limit is below 1
+	 * @throws UnsupportedOperationException when the store cannot limit queues
+	 */
+	default QueueState setConcurrency(String queue, @Nullable Integer concurrency) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot limit the concurrency of queues");
+	}
+
 	/** The queues that were ever paused or resumed, with their state, in name order. */
 	default List<QueueState> queueStates() {
 		return List.of();

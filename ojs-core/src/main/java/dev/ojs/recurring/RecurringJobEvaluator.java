@@ -93,12 +93,21 @@ public final class RecurringJobEvaluator {
 		return this.startedAt;
 	}
 
-	/** Stops evaluating and gives the lease up, so another node takes over at once. */
+	/**
+	 * Stops evaluating and gives the lease up if this node holds it, so another node takes over at its
+	 * next evaluation instead of after the lease's length. Released even when the last evaluation did not
+	 * learn that it holds the lease (interrupted by this stop after its renewal committed): the store
+	 * releases only this node's lease.
+	 */
 	public void stop(Duration timeout) {
 		this.task.stop(timeout);
-		if (this.leader) {
-			this.leader = false;
+		this.leader = false;
+		try {
 			this.store.releaseLease(this.settings.nodeId());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("OJS recurring-job evaluator on " + this.settings.nodeId()
+					+ " could not give its lease up; another node takes over when it expires: " + ex);
 		}
 	}
 

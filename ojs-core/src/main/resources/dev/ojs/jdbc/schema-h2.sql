@@ -147,18 +147,23 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- workers claim nothing from a paused queue, and enqueues into it still succeed.
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
+-- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
+-- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_due_idx).
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL PRIMARY KEY,
 	paused         BOOLEAN      DEFAULT FALSE NOT NULL,
 	paused_at      TIMESTAMP(6) WITH TIME ZONE,
 	rate_limit     INTEGER,
 	rate_period_ms BIGINT,
-	rate_tat       BIGINT
+	rate_tat       BIGINT,
+	concurrency    INTEGER
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit INTEGER;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms BIGINT;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat BIGINT;
+-- and the concurrency column after them.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INTEGER;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

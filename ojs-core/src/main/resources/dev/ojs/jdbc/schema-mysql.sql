@@ -148,6 +148,8 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- workers claim nothing from a paused queue, and enqueues into it still succeed.
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
+-- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
+-- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_due_idx).
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL,
 	paused         BOOLEAN     NOT NULL DEFAULT FALSE,
@@ -155,12 +157,15 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_limit     INT         NULL,
 	rate_period_ms BIGINT      NULL,
 	rate_tat       BIGINT      NULL,
+	concurrency    INT         NULL,
 	PRIMARY KEY (name)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 -- the rate-limit columns came after the first release. MySQL has no ADD COLUMN IF NOT EXISTS, so a
 -- table created before them needs, once:
 --   ALTER TABLE ojs_queues ADD COLUMN rate_limit INT NULL, ADD COLUMN rate_period_ms BIGINT NULL,
 --     ADD COLUMN rate_tat BIGINT NULL;
+-- and one created before the concurrency column needs, once:
+--   ALTER TABLE ojs_queues ADD COLUMN concurrency INT NULL;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

@@ -159,18 +159,23 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- workers claim nothing from a paused queue, and enqueues into it still succeed.
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
+-- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
+-- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_locked_idx holds only active jobs).
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           varchar(255) NOT NULL PRIMARY KEY,
 	paused         boolean      NOT NULL DEFAULT false,
 	paused_at      timestamptz,
 	rate_limit     integer,
 	rate_period_ms bigint,
-	rate_tat       bigint
+	rate_tat       bigint,
+	concurrency    integer
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit integer;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms bigint;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat bigint;
+-- and the concurrency column after them.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency integer;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

@@ -163,6 +163,51 @@ abstract class AbstractRecurringJobEvaluatorTests extends DatabaseTests {
 		}
 	}
 
+	/**
+	 * A holder that stops gracefully gives its lease up, so the next node takes it at its next evaluation:
+	 * within one interval, not the lease's length (CRON-21, CRON-22). Two nodes, each with its own store,
+	 * share the database and evaluate on their own threads.
+	 */
+	@Test
+	void aGracefullyStoppedHolderHandsItsLeaseOverWithinOneInterval() {
+		Duration interval = Duration.ofSeconds(1);
+		Duration ttl = Duration.ofSeconds(30);
+		Map<String, RecurringJobEvaluator> nodes = new java.util.LinkedHashMap<>();
+		for (String node : List.of("node-c", "node-d")) {
+			JdbcRecurringJobStore store = new JdbcRecurringJobStore(
+					new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock));
+			nodes.put(node, new RecurringJobEvaluator(store, JOBS, this.listener,
+					new RecurringJobSettings(node, interval, ttl, 2)));
+		}
+		try {
+			nodes.values().forEach(RecurringJobEvaluator::start);
+			await().atMost(interval.multipliedBy(5)).until(() -> this.store.leaseHolder().isPresent());
+			String holder = this.store.leaseHolder().orElseThrow();
+			RecurringJobEvaluator successor = nodes.entrySet()
+				.stream()
+				.filter((node) -> !node.getKey().equals(holder))
+				.map(Map.Entry::getValue)
+				.findFirst()
+				.orElseThrow();
+			assertThat(successor.isLeader()).isFalse();
+			long stoppedAt = System.nanoTime();
+			nodes.get(holder).stop(interval);
+			assertThat(nodes.get(holder).isLeader()).isFalse();
+			// one interval to the successor's next evaluation, plus its evaluation on a loaded machine
+			await().atMost(interval.multipliedBy(2)).pollInterval(Duration.ofMillis(20)).until(successor::isLeader);
+			assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThan(ttl.dividedBy(10));
+			assertThat(this.store.leaseHolder()).hasValue(nodes.entrySet()
+				.stream()
+				.filter((node) -> node.getValue() == successor)
+				.map(Map.Entry::getKey)
+				.findFirst()
+				.orElseThrow());
+		}
+		finally {
+			nodes.values().forEach((node) -> node.stop(interval));
+		}
+	}
+
 	@Test
 	void anExpiredLeaseIsTakenOverAndTheLeaderRenewsIt() {
 		RecurringJobEvaluator other = evaluator("node-b");

@@ -1,20 +1,16 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -23,12 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.job.JobState;
-import dev.ojs.job.NewJob;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
-import dev.ojs.retry.RetryPolicy;
-import dev.ojs.testsupport.DatabaseTests;
-import dev.ojs.testsupport.MutableClock;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,35 +32,11 @@ import static org.awaitility.Awaitility.await;
  * and the in-process worker waits for the bucket's next token. Run against each database by a
  * subclass.
  */
-abstract class AbstractRateLimitTests extends DatabaseTests {
-
-	static final String TYPE = "test.job";
-
-	static final String QUEUE = "limited";
-
-	static final Map<String, Duration> VISIBILITY = Map.of(TYPE, Duration.ofMinutes(5));
-
-	static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-	private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
-
-	private final List<Worker> workers = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void setUp() {
-		this.schema.clear();
-		new JdbcTemplate(this.schema.dataSource()).update("DELETE FROM " + this.schema.settings().queuesTableName());
-	}
-
-	@AfterEach
-	void stopWorkers() {
-		this.workers.forEach(Worker::stop);
-		this.workers.clear();
-	}
+abstract class AbstractRateLimitTests extends QueueLimitTestSupport {
 
 	@Test
 	void aClaimTakesNoMoreThanTheBucketHoldsAndTokensComeBackAtTheRate() {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		insert(store, 30);
 		store.setRateLimit(QUEUE, new RateLimit(10, Duration.ofSeconds(1)));
 
@@ -87,7 +55,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 	/** A claim that comes back short because the queue ran dry is not throttled: the poller waits for work, not for a token. */
 	@Test
 	void aQueueThatRunsDryIsNotThrottled() {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		insert(store, 3);
 		store.setRateLimit(QUEUE, new RateLimit(10, Duration.ofSeconds(1)));
 		assertThat(store.claim("a", QUEUE, VISIBILITY, 25)).hasSize(3);
@@ -100,7 +68,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 
 	@Test
 	void nodesDrawFromOneBucketPerQueue() throws Exception {
-		List<JdbcJobStore> nodes = List.of(store(this.clock), store(this.clock), store(this.clock), store(this.clock));
+		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());
 		insert(nodes.get(0), 200);
 		nodes.get(0).setRateLimit(QUEUE, new RateLimit(25, Duration.ofMinutes(1)));
 
@@ -136,8 +104,8 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 
 	@Test
 	void aLimitSetOnOneNodeHoldsOnAnotherWithinASecondAndCanBeRemoved() {
-		JdbcJobStore operator = store(this.clock);
-		JdbcJobStore worker = store(this.clock);
+		JdbcJobStore operator = store();
+		JdbcJobStore worker = store();
 		insert(operator, 20);
 		// the worker has read the limits (none) before the operator sets one
 		assertThat(worker.claim("w", QUEUE, VISIBILITY, 1)).hasSize(1);
@@ -167,7 +135,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 	 */
 	@Test
 	void aLimitSetInATransactionHoldsFromItsCommit() throws Exception {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		insert(store, 10);
 		ExecutorService other = Executors.newSingleThreadExecutor();
 		try {
@@ -192,7 +160,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 	/** The schema script adds the rate-limit columns to a queues table created before them (not on MySQL: see its script). */
 	@Test
 	void schemaScriptAddsRateLimitsToAnOlderQueuesTable() {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		store.pauseQueue(QUEUE);
 		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
 		String queues = this.schema.settings().queuesTableName();
@@ -212,7 +180,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 
 	@Test
 	void pauseAndRateLimitShareTheQueueRow() {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		store.pauseQueue(QUEUE);
 		QueueState limited = store.setRateLimit(QUEUE, RateLimit.perSecond(5));
 		assertThat(limited.paused()).isTrue();
@@ -225,7 +193,7 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 
 	@Test
 	void otherQueuesAreNotLimited() {
-		JdbcJobStore store = store(this.clock);
+		JdbcJobStore store = store();
 		store.setRateLimit(QUEUE, new RateLimit(1, Duration.ofHours(1)));
 		store.insert(List.of(job(TYPE).queue("free").build(), job(TYPE).queue("free").build(),
 				job(TYPE).queue("free").build()));
@@ -244,7 +212,8 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 		operator.setRateLimit(QUEUE, RateLimit.perSecond(4));
 		// when each job was claimed, on the store's clock: the time its token was drawn
 		Map<String, Long> startedAt = new ConcurrentHashMap<>();
-		startWorker((attempt) -> startedAt.put(attempt.job().id(), RateLimit.epochNanos(attempt.job().startedAt())));
+		startWorker((attempt) -> startedAt.put(attempt.job().id(), RateLimit.epochNanos(attempt.job().startedAt())),
+				Duration.ofSeconds(2));
 		List<String> ids = insert(operator, 14);
 
 		await().atMost(TIMEOUT).until(() -> startedAt.size() == ids.size());
@@ -262,31 +231,8 @@ abstract class AbstractRateLimitTests extends DatabaseTests {
 			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
 	}
 
-	private JdbcJobStore store(MutableClock clock) {
-		return new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), clock);
-	}
-
-	private List<String> insert(JdbcJobStore store, int count) {
-		List<NewJob> jobs = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			jobs.add(job(TYPE).queue(QUEUE).args("[" + i + "]").build());
-		}
-		return store.insert(jobs);
-	}
-
 	private long countActive(JdbcJobStore store) {
 		return store.countByQueueAndState().getOrDefault(QUEUE, Map.of()).getOrDefault(JobState.ACTIVE, 0L);
-	}
-
-	private void startWorker(JobHandler handler) {
-		HandlerRegistration registration = new HandlerRegistration(TYPE, QUEUE, 0, null, handler, null,
-				RetryPolicy.DEFAULT, false);
-		Worker worker = new Worker(this.schema.newStore(), List.of(registration),
-				new WorkerSettings(null, Map.of(QUEUE, 10), Duration.ofSeconds(2), Duration.ofSeconds(30),
-						Duration.ofSeconds(2), RetentionSettings.defaults()),
-				new RecordingListener(), RetryDelayOverride.NONE);
-		this.workers.add(worker);
-		worker.start();
 	}
 
 }

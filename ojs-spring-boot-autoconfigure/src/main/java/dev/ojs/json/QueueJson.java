@@ -24,7 +24,7 @@ import dev.ojs.spring.QueueInfo;
  * <ul>
  * <li>the binding (ojs-http-binding.md §11, openapi.yaml's queue object, spec README
  * decision 20) names a queue by {@code name} and {@code queue}, gives {@code status}, and
- * writes {@code paused_at} and {@code rate_limit} only when the queue has them; its stats
+ * writes {@code paused_at}, {@code rate_limit} and {@code concurrency} only when the queue has them; its stats
  * count every state exactly, with a {@code total} and the last hour's throughput;</li>
  * <li>the Admin API (ojs-admin-api.md §6) writes every field, gives {@code state}, counts
  * dead letters apart from other discarded jobs (estimated on large tables), the latency of
@@ -83,6 +83,9 @@ public final class QueueJson {
 		}
 		if (state.rateLimit() != null) {
 			queue.put("rate_limit", rateLimit(state.rateLimit()));
+		}
+		if (state.concurrency() != null) {
+			queue.put("concurrency", state.concurrency());
 		}
 		return queue;
 	}
@@ -160,14 +163,15 @@ public final class QueueJson {
 	}
 
 	/**
-	 * A queue's configuration in the Admin API (§6.6): this node's concurrency for it, and
-	 * its rate limit.
+	 * A queue's configuration in the Admin API (§6.2, §6.6): its concurrency limit on all nodes
+	 * ({@code null} without one), its rate limit, and this node's worker slots for it
+	 * ({@code node_concurrency}, {@code null} when this node does not serve it).
 	 */
-	public static Map<String, Object> adminConfiguration(@Nullable Integer concurrency,
-			@Nullable RateLimit rateLimit) {
+	public static Map<String, Object> adminConfiguration(QueueState state, @Nullable Integer nodeConcurrency) {
 		Map<String, Object> configuration = new LinkedHashMap<>();
-		configuration.put("concurrency", concurrency);
-		configuration.put("rate_limit", adminRateLimit(rateLimit));
+		configuration.put("concurrency", state.concurrency());
+		configuration.put("rate_limit", adminRateLimit(state.rateLimit()));
+		configuration.put("node_concurrency", nodeConcurrency);
 		return configuration;
 	}
 

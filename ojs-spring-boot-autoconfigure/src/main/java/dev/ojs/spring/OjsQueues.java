@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,7 +26,7 @@ import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 
 /**
- * Pauses, resumes, rate-limits, lists and counts queues (ojs-queue-config.md §5.1, §6.2,
+ * Pauses, resumes, rate-limits, limits the concurrency of, lists and counts queues (ojs-queue-config.md §5.1, §6.2,
  * ojs-admin-api.md §6): the one service of queues behind the Java API, the HTTP binding, the
  * Admin API and the actuator. The state is stored in the database, so it holds on every node
  * and across restarts: this node's worker follows at once, every other node's within one
@@ -139,15 +140,56 @@ public class OjsQueues {
 		return state;
 	}
 
+	/**
+	 * Sets a queue's concurrency limit (ojs-queue-config.md §6.2), also of a queue that has
+	 * never held a job: at most {@code concurrency} of its jobs are active at once, on all nodes
+	 * and workers (in process and over HTTP) together; jobs claimed beyond a lowered limit run to
+	 * their end. This node follows at once, other nodes within a second (at their next claim when
+	 * the queue had a limit already). A node that dies holding jobs frees their slots when their
+	 * reservations expire and the rescuer ends their attempts.
+	 * @param queue the queue name
+	 * @param concurrency the limit, at least 1, or {@code null} to remove it
+	 * @return its state now
+	 * @throws OjsValidationException when the name breaks {@link OjsNames} or the limit is below 1
+	 * (field {@code concurrency})
+	 * @throws UnsupportedOperationException when the job store cannot limit queues
+	 */
+	public QueueState setConcurrency(String queue, @Nullable Integer concurrency) {
+		OjsNames.checkQueue(queue, "queue");
+		if (concurrency != null && concurrency < 1) {
+			throw new OjsValidationException("concurrency",
+					"The 'concurrency' must be an integer of at least 1, or null to remove the limit.");
+		}
+		QueueState state = this.store.setConcurrency(queue, concurrency);
+		logger.info("OJS queue '" + queue + "' concurrency " + ((concurrency != null)
+				? "limited to " + concurrency + " on all nodes" : "limit removed"));
+		return state;
+	}
+
 	/** The rate limits of the queues that have one, by queue name. */
 	public Map<String, RateLimit> rateLimits() {
-		Map<String, RateLimit> limits = new TreeMap<>();
+		return byQueue(QueueState::rateLimit);
+	}
+
+	/** The concurrency limits of the queues that have one, by queue name. */
+	public Map<String, Integer> concurrencies() {
+		return byQueue(QueueState::concurrency);
+	}
+
+	/** The queue's concurrency limit, or {@code null} when it has none. */
+	public @Nullable Integer concurrency(String queue) {
+		return concurrencies().get(queue);
+	}
+
+	private <T> Map<String, T> byQueue(Function<QueueState, @Nullable T> setting) {
+		Map<String, T> settings = new TreeMap<>();
 		for (QueueState state : this.store.queueStates()) {
-			if (state.rateLimit() != null) {
-				limits.put(state.name(), state.rateLimit());
+			T value = setting.apply(state);
+			if (value != null) {
+				settings.put(state.name(), value);
 			}
 		}
-		return limits;
+		return settings;
 	}
 
 	/** The queue's rate limit, or {@code null} when it has none. */
@@ -198,7 +240,8 @@ public class OjsQueues {
 		for (JobState jobState : JobState.values()) {
 			byState.put(jobState, counts.getOrDefault(jobState, 0L));
 		}
-		return new QueueInfo(state.name(), state.paused(), state.pausedAt(), byState, deadLetters, state.rateLimit());
+		return new QueueInfo(state.name(), state.paused(), state.pausedAt(), byState, deadLetters, state.rateLimit(),
+				state.concurrency());
 	}
 
 	/**

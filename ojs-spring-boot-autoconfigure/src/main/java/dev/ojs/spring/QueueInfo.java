@@ -19,12 +19,20 @@ import dev.ojs.job.RateLimit;
  * are {@code discarded}
  * @param deadLetters how many of its {@code discarded} jobs are dead letters
  * @param rateLimit its rate limit (ojs-queue-config.md §6.2), or {@code null} when it has none
+ * @param concurrency most of its jobs active at once on all nodes (§6.2), or {@code null} when
+ * it has no such limit
  */
 public record QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts,
-		long deadLetters, @Nullable RateLimit rateLimit) {
+		long deadLetters, @Nullable RateLimit rateLimit, @Nullable Integer concurrency) {
 
 	public QueueInfo {
 		counts = Map.copyOf(counts);
+	}
+
+	/** A queue without a concurrency limit. */
+	public QueueInfo(String name, boolean paused, @Nullable Instant pausedAt, Map<JobState, Long> counts,
+			long deadLetters, @Nullable RateLimit rateLimit) {
+		this(name, paused, pausedAt, counts, deadLetters, rateLimit, null);
 	}
 
 	/** A queue without dead letters or a rate limit. */
@@ -32,9 +40,9 @@ public record QueueInfo(String name, boolean paused, @Nullable Instant pausedAt,
 		this(name, paused, pausedAt, counts, 0, null);
 	}
 
-	/** Its stored state: paused or not, and its rate limit. */
+	/** Its stored state: paused or not, and its limits. */
 	public QueueState state() {
-		return new QueueState(this.name, this.paused, this.pausedAt, this.rateLimit);
+		return new QueueState(this.name, this.paused, this.pausedAt, this.rateLimit, this.concurrency);
 	}
 
 	/** Its jobs in a state. */

@@ -313,7 +313,8 @@ abstract class AdminApiHttpTests {
 		assertThat(queue.get("state")).isEqualTo("paused");
 		assertThat(((Map<?, ?>) queue.get("counts")).get("available")).isEqualTo(1);
 		assertThat(queue.get("latency_ms")).isNotNull();
-		assertThat(((Map<?, ?>) queue.get("configuration")).get("concurrency")).isNotNull();
+		assertThat(((Map<?, ?>) queue.get("configuration")).get("node_concurrency")).as("this node's slots").isNotNull();
+		assertThat(((Map<?, ?>) queue.get("configuration")).get("concurrency")).as("no limit on all nodes").isNull();
 		assertThat(post(API + "/queues/default/resume", null).get("paused")).isEqualTo(false);
 		await().atMost(TIMEOUT).until(() -> state(id) == JobState.COMPLETED);
 		this.client.get().uri(API + "/queues/none").exchange().expectStatus().isNotFound();
@@ -341,12 +342,49 @@ abstract class AdminApiHttpTests {
 		assertThat(this.queues.rateLimit("mail")).isNull();
 		assertThat(put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("limit", 0, "period", "PT1M")), 400))
 			.extracting("error").extracting("details").extracting("field").isEqualTo("rate_limit.limit");
-		assertThat(put(API + "/queues/mail/config", Map.of("concurrency", 3), 400)).isNotNull();
-		assertThat(put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("max_per_second", 2), "concurrency", 3),
+		assertThat(put(API + "/queues/mail/config", Map.of("retention", Map.of()), 400)).isNotNull();
+		assertThat(put(API + "/queues/mail/config", Map.of("rate_limit", Map.of("max_per_second", 2), "retention", 3),
 				422)).extracting("error").extracting("code").isEqualTo("unsupported");
 		assertThat(this.queues.rateLimit("mail")).isNull();
 		// no worker serves "mail": the next test waits for an idle table
 		this.jdbc.update("DELETE FROM " + table() + " WHERE queue = 'mail'");
+	}
+
+	/**
+	 * §6.6, ojs-queue-config.md §6.2: a queue's concurrency on all nodes is set next to its rate
+	 * limit, shown in the detail, the list and the service, and removed; a bad one is 400 naming the
+	 * field and changes nothing.
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void configuresAQueuesConcurrency() {
+		Map<?, ?> set = put(API + "/queues/mail/config",
+				Map.of("concurrency", 4, "rate_limit", Map.of("limit", 50, "period", "PT1M")), 200);
+		assertThat((Map<String, Object>) set.get("configuration")).containsEntry("concurrency", 4)
+			.containsEntry("node_concurrency", null);
+		assertThat(this.queues.concurrency("mail")).isEqualTo(4);
+		assertThat(this.queues.rateLimit("mail")).isEqualTo(new RateLimit(50, Duration.ofMinutes(1)));
+		// a field left out stays as it is
+		put(API + "/queues/mail/config", Map.of("concurrency", 2), 200);
+		assertThat((Map<String, Object>) get(API + "/queues/mail").get("configuration")).containsEntry("concurrency", 2)
+			.extractingByKey("rate_limit")
+			.isNotNull();
+		assertThat(((List<Map<String, Object>>) get(API + "/queues").get("items")).stream()
+			.filter((item) -> item.get("name").equals("mail"))
+			.map((item) -> item.get("concurrency"))).containsExactly(2);
+		for (Object bad : List.of(0, "3", 1.5)) {
+			assertThat(put(API + "/queues/mail/config", Map.of("concurrency", bad, "rate_limit", Map.of("limit", 9)),
+					400)).extracting("error").extracting("details").extracting("field").isEqualTo("concurrency");
+		}
+		assertThat(this.queues.concurrency("mail")).isEqualTo(2);
+		assertThat(this.queues.rateLimit("mail")).isEqualTo(new RateLimit(50, Duration.ofMinutes(1)));
+		Map<String, Object> remove = new HashMap<>();
+		remove.put("concurrency", null);
+		remove.put("rate_limit", null);
+		assertThat((Map<String, Object>) put(API + "/queues/mail/config", remove, 200).get("configuration"))
+			.containsEntry("concurrency", null)
+			.containsEntry("rate_limit", null);
+		assertThat(this.queues.concurrencies()).doesNotContainKey("mail");
 	}
 
 	/** §9: this node appears running from its heartbeat; a node silent for three heartbeats is stale. */

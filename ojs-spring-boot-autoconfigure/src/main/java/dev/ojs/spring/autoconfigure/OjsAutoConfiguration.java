@@ -137,8 +137,13 @@ public final class OjsAutoConfiguration {
 			OjsProperties properties) {
 		OjsQueues queues = new OjsQueues(jobStore, adminStore.getIfAvailable(),
 				() -> worker.ifAvailable(Worker::refreshPausedQueues));
-		// the configured rate limits hold before any worker claims
+		// the configured limits hold before any worker claims
 		properties.rateLimits().forEach(queues::setRateLimit);
+		properties.getQueues().forEach((queue, settings) -> {
+			if (settings.getConcurrency() != null) {
+				queues.setConcurrency(queue, settings.getConcurrency());
+			}
+		});
 		return queues;
 	}
 

@@ -66,6 +66,13 @@ public class OjsProperties implements Validator {
 	 */
 	private final Map<String, QueueRateLimit> rateLimits = new LinkedHashMap<>();
 
+	/**
+	 * Settings of queues by queue name, such as 'ojs.queues.<name>.concurrency': at most that
+	 * many of the queue's jobs active at once on all nodes together. Queues not named here keep
+	 * the settings stored for them.
+	 */
+	private final Map<String, OjsQueueProperties> queues = new LinkedHashMap<>();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -112,6 +119,10 @@ public class OjsProperties implements Validator {
 
 	public Map<String, QueueRateLimit> getRateLimits() {
 		return this.rateLimits;
+	}
+
+	public Map<String, OjsQueueProperties> getQueues() {
+		return this.queues;
 	}
 
 	/** The configured rate limits, validated. */

@@ -62,6 +62,15 @@ final class OjsPropertiesValidation {
 				reject(errors, "rateLimits", "ojs.rate-limits." + queue, limit, ex.getMessage());
 			}
 		});
+		properties.getQueues().forEach((queue, settings) -> {
+			if (!OjsNames.isQueue(queue)) {
+				reject(errors, "queues", "ojs.queues", queue, OjsNames.QUEUE_MESSAGE);
+			}
+			Integer concurrency = settings.getConcurrency();
+			if (concurrency != null && concurrency < 1) {
+				reject(errors, "queues", "ojs.queues." + queue + ".concurrency", concurrency, "must be at least 1");
+			}
+		});
 		positive(errors, "maxArgsSize", "ojs.max-args-size", properties.getMaxArgsSize());
 		positive(errors, "maxMetaSize", "ojs.max-meta-size", properties.getMaxMetaSize());
 		DataSize maxResultSize = properties.getMaxResultSize();

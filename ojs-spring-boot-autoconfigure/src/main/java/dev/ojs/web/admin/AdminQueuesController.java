@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -35,12 +36,15 @@ import dev.ojs.web.RateLimits;
 
 /**
  * Queues (ojs-admin-api.md §6) through {@link OjsQueues}: list with counts, latency of the
- * oldest ready job and throughput over the last minutes; detail; pause, resume, rate limit and
- * purge of terminal jobs.
+ * oldest ready job and throughput over the last minutes; detail; pause, resume, rate and
+ * concurrency limits and purge of terminal jobs.
  */
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH + "/queues")
 public class AdminQueuesController {
+
+	/** The fields of a queue's configuration that can be changed. */
+	private static final Set<String> CONFIGURABLE = Set.of("concurrency", "rate_limit");
 
 	/** Throughput is averaged over this many minutes. */
 	static final int THROUGHPUT_MINUTES = 5;
@@ -61,9 +65,11 @@ public class AdminQueuesController {
 		Instant now = this.queues.now();
 		Map<String, StatsBucket> recent = recent(now);
 		Map<String, RateLimit> rateLimits = this.queues.rateLimits();
+		Map<String, Integer> concurrencies = this.queues.concurrencies();
 		List<Map<String, Object>> items = this.queues.summaries().stream().map((queue) -> {
 			Map<String, Object> view = QueueJson.admin(queue, recent.get(queue.name()), THROUGHPUT_MINUTES, now);
 			view.put("rate_limit", QueueJson.adminRateLimit(rateLimits.get(queue.name())));
+			view.put("concurrency", concurrencies.get(queue.name()));
 			return view;
 		}).toList();
 		return AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
@@ -72,8 +78,8 @@ public class AdminQueuesController {
 	@GetMapping("/{name}")
 	public Map<String, Object> queue(@PathVariable String name) {
 		QueueSummary queue = PathVariables.named("name", () -> this.queues.summary(name)).orElse(null);
-		Integer concurrency = concurrency(name);
-		if (queue == null && concurrency == null) {
+		Integer nodeConcurrency = nodeConcurrency(name);
+		if (queue == null && nodeConcurrency == null) {
 			throw ApiException.notFound("No queue " + name);
 		}
 		if (queue == null) {
@@ -81,35 +87,58 @@ public class AdminQueuesController {
 		}
 		Instant now = this.queues.now();
 		Map<String, Object> view = QueueJson.admin(queue, recent(now).get(name), THROUGHPUT_MINUTES, now);
-		view.put("configuration", QueueJson.adminConfiguration(concurrency, this.queues.rateLimit(name)));
+		QueueState state = new QueueState(name, queue.paused(), queue.pausedAt(), this.queues.rateLimit(name),
+				this.queues.concurrency(name));
+		view.put("configuration", QueueJson.adminConfiguration(state, nodeConcurrency));
 		return view;
 	}
 
 	/**
-	 * §6.6: sets or removes ({@code "rate_limit": null}) the queue's rate limit, on every node;
-	 * {@code concurrency} is each node's {@code ojs.worker.queues} setting and not changed here.
+	 * §6.6: sets or removes ({@code null}) the queue's rate limit ({@code rate_limit}) and its
+	 * concurrency limit ({@code concurrency}) on every node; a field left out stays as it is.
 	 */
 	@PutMapping("/{name}/config")
 	public Map<String, Object> configure(@PathVariable String name,
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
 		// the service's rule, applied before the body is read: a bad name is the answer whatever the body
 		PathVariables.named("name", () -> OjsNames.checkQueue(name, "queue"));
-		if (body == null || !body.containsKey("rate_limit")) {
-			throw ApiException.invalidRequest("The body must set 'rate_limit' (an object, or null to remove it)",
-					Map.of("field", "rate_limit"));
+		if (body == null || CONFIGURABLE.stream().noneMatch(body::containsKey)) {
+			throw ApiException.invalidRequest("The body must set 'concurrency' (an integer, or null to remove the"
+					+ " limit) or 'rate_limit' (an object, or null to remove it)", Map.of("field", "rate_limit"));
 		}
 		for (String field : body.keySet()) {
-			if (!field.equals("rate_limit")) {
-				throw new ApiException(422, ApiError.UNSUPPORTED, "Only 'rate_limit' can be configured here; '"
-						+ field + "' cannot", false, Map.of("field", field));
+			if (!CONFIGURABLE.contains(field)) {
+				throw new ApiException(422, ApiError.UNSUPPORTED, "Only 'concurrency' and 'rate_limit' can be"
+						+ " configured here; '" + field + "' cannot", false, Map.of("field", field));
 			}
 		}
+		// both read before either is set: a bad one changes nothing
+		Integer concurrency = body.containsKey("concurrency") ? concurrency(body.get("concurrency")) : null;
 		Object value = body.get("rate_limit");
 		RateLimit limit = (value != null) ? RateLimits.read(value, "rate_limit") : null;
-		QueueState state = PathVariables.named("name", () -> this.queues.setRateLimit(name, limit));
-		Map<String, Object> view = QueueJson.adminState(state);
-		view.put("configuration", QueueJson.adminConfiguration(concurrency(name), state.rateLimit()));
+		QueueState state = null;
+		if (body.containsKey("concurrency")) {
+			state = PathVariables.named("name", () -> this.queues.setConcurrency(name, concurrency));
+		}
+		if (body.containsKey("rate_limit")) {
+			state = PathVariables.named("name", () -> this.queues.setRateLimit(name, limit));
+		}
+		Map<String, Object> view = QueueJson.adminState(Objects.requireNonNull(state));
+		view.put("configuration", QueueJson.adminConfiguration(state, nodeConcurrency(name)));
 		return view;
+	}
+
+	/** A concurrency limit from a body: a whole number of at least 1, or {@code null}. */
+	private static @Nullable Integer concurrency(@Nullable Object value) {
+		if (value == null) {
+			return null;
+		}
+		if (!(value instanceof Integer concurrency) || concurrency < 1) {
+			throw ApiException.invalidRequest(
+					"The 'concurrency' must be an integer of at least 1, or null to remove the limit.",
+					Map.of("field", "concurrency"));
+		}
+		return concurrency;
 	}
 
 	@PostMapping("/{name}/pause")
@@ -156,7 +185,8 @@ public class AdminQueuesController {
 		return this.queues.statsByQueue(now.minus(Duration.ofMinutes(THROUGHPUT_MINUTES)), now);
 	}
 
-	private @Nullable Integer concurrency(String name) {
+	/** This node's worker slots for the queue, or {@code null} when it does not serve the queue. */
+	private @Nullable Integer nodeConcurrency(String name) {
 		OjsWorker worker = this.worker.getIfAvailable();
 		return (worker != null) ? worker.status().queues().get(name) : null;
 	}

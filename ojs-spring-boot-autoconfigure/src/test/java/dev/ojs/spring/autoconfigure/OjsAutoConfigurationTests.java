@@ -310,6 +310,25 @@ class OjsAutoConfigurationTests {
 			.run((context) -> assertThat(context.getStartupFailure()).hasStackTraceContaining("period must be from"));
 	}
 
+	/** ojs-queue-config.md §6.2: {@code ojs.queues.<name>.concurrency} is stored at start-up; below 1 fails naming it. */
+	@Test
+	void configuredQueueConcurrencyIsStoredAtStartUpAndValidated() {
+		this.contextRunner.withPropertyValues("ojs.queues.reports.concurrency=3", "ojs.queues.other.concurrency=")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				OjsQueues queues = context.getBean(OjsQueues.class);
+				assertThat(queues.concurrency("reports")).isEqualTo(3);
+				assertThat(queues.concurrencies()).containsOnlyKeys("reports");
+			});
+		this.contextRunner.withPropertyValues("ojs.queues.reports.concurrency=0").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("ojs.queues.reports.concurrency")
+				.hasStackTraceContaining("must be at least 1");
+		});
+		this.contextRunner.withPropertyValues("ojs.queues.Bad_Queue.concurrency=2")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
 	@Test
 	void userJobStoreThatCannotRunAWorkerFailsStartUpAndNamesTheWayOut() {
 		this.contextRunner.withBean("myStore", JobStore.class, () -> mock(JobStore.class)).run((context) -> {

@@ -389,7 +389,7 @@ abstract class AbstractHttpLimitsTests {
 			responses.add(client.send("PUT", ADMIN + "/queues/default/config", body, json));
 			responses.add(client.send("DELETE", ADMIN + "/queues/default/jobs", body, json));
 		}
-		for (String body : List.of("{\"rate_limit\":\"x\"}", "{\"rate_limit\":{\"limit\":\"a\"}}", "{\"concurrency\":2}")) {
+		for (String body : List.of("{\"rate_limit\":\"x\"}", "{\"rate_limit\":{\"limit\":\"a\"}}", "{\"concurrency\":\"2\"}")) {
 			responses.add(client.send("PUT", ADMIN + "/queues/default/config", body, json));
 		}
 		for (String body : List.of("{\"states\":[\"nope\"]}", "{\"states\":\"x\"}", "{\"states\":[\"completed\"],\"older_than\":5}")) {

@@ -1,0 +1,175 @@
+package dev.ojs.jdbc;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
+
+/**
+ * Holds the claims of limited queues to their limits (ojs-queue-config.md §6.2, §8.3): such a
+ * claim locks the queue's row, counts the queue's active jobs when it has a concurrency limit,
+ * takes no more jobs than the limit leaves and than the rate limit's bucket holds, and moves the
+ * bucket on by the jobs it took, all in one transaction. Claims of one limited queue thus take
+ * their turns on every node, and each counts the jobs the claims before it took. Every claim goes
+ * through it, in-process pollers' and HTTP workers' fetches alike, so the limits hold across nodes
+ * and kinds of worker.
+ * <p>
+ * Which queues have a limit is read at most once a second, so a claim of a queue without one
+ * costs nothing more; a queue newly limited is held to it on every node within a second, at once
+ * on the node that set it (a claim already under way there is not held back by it). The claims of
+ * a queue already limited read its limits from its locked row, so a changed limit holds at once.
+ */
+final class QueueLimits {
+
+	private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final Log logger = LogFactory.getLog(QueueLimits.class);
+
+	private final QueueSql queues;
+
+	/** The queue state table, named when its limits cannot be read. */
+	private final String table;
+
+	/** The names of the queues with a limit. */
+	private volatile Set<String> limited = Set.of();
+
+	private volatile long refreshedNanos;
+
+	private volatile boolean stale = true;
+
+	/** Whether the last read failed and said so. */
+	private boolean warned;
+
+	/** When each throttled queue's next token comes back. */
+	private final Map<String, Instant> throttledUntil = new ConcurrentHashMap<>();
+
+	QueueLimits(QueueSql queues, String table) {
+		this.queues = queues;
+		this.table = table;
+	}
+
+	/**
+	 * Claims through {@code claim} (given how many jobs to take at most): at once for a queue
+	 * without a limit, otherwise no more than its concurrency limit leaves and its bucket holds at
+	 * {@code now}.
+	 */
+	List<Job> claim(String queue, int limit, Instant now, IntFunction<List<Job>> claim) {
+		if (!limited().contains(queue)) {
+			return claim.apply(limit);
+		}
+		return this.queues.inLimitTransaction((status) -> {
+			QueueSql.Limits limits = this.queues.lockLimits(queue);
+			if (limits == null) {
+				// the limits were removed since they were read
+				this.throttledUntil.remove(queue);
+				return claim.apply(limit);
+			}
+			int wanted = limit;
+			if (limits.concurrency() != null) {
+				wanted = Math.min(wanted, Math.max(0, limits.concurrency() - this.queues.countActive(queue)));
+			}
+			RateLimit rateLimit = limits.rateLimit();
+			if (rateLimit == null) {
+				this.throttledUntil.remove(queue);
+				return (wanted > 0) ? claim.apply(wanted) : List.of();
+			}
+			return drawFromBucket(queue, rateLimit, limits.tat(), wanted, now, claim);
+		});
+	}
+
+	/** A claim of up to {@code wanted} jobs of a rate-limited queue, drawn from its bucket. */
+	private List<Job> drawFromBucket(String queue, RateLimit rateLimit, @Nullable Long tat, int wanted, Instant now,
+			IntFunction<List<Job>> claim) {
+		long nanos = RateLimit.epochNanos(now);
+		int available = rateLimit.available(tat, nanos);
+		int take = Math.min(wanted, available);
+		List<Job> claimed = (take > 0) ? claim.apply(take) : List.of();
+		Long newTat = tat;
+		if (!claimed.isEmpty()) {
+			newTat = rateLimit.taken(tat, nanos, claimed.size());
+			this.queues.setRateTat(queue, newTat);
+		}
+		if (available < wanted && claimed.size() == available) {
+			// short for want of tokens, not of due jobs or free slots
+			this.throttledUntil.put(queue, Instant.ofEpochSecond(0, rateLimit.nextTokenAt(newTat, nanos)));
+		}
+		else {
+			this.throttledUntil.remove(queue);
+		}
+		return claimed;
+	}
+
+	static void checkQueueName(String queue) {
+		if (queue == null || queue.isBlank()) {
+			throw new IllegalArgumentException("Queue name must not be blank");
+		}
+		InsertRow.checkLength("queue", queue);
+	}
+
+	static void checkConcurrency(@Nullable Integer concurrency) {
+		if (concurrency != null && concurrency < 1) {
+			throw new IllegalArgumentException("A queue's concurrency must be at least 1: " + concurrency);
+		}
+	}
+
+	/** When the queue's next token comes back, if its last claim ran its bucket dry before its wish. */
+	@Nullable Instant throttledUntil(String queue) {
+		return this.throttledUntil.get(queue);
+	}
+
+	/** A limit changed on this node: read them again before the next claim. */
+	void changed() {
+		this.stale = true;
+	}
+
+	/** Reads the limits; when that fails, claims keep the limits last read and a warning says why. */
+	private void refresh() {
+		try {
+			Set<String> limited = new HashSet<>();
+			for (QueueState state : this.queues.all()) {
+				if (state.rateLimit() != null || state.concurrency() != null) {
+					limited.add(state.name());
+				}
+			}
+			this.limited = limited;
+			this.throttledUntil.keySet().retainAll(limited);
+			this.warned = false;
+		}
+		catch (DataAccessException ex) {
+			if (!this.warned) {
+				logger.warn("OJS could not read the queues' limits (is the " + this.table
+						+ " table up to date with the schema script?); claims keep the limits last read: " + ex);
+			}
+			this.warned = true;
+		}
+		this.stale = false;
+		this.refreshedNanos = System.nanoTime();
+	}
+
+	private Set<String> limited() {
+		long now = System.nanoTime();
+		if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
+			synchronized (this) {
+				if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
+					refresh();
+				}
+			}
+		}
+		return this.limited;
+	}
+
+}

@@ -1,0 +1,257 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.jdbc.JdbcSchema;
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.QueueState;
+import dev.ojs.job.RateLimit;
+
+import static dev.ojs.testsupport.Jobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Per-queue concurrency limits across the cluster (ojs-queue-config.md §6.2 {@code concurrency},
+ * L4-RATE-001): at most the limit of a queue's jobs are active at once, whatever the number of
+ * nodes and threads claiming; a changed limit holds for the next claim; a dead node's slots come
+ * back when the rescuer ends its expired attempts. Run against each database by a subclass.
+ */
+abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
+
+	@Test
+	void aClaimTakesNoMoreThanTheFreeSlots() {
+		JdbcJobStore store = store();
+		insert(store, 10);
+		QueueState state = store.setConcurrency(QUEUE, 3);
+		assertThat(state.concurrency()).isEqualTo(3);
+		assertThat(store.queueStates()).containsExactly(state);
+
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 2);
+		assertThat(first).hasSize(2);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 5)).hasSize(1);
+		assertThat(store.claim("b", QUEUE, VISIBILITY, 5)).isEmpty();
+		// a slot is not a token: the poller waits for a job to end, not for a time
+		assertThat(store.throttledUntil(QUEUE)).isNull();
+		store.complete(first, false);
+		assertThat(store.claim("b", QUEUE, VISIBILITY, 5)).hasSize(2);
+		assertThat(countActive()).isEqualTo(3);
+	}
+
+	/**
+	 * The issue's exactness case: four nodes (stores) with eight threads each claim, run and
+	 * complete the jobs of a queue limited to 3; the active jobs, counted by the threads as they
+	 * run them and sampled in the database throughout, never exceed 3, and every job completes.
+	 */
+	@Test
+	void fourNodesWithEightThreadsEachNeverRunMoreThanTheLimit() throws Exception {
+		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());
+		List<String> ids = insert(nodes.get(0), 120);
+		nodes.get(0).setConcurrency(QUEUE, 3);
+
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger maxRunning = new AtomicInteger();
+		AtomicInteger completed = new AtomicInteger();
+		AtomicBoolean done = new AtomicBoolean();
+		ExecutorService threads = Executors.newFixedThreadPool(nodes.size() * 8 + 1);
+		try {
+			CountDownLatch go = new CountDownLatch(1);
+			List<Future<?>> futures = new ArrayList<>();
+			for (int n = 0; n < nodes.size(); n++) {
+				JdbcJobStore node = nodes.get(n);
+				for (int t = 0; t < 8; t++) {
+					String nodeId = "node-" + n;
+					futures.add(threads.submit(() -> {
+						go.await();
+						while (completed.get() < ids.size()) {
+							List<Job> jobs = node.claim(nodeId, QUEUE, VISIBILITY, 1 + ThreadLocalRandom.current().nextInt(3));
+							if (jobs.isEmpty()) {
+								Thread.sleep(2);
+								continue;
+							}
+							maxRunning.accumulateAndGet(running.addAndGet(jobs.size()), Math::max);
+							Thread.sleep(3);
+							running.addAndGet(-jobs.size());
+							completed.addAndGet(node.complete(jobs, false).size());
+						}
+						return null;
+					}));
+				}
+			}
+			List<Long> samples = new CopyOnWriteArrayList<>();
+			Future<?> sampler = threads.submit(() -> {
+				go.await();
+				while (!done.get()) {
+					samples.add(countActive());
+				}
+				return null;
+			});
+			go.countDown();
+			for (Future<?> future : futures) {
+				future.get();
+			}
+			done.set(true);
+			sampler.get();
+			assertThat(samples).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= 3);
+			assertThat(maxRunning.get()).as("jobs running at once").isEqualTo(3);
+		}
+		finally {
+			done.set(true);
+			threads.shutdownNow();
+		}
+		assertThat(completed.get()).isEqualTo(ids.size());
+		assertThat(ids).allMatch((id) -> nodes.get(0).find(id).orElseThrow().state() == JobState.COMPLETED);
+	}
+
+	/** A limit lowered while jobs run holds for the next claim, on this node and another; its queue stays limited. */
+	@Test
+	void aLimitLoweredWhileJobsRunHoldsForTheNextClaim() {
+		JdbcJobStore operator = store();
+		JdbcJobStore worker = store();
+		insert(operator, 10);
+		operator.setConcurrency(QUEUE, 5);
+		List<Job> running = worker.claim("w", QUEUE, VISIBILITY, 10);
+		assertThat(running).hasSize(5);
+
+		operator.setConcurrency(QUEUE, 2);
+		worker.complete(running.subList(0, 2), false);
+		// three still run: none free under 2
+		assertThat(worker.claim("w", QUEUE, VISIBILITY, 10)).isEmpty();
+		assertThat(operator.claim("o", QUEUE, VISIBILITY, 10)).isEmpty();
+		worker.complete(running.subList(2, 4), false);
+		assertThat(worker.claim("w", QUEUE, VISIBILITY, 10)).hasSize(1);
+		assertThat(countActive()).isEqualTo(2);
+
+		operator.setConcurrency(QUEUE, null);
+		assertThat(operator.queueStates()).singleElement().satisfies((queue) -> assertThat(queue.concurrency()).isNull());
+		assertThat(worker.claim("w", QUEUE, VISIBILITY, 10)).as("the 4 jobs left").hasSize(4);
+	}
+
+	/** A queue limited on one node is held to it on another within a second (the default poll interval). */
+	@Test
+	void aLimitSetOnOneNodeHoldsOnAnotherWithinASecond() {
+		JdbcJobStore operator = store();
+		JdbcJobStore worker = store();
+		insert(operator, 200);
+		// the worker has read the limits (none) before the operator sets one
+		assertThat(worker.claim("w", QUEUE, VISIBILITY, 3)).hasSize(3);
+		operator.setConcurrency(QUEUE, 3);
+		long setAt = System.nanoTime();
+		// until the worker reads the limit its claims take a job each; then none, with 3 and more active
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> worker.claim("w", QUEUE, VISIBILITY, 1).isEmpty());
+		assertThat(Duration.ofNanos(System.nanoTime() - setAt)).isLessThan(Duration.ofMillis(1500));
+		assertThat(countActive()).isLessThan(200);
+	}
+
+	/** A dead node's slots come back when its reservations expire and the rescuer ends their attempts (retry spec §9.2). */
+	@Test
+	void aDeadNodesSlotsComeBackAtVisibilityExpiry() {
+		JdbcJobStore store = store();
+		insert(store, 5);
+		store.setConcurrency(QUEUE, 2);
+		assertThat(store.claim("dead", QUEUE, Map.of(TYPE, Duration.ofSeconds(10)), 5)).hasSize(2);
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).as("expired but not yet rescued").isEmpty();
+		assertThat(store.reapExpired(10, (job) -> new AttemptFailure(job, JobState.RETRYABLE,
+				this.clock.instant().plusSeconds(60), List.of(), false, this.clock.instant()))).hasSize(2);
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).hasSize(2);
+	}
+
+	@Test
+	void limitsShareTheQueueRowAndHoldTogether() {
+		JdbcJobStore store = store();
+		insert(store, 10);
+		store.pauseQueue(QUEUE);
+		store.setRateLimit(QUEUE, new RateLimit(4, Duration.ofHours(1)));
+		QueueState state = store.setConcurrency(QUEUE, 3);
+		assertThat(state.paused()).isTrue();
+		assertThat(state.rateLimit()).isEqualTo(new RateLimit(4, Duration.ofHours(1)));
+		assertThat(store.resumeQueue(QUEUE).concurrency()).isEqualTo(3);
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 10);
+		assertThat(first).as("the concurrency limit").hasSize(3);
+		store.complete(first, false);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).as("the rate limit's last token").hasSize(1);
+		assertThat(store.throttledUntil(QUEUE)).isNotNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> store.setConcurrency(QUEUE, 0));
+	}
+
+	@Test
+	void otherQueuesAreNotLimited() {
+		JdbcJobStore store = store();
+		store.setConcurrency(QUEUE, 1);
+		store.insert(List.of(job(TYPE).queue("free").build(), job(TYPE).queue("free").build(),
+				job(TYPE).queue("free").build()));
+		assertThat(store.claim("a", "free", VISIBILITY, 10)).hasSize(3);
+	}
+
+	/** The schema script adds the concurrency column to a queues table created before it (not on MySQL: see its script). */
+	@Test
+	void schemaScriptAddsConcurrencyToAnOlderQueuesTable() {
+		JdbcJobStore store = store();
+		store.pauseQueue(QUEUE);
+		String queues = this.schema.settings().queuesTableName();
+		new JdbcTemplate(this.schema.dataSource()).execute("ALTER TABLE " + queues + " DROP COLUMN concurrency");
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
+		assertThat(store.queueStates()).singleElement().satisfies((queue) -> {
+			assertThat(queue.paused()).isTrue();
+			assertThat(queue.concurrency()).isNull();
+		});
+		assertThat(store.setConcurrency(QUEUE, 2).concurrency()).isEqualTo(2);
+	}
+
+	/**
+	 * The in-process worker with 10 slots for the queue on each of two nodes runs no more than the
+	 * queue's 3 at once, and reaches 3.
+	 */
+	@Test
+	void workersOnTwoNodesRunNoMoreThanTheLimit() {
+		JdbcJobStore operator = this.schema.newStore();
+		operator.setConcurrency(QUEUE, 3);
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger maxRunning = new AtomicInteger();
+		JobHandler handler = (attempt) -> {
+			maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				Thread.sleep(50);
+			}
+			finally {
+				running.decrementAndGet();
+			}
+		};
+		startWorker(handler, Duration.ofMillis(100));
+		startWorker(handler, Duration.ofMillis(100));
+		List<String> ids = insert(operator, 30);
+		await().atMost(TIMEOUT)
+			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
+		assertThat(maxRunning.get()).isEqualTo(3);
+	}
+
+	private long countActive() {
+		Long count = new JdbcTemplate(this.schema.dataSource()).queryForObject(
+				"SELECT count(*) FROM " + this.schema.tableName() + " WHERE state = 'active' AND queue = ?", Long.class,
+				QUEUE);
+		return (count != null) ? count : 0;
+	}
+
+}
