@@ -236,7 +236,7 @@ class CompleterTests {
 		assertThat(this.written).containsExactly(Map.entry(reaped.id(), false), Map.entry(held.id(), true));
 		assertThat(this.listener.of(reaped.id())).isEmpty();
 		assertThat(this.listener.kinds(held.id())).containsExactly("completed");
-		assertThat(this.store.get(reaped.id()).state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(this.store.get(reaped.id()).state()).isEqualTo(JobState.AVAILABLE);
 	}
 
 	@Test

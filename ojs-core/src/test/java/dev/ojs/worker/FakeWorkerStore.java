@@ -188,7 +188,7 @@ final class FakeWorkerStore implements WorkerStore {
 		for (AttemptFailure failure : failures) {
 			if (holds(failure.job())) {
 				Job stored = this.jobs.get(failure.job().id());
-				this.jobs.put(stored.id(), copy(stored, failure.state(), stored.attempt(), failure.scheduledAt(),
+				this.jobs.put(stored.id(), copy(stored, failure.storedState(), stored.attempt(), failure.scheduledAt(),
 						failure.errors(), failure.deadLetter(), stored.startedAt(), null, failure.discardedAt(),
 						stored.lockedBy(), null));
 				written.add(stored.id());

@@ -168,7 +168,7 @@ class HeartbeaterTests {
 		this.heartbeater.heartbeat();
 
 		assertThat(attempt.isReservationLost()).isTrue();
-		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(this.store.get(attempt.id()).state()).isEqualTo(JobState.AVAILABLE);
 		assertThat(this.store.get(attempt.id()).lockedUntil()).isNull();
 	}
 

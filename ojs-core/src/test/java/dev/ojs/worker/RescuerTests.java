@@ -66,12 +66,13 @@ class RescuerTests {
 		rescuer(() -> true).rescue();
 
 		Job stored = this.store.get(claimed.id());
-		assertThat(stored.state()).isEqualTo(JobState.RETRYABLE);
+		// due at once, so stored available, as the JDBC stores do (AttemptFailure.storedState)
+		assertThat(stored.state()).isEqualTo(JobState.AVAILABLE);
 		assertThat(stored.attempt()).isEqualTo(1);
 		// a stalled attempt: the backoff (10 s) counts from its claim, and the reservation
 		// outlasts it, so the retry is due when the reservation ended (docs/retries.md)
 		Instant due = claimed.lockedUntil();
-		assertThat(stored.nextRetryAt()).isEqualTo(due);
+		assertThat(stored.scheduledAt()).isEqualTo(due);
 		assertThat(stored.lockedUntil()).isNull();
 		ErrorEntry error = stored.lastError();
 		assertThat(error.type()).isEqualTo("visibility_timeout");
@@ -111,7 +112,7 @@ class RescuerTests {
 		for (int attempt = 1; attempt <= 3; attempt++) {
 			if (attempt > 1) {
 				// the retry comes due and is claimed again
-				this.store.clock.set(this.store.get(claimed.id()).nextRetryAt());
+				this.store.clock.set(this.store.get(claimed.id()).scheduledAt());
 				assertThat(this.store.claim(NODE, QUEUE, Map.of(TYPE, VISIBILITY), 10)).extracting(Job::attempt)
 					.containsExactly(attempt);
 			}
@@ -158,7 +159,7 @@ class RescuerTests {
 
 		rescuer(() -> true).rescue();
 
-		assertThat(this.store.get(claimed.id()).state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(this.store.get(claimed.id()).state()).isEqualTo(JobState.AVAILABLE);
 		assertThat(this.listener.kinds(claimed.id())).containsExactly("retrying");
 	}
 
@@ -196,7 +197,7 @@ class RescuerTests {
 		rescuer(() -> true).rescue();
 
 		assertThat(this.counting.reapLimits).containsExactly(Rescuer.BATCH, Rescuer.BATCH, Rescuer.BATCH);
-		assertThat(count(JobState.RETRYABLE)).isEqualTo(claimed.size());
+		assertThat(count(JobState.AVAILABLE)).isEqualTo(claimed.size());
 		assertThat(this.listener.events).hasSize(claimed.size());
 		assertThat(this.listener.events).extracting((event) -> event.job().id()).doesNotHaveDuplicates();
 		assertThat(this.retriesDue).hasSize(claimed.size());
@@ -212,12 +213,12 @@ class RescuerTests {
 		rescuer.rescue();
 
 		assertThat(this.counting.reapLimits).hasSize(Rescuer.MAX_BATCHES);
-		assertThat(count(JobState.RETRYABLE)).isEqualTo(Rescuer.BATCH * Rescuer.MAX_BATCHES);
+		assertThat(count(JobState.AVAILABLE)).isEqualTo(Rescuer.BATCH * Rescuer.MAX_BATCHES);
 		assertThat(count(JobState.ACTIVE)).isEqualTo(50);
 
 		rescuer.rescue();
 
-		assertThat(count(JobState.RETRYABLE)).isEqualTo(total);
+		assertThat(count(JobState.AVAILABLE)).isEqualTo(total);
 		assertThat(this.listener.events).hasSize(total);
 		assertThat(this.listener.events).extracting((event) -> event.job().id()).doesNotHaveDuplicates();
 	}
@@ -233,7 +234,7 @@ class RescuerTests {
 		rescuer.rescue();
 
 		assertThat(this.counting.reapLimits).hasSize(2);
-		assertThat(count(JobState.RETRYABLE)).isEqualTo(Rescuer.BATCH * 2);
+		assertThat(count(JobState.AVAILABLE)).isEqualTo(Rescuer.BATCH * 2);
 		assertThat(count(JobState.ACTIVE)).isEqualTo(Rescuer.BATCH);
 		assertThat(this.listener.events).hasSize(Rescuer.BATCH * 2);
 	}
@@ -246,7 +247,7 @@ class RescuerTests {
 		rescuer(() -> false).rescue();
 
 		assertThat(this.counting.reapLimits).hasSize(1);
-		assertThat(count(JobState.RETRYABLE)).isEqualTo(Rescuer.BATCH);
+		assertThat(count(JobState.AVAILABLE)).isEqualTo(Rescuer.BATCH);
 		assertThat(count(JobState.ACTIVE)).isOne();
 	}
 
