@@ -23,7 +23,7 @@ import dev.ojs.bench.scenario.Scenario;
 public final class BenchmarkApplication {
 
 	/** The scenarios that run on MariaDB as well as on PostgreSQL. */
-	static final List<String> MARIADB_SCENARIOS = List.of("drain", "retry", "backlog");
+	static final List<String> MARIADB_SCENARIOS = List.of("drain", "retry", "backlog", "limit", "soak");
 
 	private BenchmarkApplication() {
 	}
@@ -72,6 +72,9 @@ public final class BenchmarkApplication {
 		int failures = 0;
 		Map<String, ScenarioResult> judged = new LinkedHashMap<>();
 		Comparison comparison = new Comparison(options.systems());
+		// the last measured result of each scenario, for the ones after it (soak takes drain's warm rate)
+		Map<String, ScenarioResult> earlier = new LinkedHashMap<>();
+		double limit = Double.NaN;
 		for (String name : options.scenarios()) {
 			for (String system : options.systems()) {
 				boolean ours = system.equals(BenchmarkOptions.OJS);
@@ -86,10 +89,15 @@ public final class BenchmarkApplication {
 					out.printf("%n# %s%s%n", scenario.name(), warmup
 							? " warm-up " + run + " of " + options.warmupRuns() + " (not measured)"
 							: (options.runs() > 1) ? " run " + (run - options.warmupRuns()) + " of " + options.runs() : "");
-					try (BenchEnvironment environment = new BenchEnvironment(options, out)) {
-						ScenarioResult result = scenario.run(environment);
+					try (BenchEnvironment environment = new BenchEnvironment(options, out, earlier)) {
+						ScenarioResult result = ours ? LimitFraction.addTo(scenario.run(environment), limit)
+								: scenario.run(environment);
 						if (!warmup) {
 							results.add(result);
+							earlier.put(name, result);
+						}
+						if (!LimitFraction.describe(result).isEmpty()) {
+							out.println(LimitFraction.describe(result));
 						}
 						out.println((warmup ? "WARMUP " : "") + result.resultLine());
 					}
@@ -106,6 +114,9 @@ public final class BenchmarkApplication {
 					out.println(summary.resultLine());
 				}
 				if (summary != null) {
+					if (ours && name.equals("limit")) {
+						limit = summary.jobsPerSecond();
+					}
 					comparison.add(name, system, summary);
 					if (ours) {
 						judged.put(name, summary);

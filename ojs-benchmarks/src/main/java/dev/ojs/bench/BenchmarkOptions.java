@@ -43,13 +43,17 @@ import java.util.List;
  * (delayed jobs that the claims must pass over)
  * @param systems the job systems that run each scenario: {@code ojs} (the starter) and the
  * peers {@code db-scheduler} and {@code jobrunr}, in order
+ * @param coldJobs the drain's first jobs, reported apart as the cold rate (the rest is the warm rate)
+ * @param httpWorkers HTTP workers of the {@code http} scenario
+ * @param limit options of the {@code limit} scenario
+ * @param soak options of the {@code soak} scenario
  */
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, int warmupRuns, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
 		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle,
-		int scheduledAhead, List<String> systems) {
+		int scheduledAhead, List<String> systems, int coldJobs, int httpWorkers, LimitOptions limit, SoakOptions soak) {
 
 	/** The starter's name in {@code --systems}. */
 	public static final String OJS = "ojs";
@@ -60,9 +64,10 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|chaos[,...]
+			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|limit|soak|chaos[,...]
 			                            (long-jobs: 1 s jobs at the default concurrency, whatever --concurrency says)
-			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k)
+			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k, --http-workers=N (4))
+			                            (limit: plain JDBC insert/claim/complete cycles, no engine; soak: long load, sampled)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing), or MariaDB
 			                            (jdbc:mariadb://...; drain, retry and backlog only)
 			  --smoke                   tiny sizes, for CI
@@ -72,7 +77,12 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --poll-interval=DURATION  idle poll interval (default PT1S)
 			  --completed-retention=DURATION  keep completed jobs this long (default PT1H; PT0S deletes)
 			  --enqueue-jobs=N (10k) --enqueue-batch-jobs=N (200k) --batch-size=N (100) --enqueue-threads=N (1)
-			  --drain-jobs=N (200k)
+			  --drain-jobs=N (200k) --cold-jobs=N (50k: the drain's first N jobs are its cold rate, the rest its warm rate)
+			  --limit-clients=N (8) --limit-batch=N (100) --limit-duration=DURATION (PT15S per variant)
+			  --with-limit              run limit first, so every throughput figure is also a fraction of it
+			  --soak-fraction=F (0.6) of --soak-drain-rate=N (0 = a drain earlier in the run, else measured
+			                            by two drains of --soak-probe-jobs=N (50k)) --soak-duration=DURATION (PT30M)
+			  --soak-retention=DURATION (PT10M) --soak-interval=DURATION (PT1M) --output-dir=DIR (bench-results)
 			  --steady-duration=DURATION (PT30S) --steady-warmup=DURATION (PT5S) --producers=N (2) --rate=N (15000/s, 0 = unthrottled)
 			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
@@ -99,6 +109,11 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 	public static BenchmarkOptions parse(CommandLine line) {
 		boolean smoke = line.flag("smoke", false);
 		List<String> scenarios = expand(line.list("scenario", List.of("all")));
+		if (line.flag("with-limit", false) && !scenarios.contains("limit")) {
+			scenarios = new ArrayList<>(scenarios);
+			scenarios.add(0, "limit");
+			scenarios = List.copyOf(scenarios);
+		}
 		BenchmarkOptions options = new BenchmarkOptions(line.string("jdbc-url", BenchDatabase.DEFAULT_URL), scenarios,
 				positive(line, "runs", 1), (int) line.number("warmup-runs", 0), smoke, positive(line, "concurrency", 100), positive(line, "pool-size", 30),
 				line.duration("poll-interval", Duration.ofSeconds(1)),
@@ -118,7 +133,9 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("timeout", smoke ? Duration.ofMinutes(2) : Duration.ofMinutes(15)),
 				line.flag("keep-tables", false), positive(line, "cron-schedules", smoke ? 200 : 10_000),
 				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)),
-				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))));
+				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))),
+				positive(line, "cold-jobs", smoke ? 200 : 50_000), positive(line, "http-workers", 4),
+				LimitOptions.parse(line, smoke), SoakOptions.parse(line, smoke));
 		if (options.scheduledAhead() < 0) {
 			throw new IllegalArgumentException("--scheduled-ahead must not be negative");
 		}
@@ -158,6 +175,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				case "admin" -> scenarios.add(name);
 				// not in all: it measures the HTTP binding, not the engine
 				case "http" -> scenarios.add("http");
+				// not in all: the database's own limit, and a load of half an hour by default
+				case "limit", "soak" -> scenarios.add(name);
 				default -> {
 					if (!ALL.contains(name)) {
 						throw new IllegalArgumentException(

@@ -40,6 +40,13 @@ public final class LatencyRecorder {
 		this.size = 0;
 	}
 
+	/** The samples so far, which are then cleared (one interval's samples, none lost between the two). */
+	public synchronized long[] takeAll() {
+		long[] taken = Arrays.copyOf(this.samples, this.size);
+		this.size = 0;
+		return taken;
+	}
+
 	public synchronized long[] toArray() {
 		return Arrays.copyOf(this.samples, this.size);
 	}

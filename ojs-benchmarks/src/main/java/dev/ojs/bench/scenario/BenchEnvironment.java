@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.ojs.bench.BenchDatabase;
 import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.ScenarioResult;
 import dev.ojs.bench.WalUsage;
 import dev.ojs.spring.OjsTemplate;
 
@@ -27,6 +29,8 @@ import dev.ojs.spring.OjsTemplate;
  */
 public final class BenchEnvironment implements AutoCloseable {
 
+	private static final AtomicInteger CREATED = new AtomicInteger();
+
 	private final BenchmarkOptions options;
 
 	private final PrintStream out;
@@ -35,9 +39,35 @@ public final class BenchEnvironment implements AutoCloseable {
 
 	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
 
+	private final Map<String, ScenarioResult> earlier;
+
+	/** Environments created before this one in this JVM: 0 for a run in a fresh JVM. */
+	private final int runsBefore = CREATED.getAndIncrement();
+
 	public BenchEnvironment(BenchmarkOptions options, PrintStream out) {
+		this(options, out, Map.of());
+	}
+
+	/**
+	 * An environment that knows the results of the scenarios run before it.
+	 * @param options the options
+	 * @param out the output
+	 * @param earlier the last measured result of each scenario run so far in this JVM
+	 */
+	public BenchEnvironment(BenchmarkOptions options, PrintStream out, Map<String, ScenarioResult> earlier) {
 		this.options = options;
 		this.out = out;
+		this.earlier = earlier;
+	}
+
+	/** The last measured result of a scenario run earlier, {@code null} when there is none. */
+	public @Nullable ScenarioResult earlier(String scenario) {
+		return this.earlier.get(scenario);
+	}
+
+	/** Scenario runs (warm-ups included) before this one in this JVM; 0 = this run's JVM is fresh. */
+	public int runsBefore() {
+		return this.runsBefore;
 	}
 
 	public BenchmarkOptions options() {

@@ -55,8 +55,17 @@ final class DrainScenario implements Scenario {
 		double startup = (System.nanoTime() - boot) / 1e9;
 		CpuUsage cpuStart = CpuUsage.now();
 		JobProbe probe = worker.probe();
+		// the first --cold-jobs completions are the cold rate (this worker's code not yet compiled), the rest the warm one
+		int cold = Math.min(options.coldJobs(), jobs);
+		long coldEnd = probe.await(probe::completed, cold, options.timeout(), "completions");
+		CpuUsage cpuCold = CpuUsage.now();
 		long end = probe.await(probe::completed, jobs, options.timeout(), "completions");
-		CpuUsage.Split cpu = CpuUsage.now().since(cpuStart);
+		CpuUsage cpuEnd = CpuUsage.now();
+		CpuUsage.Split cpu = cpuEnd.since(cpuStart);
+		CpuUsage firstStart = probe.firstStartCpu();
+		ColdWarm coldWarm = new ColdWarm(cold, (coldEnd - probe.firstStartNanos()) / 1e9,
+				cpuCold.since((firstStart != null) ? firstStart : cpuStart),
+				jobs - cold, (end - coldEnd) / 1e9, cpuEnd.since(cpuCold));
 		WalUsage walEnd = environment.walUsage();
 		WalUsage wal = WalUsage.between(walStart, walEnd);
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
@@ -79,6 +88,7 @@ final class DrainScenario implements Scenario {
 			.with("machine_cpu_pct", cpu.machine())
 			.with("java_us_per_job", cpu.javaMicrosPer(jobs))
 			.with("pg_us_per_job", cpu.postgresMicrosPer(jobs));
+		result = coldWarm.addTo(result.with("jvm_runs_before", environment.runsBefore()));
 		result = WalUsage.addTo(result, wal, jobs);
 		List<Object> row = new ArrayList<>(List.of(jobs, executions, retries, options.concurrency(), preload, startup,
 				seconds, result.jobsPerSecond(), executions / seconds, cpu.java(), cpu.postgres(), cpu.machine(),
@@ -91,6 +101,10 @@ final class DrainScenario implements Scenario {
 		new ResultTable(name() + ": " + (this.retry ? "every job fails once, then succeeds" : "no-op jobs")
 				+ ", pre-inserted then drained by one worker node", headers.toArray(String[]::new))
 			.row(row.toArray())
+			.print(environment.out());
+		coldWarm.table(name() + ": the first " + cold + " completions (cold) and the rest (warm); "
+				+ ((environment.runsBefore() == 0) ? "a fresh JVM"
+						: "this JVM ran " + environment.runsBefore() + " scenario run(s) before"))
 			.print(environment.out());
 		return result;
 	}

@@ -5,6 +5,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.spring.event.JobCompletedEvent;
 import dev.ojs.spring.event.JobDeadLetteredEvent;
@@ -33,6 +36,8 @@ public final class JobProbe implements OjsJobListener {
 
 	private volatile boolean recording;
 
+	private volatile @Nullable CpuUsage firstStartCpu;
+
 	/** Called by a handler as it starts; {@code enqueuedAtMicros} is from {@link LatencyRecorder#nowMicros()}. */
 	public void started(long enqueuedAtMicros) {
 		if (this.recording) {
@@ -40,6 +45,8 @@ public final class JobProbe implements OjsJobListener {
 		}
 		if (this.started.getAndIncrement() == 0) {
 			this.firstStartNanos.compareAndSet(0, System.nanoTime());
+			// the CPU a drain's cold part uses counts from here, not from the node's start
+			this.firstStartCpu = CpuUsage.now();
 		}
 	}
 
@@ -83,6 +90,11 @@ public final class JobProbe implements OjsJobListener {
 	/** {@link System#nanoTime()} of the first handler start, 0 before. */
 	public long firstStartNanos() {
 		return this.firstStartNanos.get();
+	}
+
+	/** The CPU reading at the first handler start, {@code null} before. */
+	public @Nullable CpuUsage firstStartCpu() {
+		return this.firstStartCpu;
 	}
 
 	public LatencyRecorder latencies() {

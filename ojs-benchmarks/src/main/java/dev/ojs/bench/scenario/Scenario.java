@@ -30,6 +30,8 @@ public interface Scenario {
 			case "cron" -> new CronScenario();
 			case "admin" -> new AdminScenario();
 			case "http" -> new HttpScenario();
+			case "limit" -> new LimitScenario();
+			case "soak" -> new SoakScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}

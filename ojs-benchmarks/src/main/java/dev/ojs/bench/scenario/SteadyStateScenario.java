@@ -45,7 +45,9 @@ final class SteadyStateScenario implements Scenario {
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < options.producers(); p++) {
-			Thread producer = new Thread(() -> produce(template, options, running, enqueued, failure),
+			Thread producer = new Thread(
+					() -> produce(template, options.batchSize(), options.producers(), options.rate(), running, enqueued,
+							failure),
 					"bench-producer-" + p);
 			producer.start();
 			producers.add(producer);
@@ -110,12 +112,14 @@ final class SteadyStateScenario implements Scenario {
 		}
 	}
 
-	private static void produce(OjsTemplate template, BenchmarkOptions options, AtomicBoolean running,
+	/**
+	 * Offers one producer's share of {@code rate} (0 = as fast as it can) in batches until
+	 * {@code running} is cleared.
+	 */
+	static void produce(OjsTemplate template, int batch, int producers, int rate, AtomicBoolean running,
 			AtomicLong enqueued, AtomicReference<Throwable> failure) {
-		int batch = options.batchSize();
 		// each producer offers rate / producers jobs per second, one batch every interval
-		long intervalNanos = (options.rate() > 0)
-				? (long) (1e9 * batch * options.producers() / options.rate()) : 0;
+		long intervalNanos = (rate > 0) ? (long) (1e9 * batch * producers / rate) : 0;
 		long next = System.nanoTime();
 		try {
 			while (running.get()) {
@@ -135,7 +139,7 @@ final class SteadyStateScenario implements Scenario {
 	}
 
 	/** Vacuums the job table every interval (autovacuum's work, on a server where it is off). */
-	private static void vacuum(BenchEnvironment.Node node, String table, BenchmarkOptions options,
+	static void vacuum(BenchEnvironment.Node node, String table, BenchmarkOptions options,
 			AtomicBoolean running, AtomicReference<Throwable> failure) {
 		JdbcTemplate jdbc = node.context().getBean(JdbcTemplate.class);
 		try {
