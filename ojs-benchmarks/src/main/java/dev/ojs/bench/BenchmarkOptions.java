@@ -180,7 +180,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				default -> {
 					if (!ALL.contains(name)) {
 						throw new IllegalArgumentException(
-								"Unknown scenario '" + name + "'; expected all, enqueue, chaos or one of " + ALL);
+								"Unknown scenario '" + name + "'; expected all, enqueue, admin, http, limit, soak, chaos"
+										+ " or one of " + ALL);
 					}
 					scenarios.add(name);
 				}

@@ -1,6 +1,10 @@
 package dev.ojs.bench;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -67,6 +71,24 @@ class BenchmarkSmokeTests {
 				"poll interval PT5S", "== comparison", "RATIO scenario=drain peer=db-scheduler jobs_per_sec=",
 				"RATIO scenario=drain peer=jobrunr jobs_per_sec=", "RATIO scenario=retry peer=db-scheduler")
 			.doesNotContain("jobrunr:retry", "FAILED");
+	}
+
+	@Test
+	void limitRunsFirstAndDrainAndSoakReportFractionsOfIt(@TempDir Path output) throws Exception {
+		String url = BenchTestDatabase.postgresUrl();
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=drain,soak", "--with-limit",
+				"--limit-duration=1s", "--drain-jobs=600", "--cold-jobs=200", "--soak-duration=2s", "--soak-interval=1s",
+				"--output-dir=" + output, "--jdbc-url=" + url }, out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.text()).contains("== limit: plain JDBC, 8 clients", "RESULT scenario=limit ",
+				"deleted_jobs_per_sec=", "cold_jobs_per_sec=", "warm_jobs_per_sec=", "warm_of_limit=",
+				"soak: the warm drain rate of the drain run before", "soak sample elapsed_s=");
+		assertThat(out.lastLine()).startsWith("RESULT scenario=soak ").contains(" samples=2.00 ", " of_limit=");
+		try (var files = Files.list(output)) {
+			assertThat(files.map((file) -> file.getFileName().toString().replaceAll("[0-9-]", "")))
+				.containsExactlyInAnyOrder("soak.csv", "soak.svg");
+		}
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -46,7 +47,7 @@ final class LimitScenario implements Scenario {
 		boolean mariaDb = BenchDatabase.isMariaDb(options.jdbcUrl());
 		ResultTable table = new ResultTable("limit: plain JDBC, " + limit.clients() + " clients, cycles of "
 				+ limit.batch() + " rows (insert; claim FOR UPDATE SKIP LOCKED; complete), no engine", "rows",
-				"jobs", "seconds", "jobs/s", "java cpu%", "db cpu%", "machine cpu%", "java µs/job", "db µs/job");
+				"jobs", "seconds", "jobs/s", "java cpu%", "db cpu%", "machine cpu%", "java µs/job", "db µs/job", "deadlocks");
 		double[] rates = new double[2];
 		ScenarioResult result = null;
 		try (HikariDataSource dataSource = BenchDatabase.dataSource(options.jdbcUrl(), limit.clients(), "bench-limit")) {
@@ -57,7 +58,7 @@ final class LimitScenario implements Scenario {
 				CpuUsage.Split cpu = measured.cpu();
 				table.row(delete ? "deleted" : "kept", measured.jobs(), measured.seconds(),
 						measured.jobs() / measured.seconds(), cpu.java(), cpu.postgres(), cpu.machine(),
-						cpu.javaMicrosPer(measured.jobs()), cpu.postgresMicrosPer(measured.jobs()));
+						cpu.javaMicrosPer(measured.jobs()), cpu.postgresMicrosPer(measured.jobs()), measured.rolledBack());
 				rates[delete ? 1 : 0] = measured.jobs() / measured.seconds();
 				if (!delete) {
 					result = new ScenarioResult(name(), measured.jobs(), measured.seconds(), LatencySummary.EMPTY)
@@ -78,8 +79,9 @@ final class LimitScenario implements Scenario {
 	 * @param jobs rows completed in the measured window
 	 * @param seconds the window
 	 * @param cpu CPU use in the window
+	 * @param rolledBack cycles rolled back by a deadlock, warm-up included
 	 */
-	record Measured(long jobs, double seconds, CpuUsage.Split cpu) {
+	record Measured(long jobs, double seconds, CpuUsage.Split cpu, long rolledBack) {
 
 	}
 
@@ -87,10 +89,12 @@ final class LimitScenario implements Scenario {
 			throws Exception {
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong completed = new AtomicLong();
+		AtomicLong rolledBack = new AtomicLong();
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		List<Thread> clients = new ArrayList<>();
 		for (int c = 0; c < limit.clients(); c++) {
-			Thread client = new Thread(() -> cycle(dataSource, jobs, delete, limit.batch(), running, completed, failure),
+			Thread client = new Thread(
+					() -> cycle(dataSource, jobs, delete, limit.batch(), running, completed, rolledBack, failure),
 					"bench-limit-" + c);
 			client.start();
 			clients.add(client);
@@ -103,7 +107,7 @@ final class LimitScenario implements Scenario {
 			SteadyStateScenario.sleep(limit.duration().toNanos(), failure);
 			long done = completed.get() - before;
 			double seconds = (System.nanoTime() - start) / 1e9;
-			return new Measured(done, seconds, CpuUsage.now().since(cpuStart));
+			return new Measured(done, seconds, CpuUsage.now().since(cpuStart), rolledBack.get());
 		}
 		finally {
 			running.set(false);
@@ -114,52 +118,66 @@ final class LimitScenario implements Scenario {
 	}
 
 	private static void cycle(HikariDataSource dataSource, String jobs, boolean delete, int batch,
-			AtomicBoolean running, AtomicLong completed, AtomicReference<Throwable> failure) {
+			AtomicBoolean running, AtomicLong completed, AtomicLong rolledBack, AtomicReference<Throwable> failure) {
 		String insert = "INSERT INTO " + jobs + " (queue, type, state, args, scheduled_at) VALUES "
 				+ String.join(", ", Collections.nCopies(batch, "('default', 'bench.noop', 'available', '[1]', ?)"));
 		String claim = "SELECT id FROM " + jobs + " WHERE queue = 'default' AND state = 'available'"
 				+ " AND scheduled_at <= ? ORDER BY scheduled_at, id LIMIT " + batch + " FOR UPDATE SKIP LOCKED";
 		try (Connection connection = dataSource.getConnection()) {
 			connection.setAutoCommit(false);
+			// as the worker's own transactions: no gap locks on MariaDB
+			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
 			while (running.get()) {
-				try (PreparedStatement statement = connection.prepareStatement(insert)) {
-					Timestamp now = Timestamp.from(Instant.now());
-					for (int i = 1; i <= batch; i++) {
-						statement.setTimestamp(i, now);
-					}
-					statement.executeUpdate();
+				try {
+					cycle(connection, insert, claim, jobs, delete, batch, completed);
 				}
-				connection.commit();
-				List<Long> ids = new ArrayList<>(batch);
-				try (PreparedStatement statement = connection.prepareStatement(claim)) {
-					statement.setTimestamp(1, Timestamp.from(Instant.now()));
-					try (ResultSet rows = statement.executeQuery()) {
-						while (rows.next()) {
-							ids.add(rows.getLong(1));
-						}
-					}
-				}
-				if (!ids.isEmpty()) {
-					update(connection, "UPDATE " + jobs + " SET state = 'active', attempt = attempt + 1,"
-							+ " attempted_at = ? WHERE id IN ", true, ids);
-				}
-				connection.commit();
-				if (!ids.isEmpty()) {
-					if (delete) {
-						update(connection, "DELETE FROM " + jobs + " WHERE id IN ", false, ids);
-					}
-					else {
-						update(connection, "UPDATE " + jobs + " SET state = 'completed', completed_at = ? WHERE id IN ",
-								true, ids);
-					}
-					connection.commit();
-					completed.addAndGet(ids.size());
+				catch (SQLTransactionRollbackException ex) {
+					// a deadlock or serialization failure (InnoDB): the cycle's work is undone, the next one goes on
+					connection.rollback();
+					rolledBack.incrementAndGet();
 				}
 			}
 		}
 		catch (Throwable ex) {
 			failure.compareAndSet(null, ex);
 		}
+	}
+
+	/** One cycle: insert a batch, claim as many due rows, complete them; each a transaction. */
+	private static void cycle(Connection connection, String insert, String claim, String jobs, boolean delete,
+			int batch, AtomicLong completed) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(insert)) {
+			Timestamp now = Timestamp.from(Instant.now());
+			for (int i = 1; i <= batch; i++) {
+				statement.setTimestamp(i, now);
+			}
+			statement.executeUpdate();
+		}
+		connection.commit();
+		List<Long> ids = new ArrayList<>(batch);
+		try (PreparedStatement statement = connection.prepareStatement(claim)) {
+			statement.setTimestamp(1, Timestamp.from(Instant.now()));
+			try (ResultSet rows = statement.executeQuery()) {
+				while (rows.next()) {
+					ids.add(rows.getLong(1));
+				}
+			}
+		}
+		if (ids.isEmpty()) {
+			connection.commit();
+			return;
+		}
+		update(connection, "UPDATE " + jobs + " SET state = 'active', attempt = attempt + 1, attempted_at = ?"
+				+ " WHERE id IN ", true, ids);
+		connection.commit();
+		if (delete) {
+			update(connection, "DELETE FROM " + jobs + " WHERE id IN ", false, ids);
+		}
+		else {
+			update(connection, "UPDATE " + jobs + " SET state = 'completed', completed_at = ? WHERE id IN ", true, ids);
+		}
+		connection.commit();
+		completed.addAndGet(ids.size());
 	}
 
 	/** Runs {@code sql} (ending in {@code IN }) with the ids bound, after the time now when {@code stamped}. */

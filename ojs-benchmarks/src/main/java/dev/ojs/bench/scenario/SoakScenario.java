@@ -90,6 +90,11 @@ final class SoakScenario implements Scenario {
 		long completedBefore = probe.completed();
 		long start = System.nanoTime();
 		try {
+			// the table before the load: the plot starts from it
+			Map<String, Double> baseline = new LinkedHashMap<>(stats.sample());
+			baseline.put("elapsed_s", 0.0);
+			baseline.keySet().retainAll(columns);
+			series.add(baseline);
 			probe.latencies().clear();
 			probe.recording(true);
 			long lastNanos = start;
@@ -140,7 +145,7 @@ final class SoakScenario implements Scenario {
 		return new ScenarioResult(name(), completed, seconds, all.summary()).with("offered_rate", rate)
 			.with("drain_rate", drainRate)
 			.with("fraction", soak.fraction())
-			.with("samples", series.size())
+			.with("samples", series.size() - 1)
 			.with("max_p99_ms", max(series.column("p99_ms")))
 			.with("table_bytes_end", last(series.column("table_bytes")))
 			.with("indexes_bytes_end", last(series.column("indexes_bytes")))
