@@ -69,7 +69,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k, --http-workers=N (4))
 			                            (limit: plain JDBC insert/claim/complete cycles, no engine; soak: long load, sampled)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing), or MariaDB
-			                            (jdbc:mariadb://...; drain, retry and backlog only)
+			                            (jdbc:mariadb://...; drain, retry, backlog, limit and soak only)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
 			  --warmup-runs=N           first run each scenario N times unmeasured, to compile its hot paths (default 0)
