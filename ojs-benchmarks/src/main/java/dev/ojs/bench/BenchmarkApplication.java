@@ -90,8 +90,7 @@ public final class BenchmarkApplication {
 							? " warm-up " + run + " of " + options.warmupRuns() + " (not measured)"
 							: (options.runs() > 1) ? " run " + (run - options.warmupRuns()) + " of " + options.runs() : "");
 					try (BenchEnvironment environment = new BenchEnvironment(options, out, earlier)) {
-						ScenarioResult result = ours ? LimitFraction.addTo(scenario.run(environment), limit)
-								: scenario.run(environment);
+						ScenarioResult result = LimitFraction.addTo(scenario.run(environment), limit);
 						if (!warmup) {
 							results.add(result);
 							earlier.put(name, result);

@@ -10,7 +10,7 @@ import java.util.Set;
  * Throughput as a fraction of the machine's own limit: the {@code limit} scenario's kept-rows
  * rate measured earlier in the same run. A result gains {@code of_limit} (its jobs/s ÷ the limit)
  * and, for each further rate {@code X_jobs_per_sec} it reports (cold, warm, in-process),
- * {@code X_of_limit}.
+ * {@code X_of_limit}. Peers' results too.
  */
 public final class LimitFraction {
 
@@ -30,7 +30,9 @@ public final class LimitFraction {
 	 * @return the result, unchanged without a limit or for a scenario that is not a throughput
 	 */
 	public static ScenarioResult addTo(ScenarioResult result, double limit) {
-		if (!(limit > 0) || !THROUGHPUT.contains(result.scenario())) {
+		// a peer's result is named peer:scenario
+		String scenario = result.scenario().substring(result.scenario().indexOf(':') + 1);
+		if (!(limit > 0) || !THROUGHPUT.contains(scenario)) {
 			return result;
 		}
 		ScenarioResult with = result.with("of_limit", result.jobsPerSecond() / limit);

@@ -27,6 +27,12 @@ class LimitFractionTests {
 	}
 
 	@Test
+	void peersResultsAreFractionsToo() {
+		ScenarioResult peer = new ScenarioResult("db-scheduler:drain", 5_000, 1.0, LatencySummary.EMPTY);
+		assertThat(LimitFraction.addTo(peer, 10_000).extra()).containsEntry("of_limit", 0.5);
+	}
+
+	@Test
 	void withoutALimitOrForOtherScenariosNothingIsAdded() {
 		ScenarioResult steady = new ScenarioResult("steady", 100, 1.0, LatencySummary.EMPTY);
 		assertThat(LimitFraction.addTo(steady, Double.NaN)).isSameAs(steady);
