@@ -151,6 +151,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	@Override
+	public List<Job> findAll(List<String> ids) {
+		return this.dialect.jobs().findByIds(ids.stream().filter(JdbcJobStore::isId).distinct().toList());
+	}
+
+	@Override
 	public Optional<String> result(String id) {
 		return isId(id) ? this.dialect.results().find(id) : Optional.empty();
 	}
@@ -450,11 +455,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * This store's own inserts are told as their transaction commits, without a round trip
-	 * through the database; on PostgreSQL so are those of every other process ({@code LISTEN} on
-	 * a dedicated connection, reconnecting with backoff).
+	 * {@inheritDoc} This store's own inserts are told as their transaction commits, without a
+	 * round trip; on PostgreSQL so are those of every other process ({@code LISTEN}, reconnecting).
 	 */
 	@Override
 	public Optional<AutoCloseable> listenForInserts(Consumer<@Nullable String> onInsert) {
@@ -462,11 +464,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Warns when a HikariCP pool is smaller than the worker's own connections, and when
-	 * nothing vacuums the job table (PostgreSQL with autovacuum off for the server or the
-	 * table).
+	 * {@inheritDoc} Warns when a HikariCP pool is smaller than the worker's own connections, and
+	 * when nothing vacuums the job table (PostgreSQL with autovacuum off for the server or table).
 	 */
 	@Override
 	public void workerStarting(int engineConnections, int handlerSlots) {

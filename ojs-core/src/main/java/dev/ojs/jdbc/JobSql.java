@@ -35,6 +35,16 @@ final class JobSql extends SqlSupport {
 			.findFirst();
 	}
 
+	/** The jobs with these ids that exist, one query per {@value #CHUNK} ids (and one for their errors). */
+	List<Job> findByIds(List<String> ids) {
+		List<Job> found = new ArrayList<>(ids.size());
+		for (List<String> chunk : chunks(ids, CHUNK)) {
+			found.addAll(this.rows.read("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
+					+ idMarkers(chunk.size()) + ")", (ps) -> bindValues(ps, 1, chunk)));
+		}
+		return found;
+	}
+
 	/** The state of a job, or {@code null} when there is none. */
 	@Nullable String state(String id) {
 		List<String> states = this.jdbc.queryForList("SELECT state FROM " + this.table + " WHERE id = " + idParam(),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ public final class RemoteAttempts {
 
 	private final OutcomeEvents events;
 
-	private final boolean deleteCompleted;
+	private final RemoteCompletions completions;
 
 	private final BiConsumer<String, Instant> retryDue;
 
@@ -49,7 +50,7 @@ public final class RemoteAttempts {
 		this.store = store;
 		this.planner = planner;
 		this.events = events;
-		this.deleteCompleted = deleteCompleted;
+		this.completions = new RemoteCompletions(store, deleteCompleted);
 		this.retryDue = retryDue;
 	}
 
@@ -128,20 +129,62 @@ public final class RemoteAttempts {
 		return complete(id, workerId, null);
 	}
 
-	/** ACK: the attempt succeeded with {@code resultJson} (JSON, stored with the job), or none. */
+	/**
+	 * ACK: the attempt succeeded with {@code resultJson} (JSON, stored with the job), or none;
+	 * written in a group with concurrent acks ({@link RemoteCompletions}), answered once its
+	 * group commits.
+	 */
 	public Outcome complete(String id, @Nullable String workerId, @Nullable String resultJson) {
 		Optional<Job> held = held(id, workerId);
 		if (held.isEmpty()) {
 			return refused(id, workerId);
 		}
 		Job job = held.get();
-		Map<String, String> results = (resultJson != null) ? Map.of(id, resultJson) : Map.of();
-		if (!this.store.complete(List.of(job), results, this.deleteCompleted).contains(id)) {
+		// with the completions other requests report meanwhile, in one transaction
+		if (!this.completions.complete(job, resultJson)) {
 			return refused(id, workerId);
 		}
 		Instant now = this.store.now();
 		this.events.completed(job, ran(job, now));
 		return new Written(job, JobState.COMPLETED, now, null, false);
+	}
+
+	/**
+	 * ACK of many attempts in one call (the binding's batch-ack extension): the jobs are read in
+	 * one query and their completions written in one group, each checked and answered as by
+	 * {@link #complete(String, String, String)}.
+	 * @param resultsById the acked job ids, each with its result (JSON) or {@code null}
+	 * @return the outcome of each id, in the order given
+	 */
+	public Map<String, Outcome> completeAll(Map<String, @Nullable String> resultsById, @Nullable String workerId) {
+		Map<String, Job> found = new HashMap<>();
+		this.store.findAll(List.copyOf(resultsById.keySet())).forEach((job) -> found.put(job.id(), job));
+		List<Job> held = new ArrayList<>();
+		Map<String, String> results = new HashMap<>();
+		resultsById.forEach((id, result) -> {
+			Job job = found.get(id);
+			if (job != null && holds(job, workerId)) {
+				held.add(job);
+				if (result != null) {
+					results.put(id, result);
+				}
+			}
+		});
+		Set<String> written = this.completions.completeAll(held, results);
+		Instant now = this.store.now();
+		Map<String, Outcome> outcomes = new LinkedHashMap<>();
+		for (String id : resultsById.keySet()) {
+			Job job = found.get(id);
+			if (job != null && written.contains(id)) {
+				this.events.completed(job, ran(job, now));
+				outcomes.put(id, new Written(job, JobState.COMPLETED, now, null, false));
+			}
+			else {
+				// a held job whose write did not take changed meanwhile: read it again
+				outcomes.put(id, (job != null && holds(job, workerId)) ? refused(id, workerId) : refused(id, job, workerId));
+			}
+		}
+		return outcomes;
 	}
 
 	/**
@@ -216,14 +259,20 @@ public final class RemoteAttempts {
 
 	/** The job if an external worker (this one, when named) holds its reservation. */
 	private Optional<Job> held(String id, @Nullable String workerId) {
-		return this.store.find(id)
-			.filter((job) -> job.state() == JobState.ACTIVE && job.lockedBy() != null
-					&& job.lockedBy().startsWith(OWNER_PREFIX)
-					&& (workerId == null || job.lockedBy().equals(owner(workerId))));
+		return this.store.find(id).filter((job) -> holds(job, workerId));
+	}
+
+	private static boolean holds(Job job, @Nullable String workerId) {
+		return job.state() == JobState.ACTIVE && job.lockedBy() != null && job.lockedBy().startsWith(OWNER_PREFIX)
+				&& (workerId == null || job.lockedBy().equals(owner(workerId)));
 	}
 
 	private Refused refused(String id, @Nullable String workerId) {
-		Job job = this.store.find(id).orElse(null);
+		return refused(id, this.store.find(id).orElse(null), workerId);
+	}
+
+	/** Why an outcome for {@code job} (as stored, or {@code null} for none) is refused. */
+	private static Refused refused(String id, @Nullable Job job, @Nullable String workerId) {
 		if (job == null) {
 			return new Refused(null, "Job '" + id + "' not found.");
 		}

@@ -108,6 +108,14 @@ public interface WorkerStore {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot look up jobs");
 	}
 
+	/**
+	 * The jobs with these ids that exist, as stored now, in any order (for a batch of outcomes
+	 * external workers report by id).
+	 */
+	default List<Job> findAll(List<String> ids) {
+		return ids.stream().distinct().map(this::find).flatMap(Optional::stream).toList();
+	}
+
 	/** Those of these claimed jobs whose reservation is still theirs (same attempt and owner, active). */
 	List<Job> reservationsHeld(List<Job> jobs);
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -91,6 +92,19 @@ public class OjsExternalWorkers {
 			this.sizeLimits.checkResultJson(resultJson);
 		}
 		return this.attempts.complete(id, workerId, resultJson);
+	}
+
+	/**
+	 * ACK of many attempts at once (an extension of the binding): each acked as by
+	 * {@link #ack(String, String, String)}, their completions written in one transaction.
+	 * @param resultsById the job ids, each with its result as JSON or {@code null}; at most
+	 * {@value #MAX_FETCH}
+	 * @return the outcome of each id, in the order given
+	 * @throws OjsValidationException when a result is larger than {@link JobSizeLimits#maxResultBytes}
+	 */
+	public Map<String, Outcome> ackAll(Map<String, @Nullable String> resultsById, @Nullable String workerId) {
+		resultsById.values().stream().filter(Objects::nonNull).forEach(this.sizeLimits::checkResultJson);
+		return this.attempts.completeAll(resultsById, workerId);
 	}
 
 	/** The result a job's successful attempt returned, as JSON; empty for none. */

@@ -28,10 +28,11 @@ import dev.ojs.spring.JobOptions;
 /**
  * HTTP binding: one node drains no-op jobs in process, then {@code --http-workers} workers in
  * the benchmark process drain as many jobs over the OJS HTTP binding on the same node (batch
- * fetch of {@value #FETCH}, one ack request per job, since the binding has no batch ack; one
- * HTTP/1.1 client whose connections are kept alive). Reports both rates, the HTTP rate as a
- * fraction of the in-process one, and the overhead per job of the HTTP round trips. Jobs:
- * {@code --drain-jobs}, at most {@value #MAX_JOBS}.
+ * fetch of {@value #FETCH}; one HTTP/1.1 client whose connections are kept alive), twice: with
+ * one ack request per job (the binding's ACK; concurrent acks are written in groups), then with
+ * one ack request per fetch (the extension {@code x-batch-ack}). Reports the rates, each HTTP
+ * rate as a fraction of the in-process one, and the overhead per job of the HTTP round trips.
+ * Jobs: {@code --drain-jobs} each time, at most {@value #MAX_JOBS}.
  */
 final class HttpScenario implements Scenario {
 
@@ -64,16 +65,45 @@ final class HttpScenario implements Scenario {
 				JobOptions.none());
 		node.probe().await(node.probe()::completed, jobs, options.timeout(), "completions");
 		double inProcess = jobs / ((System.nanoTime() - start) / 1e9);
-		// over HTTP
+		// over HTTP: an ack request per job, then the x-batch-ack extension (one per fetch)
+		int httpWorkers = options.httpWorkers();
+		Drained single = overHttp(node, port, jobs, httpWorkers, false);
+		Drained batch = overHttp(node, port, jobs, httpWorkers, true);
+		environment.stop(node);
+		new ResultTable(name() + ": no-op jobs in process, then over the HTTP binding (" + httpWorkers
+				+ " workers, fetch " + FETCH + "; one ack request per job, then one batch ack per fetch)", "jobs",
+				"acks", "in-process jobs/s", "http jobs/s", "http ÷ in-process", "overhead ms/job", "fetches")
+			.row(jobs, "per job", inProcess, single.rate(), single.rate() / inProcess,
+					1000 / single.rate() - 1000 / inProcess, single.fetches())
+			.row(jobs, "x-batch-ack", inProcess, batch.rate(), batch.rate() / inProcess,
+					1000 / batch.rate() - 1000 / inProcess, batch.fetches())
+			.print(environment.out());
+		return new ScenarioResult(name(), jobs, single.seconds(), LatencySummary.EMPTY)
+			.with("in_process_jobs_per_sec", inProcess)
+			.with("of_in_process", single.rate() / inProcess)
+			.with("overhead_ms_per_job", 1000 / single.rate() - 1000 / inProcess)
+			.with("batch_ack_jobs_per_sec", batch.rate())
+			.with("batch_ack_of_in_process", batch.rate() / inProcess)
+			.with("http_workers", httpWorkers)
+			.with("fetch", FETCH);
+	}
+
+	/** What the HTTP workers drained: jobs/s, seconds, fetch requests. */
+	private record Drained(double rate, double seconds, long fetches) {
+
+	}
+
+	/** Enqueues {@code jobs} for the HTTP workers and drains them over the binding. */
+	private static Drained overHttp(BenchEnvironment.Node node, int port, int jobs, int httpWorkers, boolean batchAck)
+			throws Exception {
 		node.template().enqueueAll(REMOTE_TYPE, Collections.nCopies(jobs, List.of()),
 				JobOptions.builder().queue("remote").build());
 		// HTTP/1.1 without an upgrade attempt; the client keeps its connections alive between requests
 		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-		int httpWorkers = options.httpWorkers();
 		AtomicLong acked = new AtomicLong();
 		AtomicLong fetches = new AtomicLong();
 		ExecutorService workers = Executors.newFixedThreadPool(httpWorkers);
-		start = System.nanoTime();
+		long start = System.nanoTime();
 		try {
 			List<Future<?>> futures = new ArrayList<>();
 			for (int w = 0; w < httpWorkers; w++) {
@@ -85,6 +115,13 @@ final class HttpScenario implements Scenario {
 						fetches.incrementAndGet();
 						if (fetched.isEmpty()) {
 							return null;
+						}
+						if (batchAck) {
+							List<Map<String, Object>> acks = new ArrayList<>();
+							fetched.forEach((job) -> acks.add(Map.of("job_id", job.path("id").stringValue())));
+							post(http, port, "/ojs/v1/workers/ack", Map.of("acks", acks, "worker_id", workerId));
+							acked.addAndGet(acks.size());
+							continue;
 						}
 						for (JsonNode job : fetched) {
 							post(http, port, "/ojs/v1/workers/ack",
@@ -103,23 +140,10 @@ final class HttpScenario implements Scenario {
 			workers.shutdownNow();
 		}
 		double seconds = (System.nanoTime() - start) / 1e9;
-		environment.stop(node);
 		if (acked.get() != jobs) {
 			throw new IllegalStateException("HTTP workers acked " + acked.get() + " of " + jobs + " jobs");
 		}
-		double overHttp = jobs / seconds;
-		double overheadMs = 1000 / overHttp - 1000 / inProcess;
-		double fraction = overHttp / inProcess;
-		new ResultTable(name() + ": no-op jobs in process, then over the HTTP binding (" + httpWorkers
-				+ " workers, fetch " + FETCH + ", one ack request per job)", "jobs", "in-process jobs/s",
-				"http jobs/s", "http ÷ in-process", "overhead ms/job", "fetches")
-			.row(jobs, inProcess, overHttp, fraction, overheadMs, fetches.get())
-			.print(environment.out());
-		return new ScenarioResult(name(), jobs, seconds, LatencySummary.EMPTY).with("in_process_jobs_per_sec", inProcess)
-			.with("of_in_process", fraction)
-			.with("overhead_ms_per_job", overheadMs)
-			.with("http_workers", httpWorkers)
-			.with("fetch", FETCH);
+		return new Drained(jobs / seconds, seconds, fetches.get());
 	}
 
 	private static JsonNode post(HttpClient http, int port, String path, Map<String, Object> body) throws Exception {

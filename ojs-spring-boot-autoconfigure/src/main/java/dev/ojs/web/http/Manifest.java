@@ -30,7 +30,8 @@ public final class Manifest {
 
 	/** What the binding accepts beyond the spec. */
 	private static final List<String> EXTENSIONS = List.of("x-fetch-types", "x-nack-handler-codes",
-			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-relative-expires-at", "x-named-priorities");
+			"x-heartbeat-jobs-lost", "x-relative-scheduled-at", "x-relative-expires-at", "x-named-priorities",
+			"x-batch-ack");
 
 	/**
 	 * Requirements of the declared levels the binding does not meet, by requirement id of

@@ -81,10 +81,18 @@ public class OjsWorkersController {
 		return response;
 	}
 
-	/** §10.2 ACK: {@code 409} unless an external worker (this one, when named) holds the job. */
+	/**
+	 * §10.2 ACK: {@code 409} unless an external worker (this one, when named) holds the job.
+	 * With {@code acks} (extension {@code x-batch-ack}) many jobs at once, each answered in the
+	 * list of the {@code 200}.
+	 */
 	@PostMapping(OjsHttp.BASE_PATH + "/workers/ack")
 	Map<String, Object> ack(@RequestBody(required = false) @Nullable String body) {
 		JsonNode request = Bodies.object(body, this.jsonMapper);
+		if (request.has("acks")) {
+			return BatchAck.answer(this.workers.ackAll(BatchAck.read(request, this.jsonMapper),
+					Bodies.optionalString(request, "worker_id", MAX_WORKER_ID_LENGTH)));
+		}
 		String id = Bodies.string(request, "job_id");
 		String workerId = Bodies.optionalString(request, "worker_id", MAX_WORKER_ID_LENGTH);
 		JsonNode result = request.get("result");
@@ -259,20 +267,20 @@ public class OjsWorkersController {
 		if (outcome instanceof RemoteAttempts.Written written) {
 			return written;
 		}
-		RemoteAttempts.Refused refused = (RemoteAttempts.Refused) outcome;
+		throw refusal((RemoteAttempts.Refused) outcome);
+	}
+
+	/** A refused outcome as the binding answers it: {@code 404} without the job, else {@code 409}. */
+	static ApiException refusal(RemoteAttempts.Refused refused) {
 		Job job = refused.job();
 		if (job == null) {
-			throw new ApiException(404, ApiError.NOT_FOUND, refused.reason(), false, Map.of("resource_type", "job"));
+			return new ApiException(404, ApiError.NOT_FOUND, refused.reason(), false, Map.of("resource_type", "job"));
 		}
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("job_id", job.id());
 		details.put("current_state", job.state().value());
 		details.put("expected_state", JobState.ACTIVE.value());
-		return failWith(new ApiException(409, ApiError.CONFLICT, refused.reason(), false, details));
-	}
-
-	private static RemoteAttempts.Written failWith(ApiException ex) {
-		throw ex;
+		return new ApiException(409, ApiError.CONFLICT, refused.reason(), false, details);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -99,6 +100,61 @@ abstract class ExternalWorkerTests {
 		assertThat(produced).hasSize(FROM_PYTHON);
 		assertThat(this.javaJobs.ran).containsAll(produced);
 		assertThat(this.javaJobs.args).contains("from-python-0", "from-python-4");
+	}
+
+	/**
+	 * Extension x-batch-ack of ACK (§10.2): one request acks many jobs in one transaction, each
+	 * answered as the single ack would be (L0-LC-004; 409 for a cancelled job or another
+	 * worker's, 404 for none), its result stored (decision 28); the manifest lists it.
+	 */
+	@Test
+	void batchAckAnswersEachJobAsTheSingleAckWould() {
+		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+		for (int i = 0; i < 5; i++) {
+			this.template.enqueue("batch.job", List.of(i), JobOptions.builder().queue("batch-ack").build());
+		}
+		JsonNode fetched = client
+			.post("/ojs/v1/workers/fetch", Map.of("queues", List.of("batch-ack"), "count", 4, "worker_id", "b1"))
+			.body()
+			.path("jobs");
+		assertThat(fetched).hasSize(4);
+		String other = client
+			.post("/ojs/v1/workers/fetch", Map.of("queues", List.of("batch-ack"), "count", 1, "worker_id", "b2"))
+			.body()
+			.path("jobs")
+			.get(0)
+			.path("id")
+			.stringValue();
+		List<String> ids = new ArrayList<>();
+		fetched.forEach((job) -> ids.add(job.path("id").stringValue()));
+		assertThat(this.template.cancel(ids.get(3))).isTrue();
+
+		OjsClient.Response response = client.post("/ojs/v1/workers/ack", Map.of("worker_id", "b1", "acks",
+				List.of(Map.of("job_id", ids.get(0), "result", Map.of("n", 0)), Map.of("job_id", ids.get(1)),
+						Map.of("job_id", ids.get(1)), Map.of("job_id", ids.get(2)), Map.of("job_id", ids.get(3)),
+						Map.of("job_id", other), Map.of("job_id", "01a1e7a0-0000-7000-8000-000000000000"))));
+
+		assertThat(response.status()).as(response.text()).isEqualTo(200);
+		JsonNode acks = response.body().path("acks");
+		assertThat(acks).hasSize(6);
+		for (int i = 0; i < 3; i++) {
+			assertThat(acks.get(i).path("job_id").stringValue()).isEqualTo(ids.get(i));
+			assertThat(acks.get(i).path("acknowledged").booleanValue()).isTrue();
+			assertThat(acks.get(i).path("state").stringValue()).isEqualTo("completed");
+			assertThat(acks.get(i).path("completed_at").isString()).isTrue();
+			assertThat(this.store.find(ids.get(i)).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+		}
+		assertThat(acks.get(3).path("status").intValue()).isEqualTo(409);
+		assertThat(acks.get(3).path("error").path("details").path("current_state").stringValue()).isEqualTo("cancelled");
+		assertThat(acks.get(4).path("status").intValue()).as("held by b2").isEqualTo(409);
+		assertThat(acks.get(4).path("acknowledged").booleanValue()).isFalse();
+		assertThat(acks.get(5).path("status").intValue()).isEqualTo(404);
+		assertThat(acks.get(5).path("error").path("code").stringValue()).isEqualTo("not_found");
+		assertThat(this.store.find(other).orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+		assertThat(client.get("/ojs/v1/jobs/" + ids.get(0)).body().path("job").path("result").path("n").intValue())
+			.isZero();
+		assertThat(client.post("/ojs/v1/workers/ack", Map.of("acks", List.of())).status()).isEqualTo(400);
+		assertThat(client.get(OjsHttp.MANIFEST_PATH).body().path("extensions").toString()).contains("x-batch-ack");
 	}
 
 }
