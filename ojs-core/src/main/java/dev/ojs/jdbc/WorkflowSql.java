@@ -117,9 +117,11 @@ final class WorkflowSql extends SqlSupport {
 			if (!jobs.cancel(id, now)) {
 				return false;
 			}
-			jobs.findById(id)
-				.filter((job) -> job.workflowId() != null)
-				.ifPresent((job) -> advance(List.of(new Ended(job, false)), Map.of(), now));
+			List<String> workflow = this.jdbc.queryForList("SELECT workflow_id FROM " + this.table + " WHERE id = "
+					+ idParam() + " AND workflow_id IS NOT NULL", String.class, id);
+			if (!workflow.isEmpty()) {
+				jobs.findById(id).ifPresent((job) -> advance(List.of(new Ended(job, false)), Map.of(), now));
+			}
 			return true;
 		}));
 	}
