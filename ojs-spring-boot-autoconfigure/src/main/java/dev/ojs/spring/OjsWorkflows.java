@@ -66,6 +66,14 @@ public class OjsWorkflows {
 		return create(WorkflowType.GROUP, name, jobs, Map.of(), Map.of());
 	}
 
+	/**
+	 * A batch to declare its callbacks on, then {@link Batch#enqueue() enqueue}:
+	 * {@code workflows.batch("import", jobs).onComplete(report).enqueue()}.
+	 */
+	public Batch batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs) {
+		return new Batch(name, jobs);
+	}
+
 	/** A batch: a group whose callbacks run once every job ended (decision 30). */
 	public String batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs,
 			Map<WorkflowRole, OjsTemplate.Enqueue> callbacks) {
@@ -159,6 +167,47 @@ public class OjsWorkflows {
 	/** The clock of the store, at which jobs are read. */
 	public Instant now() {
 		return this.jobs.now();
+	}
+
+	/** A batch being declared: its callbacks, each at most once, then its enqueue. */
+	public final class Batch {
+
+		private final @Nullable String name;
+
+		private final List<OjsTemplate.Enqueue> jobs;
+
+		private final Map<WorkflowRole, OjsTemplate.Enqueue> callbacks = new LinkedHashMap<>();
+
+		private Batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs) {
+			this.name = name;
+			this.jobs = List.copyOf(jobs);
+		}
+
+		/** Runs once every job ended, if every one succeeded. */
+		public Batch onSuccess(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_SUCCESS, callback);
+		}
+
+		/** Runs once every job ended, if one did not succeed. */
+		public Batch onFailure(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_FAILURE, callback);
+		}
+
+		/** Runs once every job ended, whatever their outcomes. */
+		public Batch onComplete(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_COMPLETE, callback);
+		}
+
+		private Batch callback(WorkflowRole role, OjsTemplate.Enqueue callback) {
+			this.callbacks.put(role, Objects.requireNonNull(callback, "callback must not be null"));
+			return this;
+		}
+
+		/** Enqueues the batch and its callbacks, as {@link OjsWorkflows#create} does; returns its id. */
+		public String enqueue() {
+			return create(WorkflowType.BATCH, this.name, this.jobs, this.callbacks, Map.of());
+		}
+
 	}
 
 	/**

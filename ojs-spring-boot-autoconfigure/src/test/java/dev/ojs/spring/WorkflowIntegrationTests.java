@@ -70,9 +70,11 @@ abstract class WorkflowIntegrationTests {
 	/** Decisions 28, 30: a batch's callback runs once every job ended, with the jobs' results. */
 	@Test
 	void batchCallbackGetsTheResultsOfItsJobs() {
-		String id = this.workflows.batch("callbacks", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2),
-				step("it.wf.produce", 3)), Map.of(WorkflowRole.ON_SUCCESS, step("it.wf.consume"),
-						WorkflowRole.ON_FAILURE, step("it.wf.consume")));
+		String id = this.workflows
+			.batch("callbacks", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2), step("it.wf.produce", 3)))
+			.onSuccess(step("it.wf.consume"))
+			.onFailure(step("it.wf.consume"))
+			.enqueue();
 		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
 		assertThat(done.workflow().state()).isEqualTo(WorkflowState.COMPLETED);
 		WorkflowJob onSuccess = callback(done, WorkflowRole.ON_SUCCESS);
@@ -80,6 +82,25 @@ abstract class WorkflowIntegrationTests {
 		assertThat(callback(done, WorkflowRole.ON_FAILURE).state()).isEqualTo(JobState.CANCELLED);
 		assertThat(this.jobs.calls(onSuccess.jobId())).containsExactly(List.of(new IntegrationJobs.Produced(1),
 				new IntegrationJobs.Produced(2), new IntegrationJobs.Produced(3)));
+	}
+
+	/** Decision 30: on_complete and on_failure run when a job failed, on_success never. */
+	@Test
+	void batchWithAFailedJobRunsOnCompleteAndOnFailure() {
+		String id = this.workflows.batch("failing", List.of(step("it.wf.produce", 1), step("it.wf.produce", -1)))
+			.onSuccess(step("it.wf.consume"))
+			.onFailure(step("it.wf.consume"))
+			.onComplete(step("it.wf.consume"))
+			.enqueue();
+		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
+		assertThat(done.workflow().state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(callback(done, WorkflowRole.ON_SUCCESS).state()).isEqualTo(JobState.CANCELLED);
+		assertThat(callback(done, WorkflowRole.ON_FAILURE).state()).isEqualTo(JobState.COMPLETED);
+		assertThat(callback(done, WorkflowRole.ON_COMPLETE).state()).isEqualTo(JobState.COMPLETED);
+		List<Object> results = new ArrayList<>();
+		results.add(new IntegrationJobs.Produced(1));
+		results.add(null);
+		assertThat(this.jobs.calls(callback(done, WorkflowRole.ON_COMPLETE).jobId())).containsExactly(results);
 	}
 
 	/** A workflow created in the caller's transaction is gone with its rollback: jobs and row. */
