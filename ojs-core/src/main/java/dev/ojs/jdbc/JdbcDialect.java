@@ -44,11 +44,14 @@ final class JdbcDialect {
 
 	private final ResultSql results;
 
+	private final WorkflowSql workflows;
+
 	private JdbcDialect(SqlSupport sql, JobRows rows, StatsSql stats, ResultSql results, InsertSql inserts,
-			ClaimSql claims, OutcomeSql outcomes, DeleteSql deletes) {
+			WorkflowSql workflows, ClaimSql claims, OutcomeSql outcomes, DeleteSql deletes) {
 		this.platform = sql.platform;
 		this.results = results;
 		this.inserts = inserts;
+		this.workflows = workflows;
 		this.claims = claims;
 		this.outcomes = outcomes;
 		this.deletes = deletes;
@@ -71,15 +74,21 @@ final class JdbcDialect {
 		JobRows rows = new JobRows(sql, errors);
 		StatsSql stats = new StatsSql(sql);
 		ResultSql results = new ResultSql(sql);
+		InsertSql inserts = switch (platform) {
+			case POSTGRESQL -> new PostgresInsertSql(sql);
+			case MARIADB, MYSQL -> new MariaDbInsertSql(sql);
+			case H2 -> new H2InsertSql(sql);
+		};
+		WorkflowSql workflows = new WorkflowSql(sql, inserts);
 		return switch (platform) {
-			case POSTGRESQL -> new JdbcDialect(sql, rows, stats, results, new PostgresInsertSql(sql),
-					new PostgresClaimSql(sql, rows), new PostgresOutcomeSql(sql, rows, errors, results, stats),
+			case POSTGRESQL -> new JdbcDialect(sql, rows, stats, results, inserts, workflows,
+					new PostgresClaimSql(sql, rows), new PostgresOutcomeSql(sql, rows, errors, results, stats, workflows),
 					new PostgresDeleteSql(sql, errors, results));
-			case MARIADB, MYSQL -> new JdbcDialect(sql, rows, stats, results, new MariaDbInsertSql(sql),
-					new MariaDbClaimSql(sql, rows), new MariaDbOutcomeSql(sql, rows, errors, results, stats),
+			case MARIADB, MYSQL -> new JdbcDialect(sql, rows, stats, results, inserts, workflows,
+					new MariaDbClaimSql(sql, rows), new MariaDbOutcomeSql(sql, rows, errors, results, stats, workflows),
 					new DeleteSql(sql, errors, results));
-			case H2 -> new JdbcDialect(sql, rows, stats, results, new H2InsertSql(sql), new H2ClaimSql(sql, rows),
-					new OutcomeSql(sql, rows, errors, results, stats), new DeleteSql(sql, errors, results));
+			case H2 -> new JdbcDialect(sql, rows, stats, results, inserts, workflows, new H2ClaimSql(sql, rows),
+					new OutcomeSql(sql, rows, errors, results, stats, workflows), new DeleteSql(sql, errors, results));
 		};
 	}
 
@@ -105,6 +114,11 @@ final class JdbcDialect {
 	/** Attempt outcomes, rescue and expiry. */
 	OutcomeSql outcomes() {
 		return this.outcomes;
+	}
+
+	/** Workflows and their advance. */
+	WorkflowSql workflows() {
+		return this.workflows;
 	}
 
 	/** Job results. */

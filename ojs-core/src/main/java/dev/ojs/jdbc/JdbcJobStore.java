@@ -162,7 +162,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public boolean cancel(String id) {
-		return isId(id) && this.dialect.jobs().cancel(id, now());
+		return isId(id) && this.dialect.workflows().cancelJob(id, now(), this.dialect.jobs());
 	}
 
 	/** One {@code UPDATE} per chunk of {@value SqlSupport#CHUNK} ids, with the conditions of a single cancel. */
@@ -304,7 +304,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.dialect.jobs().checkTable();
 	}
 
-	private static boolean isId(String id) {
+	static boolean isId(String id) {
 		if (id == null || id.length() != 36) {
 			return false;
 		}

@@ -80,7 +80,7 @@ public final class JdbcSchema {
 		for (String table : List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
 				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
 				settings.nodesTableName(), settings.statsTableName(),
-				settings.resultsTableName())) {
+				settings.resultsTableName(), settings.workflowsTableName())) {
 			jdbc.execute("DROP TABLE IF EXISTS " + table);
 		}
 	}
@@ -128,7 +128,7 @@ public final class JdbcSchema {
 		return List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
 				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
 				settings.nodesTableName(), settings.statsTableName(),
-				settings.resultsTableName());
+				settings.resultsTableName(), settings.workflowsTableName());
 	}
 
 	/** An unquoted identifier as the database stores it. */

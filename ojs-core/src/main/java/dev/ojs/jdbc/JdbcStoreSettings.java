@@ -59,6 +59,11 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "job_results";
 	}
 
+	/** The table of workflows (chains, groups, batches), {@code <prefix>workflows}. */
+	public String workflowsTableName() {
+		return this.tablePrefix + "workflows";
+	}
+
 	/** The table of worker nodes (from their heartbeats), {@code <prefix>nodes}. */
 	public String nodesTableName() {
 		return this.tablePrefix + "nodes";

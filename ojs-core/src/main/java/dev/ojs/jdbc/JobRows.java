@@ -29,7 +29,7 @@ final class JobRows extends SqlSupport {
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
 			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at",
-			"timeout_ms", "visibility_timeout_ms");
+			"timeout_ms", "visibility_timeout_ms", "workflow_id", "parent_results");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -86,13 +86,19 @@ final class JobRows extends SqlSupport {
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
 				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
-				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24));
+				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24),
+				lowercase(rs.getString(25)), rs.getString(26));
 	}
 
 	/** A duration stored in milliseconds, or {@code null}. */
 	private static @Nullable Duration millis(ResultSet rs, int column) throws SQLException {
 		long millis = rs.getLong(column);
 		return rs.wasNull() ? null : Duration.ofMillis(millis);
+	}
+
+	/** An id as read: PostgreSQL's uuid is lowercase already, the others store what was written. */
+	private static @Nullable String lowercase(@Nullable String id) {
+		return (id != null) ? id.toLowerCase(java.util.Locale.ROOT) : null;
 	}
 
 	/** Stored policy fields, validated when written; most rows share a handful, so each is parsed once. */
@@ -106,7 +112,7 @@ final class JobRows extends SqlSupport {
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
 				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
 				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt(), row.timeout(),
-				row.visibilityTimeout());
+				row.visibilityTimeout(), row.workflowId(), row.parentResultsJson());
 	}
 
 	/** The job as the expirer left {@code row} (read before its UPDATE). */
@@ -114,7 +120,7 @@ final class JobRows extends SqlSupport {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
 				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
-				null, row.expiresAt(), row.timeout(), row.visibilityTimeout());
+				null, row.expiresAt(), row.timeout(), row.visibilityTimeout(), row.workflowId(), row.parentResultsJson());
 	}
 
 }

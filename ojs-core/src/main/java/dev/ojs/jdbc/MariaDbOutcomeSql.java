@@ -11,8 +11,9 @@ import dev.ojs.job.Job;
  */
 final class MariaDbOutcomeSql extends OutcomeSql {
 
-	MariaDbOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats) {
-		super(shared, rows, errors, results, stats);
+	MariaDbOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats,
+			WorkflowSql workflows) {
+		super(shared, rows, errors, results, stats, workflows);
 	}
 
 	/**

@@ -45,6 +45,8 @@ class OutcomeSql extends SqlSupport {
 
 	private final StatsSql stats;
 
+	private final WorkflowSql workflows;
+
 	private final GuardedBatch batch;
 
 	/** Worker-side transactions: always new, READ COMMITTED. */
@@ -52,8 +54,10 @@ class OutcomeSql extends SqlSupport {
 
 	private final String guard;
 
-	OutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats) {
+	OutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats,
+			WorkflowSql workflows) {
 		super(shared);
+		this.workflows = workflows;
 		this.rows = rows;
 		this.errors = errors;
 		this.results = results;
@@ -72,11 +76,28 @@ class OutcomeSql extends SqlSupport {
 	 */
 	final Set<String> complete(List<Job> jobs, Map<String, String> results, Instant now, boolean delete) {
 		return this.workerTx.execute((status) -> {
-			Set<String> written = writeCompleted(jobs, now, delete);
-			if (!delete && !results.isEmpty()) {
-				Map<String, String> kept = new HashMap<>(results);
-				kept.keySet().retainAll(written);
-				this.results.write(kept);
+			List<Job> steps = jobs.stream().filter((job) -> job.workflowId() != null).toList();
+			Set<String> written;
+			if (steps.isEmpty()) {
+				written = writeCompleted(jobs, now, delete);
+			}
+			else {
+				// the jobs of workflows are kept: their results go to later steps and callbacks
+				written = new HashSet<>(writeCompleted(jobs.stream().filter((job) -> job.workflowId() == null).toList(),
+						now, delete));
+				written.addAll(writeCompleted(steps, now, false));
+			}
+			Map<String, String> kept = new HashMap<>(results);
+			kept.keySet().retainAll(written);
+			if (delete) {
+				kept.keySet().retainAll(steps.stream().map(Job::id).toList());
+			}
+			this.results.write(kept);
+			if (!steps.isEmpty()) {
+				this.workflows.advance(steps.stream()
+					.filter((job) -> written.contains(job.id()))
+					.map((job) -> new WorkflowSql.Ended(job, true))
+					.toList(), kept, now);
 			}
 			this.stats.add(OutcomeCounts.completed(jobs, written, now));
 			return written;
@@ -87,6 +108,7 @@ class OutcomeSql extends SqlSupport {
 	final Set<String> fail(List<AttemptFailure> failures) {
 		return this.workerTx.execute((status) -> {
 			Set<String> written = writeFailed(failures, null);
+			advanceEnded(failures, written);
 			this.stats.add(OutcomeCounts.failed(failures, written));
 			return written;
 		});
@@ -110,6 +132,7 @@ class OutcomeSql extends SqlSupport {
 			}
 			List<AttemptFailure> failures = expired.stream().map(decide).toList();
 			Set<String> written = writeFailed(failures, now);
+			advanceEnded(failures, written);
 			this.stats.add(OutcomeCounts.failed(failures, written));
 			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
 		});
@@ -126,10 +149,29 @@ class OutcomeSql extends SqlSupport {
 		return this.workerTx.execute((status) -> {
 			List<Job> expired = discardExpired(now, limit);
 			if (!expired.isEmpty()) {
+				List<WorkflowSql.Ended> steps = expired.stream()
+					.filter((job) -> job.workflowId() != null)
+					.map((job) -> new WorkflowSql.Ended(job, false))
+					.toList();
+				if (!steps.isEmpty()) {
+					this.workflows.advance(steps, Map.of(), now);
+				}
 				this.stats.add(OutcomeCounts.expired(expired, now));
 			}
 			return expired;
 		});
+	}
+
+	/** Advances the workflows of the written failures that ended their jobs (not those to retry). */
+	private void advanceEnded(List<AttemptFailure> failures, Set<String> written) {
+		List<WorkflowSql.Ended> ended = failures.stream()
+			.filter((failure) -> failure.job().workflowId() != null && failure.storedState().isTerminal()
+					&& written.contains(failure.job().id()))
+			.map((failure) -> new WorkflowSql.Ended(failure.job(), false))
+			.toList();
+		if (!ended.isEmpty()) {
+			this.workflows.advance(ended, Map.of(), failures.get(0).failedAt());
+		}
 	}
 
 	// ---- the writes

@@ -66,8 +66,9 @@ final class PostgresOutcomeSql extends OutcomeSql {
 
 	private final String heartbeatSql;
 
-	PostgresOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats) {
-		super(shared, rows, errors, results, stats);
+	PostgresOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats,
+			WorkflowSql workflows) {
+		super(shared, rows, errors, results, stats, workflows);
 		this.completeSql = "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL"
 				+ " FROM " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
 		this.deleteSql = "WITH d AS (DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)"

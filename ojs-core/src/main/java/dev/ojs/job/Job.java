@@ -47,16 +47,32 @@ import dev.ojs.retry.RetryPolicy;
  * @param timeout its own execution timeout, or {@code null}: an attempt fails with type
  * {@code timeout} once it has run this long ({@link #deadline()})
  * @param visibilityTimeout its own reservation for claims that name none, or {@code null}
+ * @param workflowId the workflow the job is a step or callback of, or {@code null} for a plain job
+ * @param parentResultsJson the JSON array of the results it was given by its workflow (a chain's
+ * earlier steps, a batch's jobs), or {@code null}
  */
 public record Job(String id, String type, String queue, String argsJson, String metaJson, int priority,
 		JobState state, int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors,
 		boolean deadLetter, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
 		@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
 		@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt,
-		@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
+		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String workflowId,
+		@Nullable String parentResultsJson) {
 
 	public Job {
 		errors = LazyErrorHistory.copyOf(errors);
+	}
+
+	/** A job outside any workflow. */
+	public Job(String id, String type, String queue, String argsJson, String metaJson, int priority, JobState state,
+			int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter,
+			@Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
+			@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
+			@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt,
+			@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
+		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
+				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
+				lockedUntil, expiresAt, timeout, visibilityTimeout, null, null);
 	}
 
 	/** A job without timeouts of its own. */
@@ -114,7 +130,8 @@ public record Job(String id, String type, String queue, String argsJson, String 
 				: new Job(this.id, this.type, this.queue, this.argsJson, this.metaJson, this.priority, seen, this.attempt,
 						this.maxAttempts, this.retryPolicy, this.errors, this.deadLetter, this.uniqueKey, this.scheduledAt,
 						this.createdAt, this.enqueuedAt, this.startedAt, this.completedAt, this.discardedAt, this.lockedBy,
-						this.lockedUntil, this.expiresAt);
+						this.lockedUntil, this.expiresAt, this.timeout, this.visibilityTimeout, this.workflowId,
+						this.parentResultsJson);
 	}
 
 	/**

@@ -201,3 +201,29 @@ CREATE TABLE IF NOT EXISTS ojs_stats (
 	discarded     BIGINT NOT NULL,
 	PRIMARY KEY (minute_at, queue, writer)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Workflows (ojs-workflows.md, spec README decisions 25-34): one row per chain, group or batch; its
+-- steps and callbacks are rows of ojs_jobs with workflow_id set. workflow_step is the index of a step
+-- in its workflow; workflow_role is "step", or the callback a batch job is: on_success, on_failure,
+-- on_complete. parent_results is the JSON array of the earlier steps' results (a chain step) or of
+-- the jobs' results (a batch callback), set when the job is activated. total counts the steps (no
+-- callbacks); completed and failed count those that ended. Every end of a workflow job locks its
+-- workflow row in the same transaction, so each advance happens once.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_step INT NULL;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_role VARCHAR(16) NULL;
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS parent_results LONGTEXT NULL;
+CREATE INDEX IF NOT EXISTS ojs_jobs_workflow_idx ON ojs_jobs (workflow_id, workflow_step);
+CREATE TABLE IF NOT EXISTS ojs_workflows (
+	id          CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+	type        VARCHAR(16)  NOT NULL,
+	name        VARCHAR(255) NULL,
+	state       VARCHAR(16)  NOT NULL,
+	total       INT          NOT NULL,
+	completed   INT          NOT NULL,
+	failed      INT          NOT NULL,
+	metadata    LONGTEXT     NOT NULL,
+	created_at  DATETIME(6)  NOT NULL,
+	finished_at DATETIME(6)  NULL,
+	PRIMARY KEY (id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -36,6 +36,10 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	expires_at      DATETIME(6)  NULL,
 	timeout_ms      BIGINT       NULL,
 	visibility_timeout_ms BIGINT NULL,
+	workflow_id     CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL,
+	workflow_step   INT          NULL,
+	workflow_role   VARCHAR(16)  NULL,
+	parent_results  LONGTEXT     NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -54,7 +58,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	-- Admin API (ojs-admin-api.md §7): keyset pages in creation order use the primary key (ids are
 	-- UUIDv7 made from created_at's millisecond); jobs by error type, and dead-letter groups
 	INDEX ojs_jobs_error_idx (last_error_type, id),
-	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type)
+	INDEX ojs_jobs_dead_letter_group_idx (state, dead_letter, last_error_type, type),
+	INDEX ojs_jobs_workflow_idx (workflow_id, workflow_step)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- expires_at came after the first release. MySQL has no ADD COLUMN IF NOT EXISTS, so a table created
@@ -65,6 +70,10 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --     ADD INDEX ojs_jobs_expires_idx (live_expires_at);
 -- timeout_ms and visibility_timeout_ms came later; a table created before them needs, once:
 --   ALTER TABLE ojs_jobs ADD COLUMN timeout_ms BIGINT NULL, ADD COLUMN visibility_timeout_ms BIGINT NULL;
+-- Workflows came later still; a table created before them needs, once:
+--   ALTER TABLE ojs_jobs ADD COLUMN workflow_id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL,
+--     ADD COLUMN workflow_step INT NULL, ADD COLUMN workflow_role VARCHAR(16) NULL,
+--     ADD COLUMN parent_results LONGTEXT NULL, ADD INDEX ojs_jobs_workflow_idx (workflow_id, workflow_step);
 -- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
 --   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
 --     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;
@@ -196,4 +205,25 @@ CREATE TABLE IF NOT EXISTS ojs_stats (
 	dead_lettered BIGINT NOT NULL,
 	discarded     BIGINT NOT NULL,
 	PRIMARY KEY (minute_at, queue, writer)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Workflows (ojs-workflows.md, spec README decisions 25-34): one row per chain, group or batch; its
+-- steps and callbacks are rows of ojs_jobs with workflow_id set. workflow_step is the index of a step
+-- in its workflow; workflow_role is "step", or the callback a batch job is: on_success, on_failure,
+-- on_complete. parent_results is the JSON array of the earlier steps' results (a chain step) or of
+-- the jobs' results (a batch callback), set when the job is activated. total counts the steps (no
+-- callbacks); completed and failed count those that ended. Every end of a workflow job locks its
+-- workflow row in the same transaction, so each advance happens once.
+CREATE TABLE IF NOT EXISTS ojs_workflows (
+	id          CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+	type        VARCHAR(16)  NOT NULL,
+	name        VARCHAR(255) NULL,
+	state       VARCHAR(16)  NOT NULL,
+	total       INT          NOT NULL,
+	completed   INT          NOT NULL,
+	failed      INT          NOT NULL,
+	metadata    LONGTEXT     NOT NULL,
+	created_at  DATETIME(6)  NOT NULL,
+	finished_at DATETIME(6)  NULL,
+	PRIMARY KEY (id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -195,6 +195,13 @@ public final class JobJson {
 		if (resultJson != null) {
 			json.put("result", this.jsonMapper.readTree(resultJson));
 		}
+		if (job.workflowId() != null) {
+			json.put("workflow_id", job.workflowId());
+		}
+		if (job.parentResultsJson() != null) {
+			// spec README decision 28: an array, element i the result of step i (or of a batch's job i)
+			json.put("parent_results", this.jsonMapper.readTree(job.parentResultsJson()));
+		}
 		if (unknown != null && unknown.isObject()) {
 			unknown.properties().forEach((entry) -> json.putIfAbsent(entry.getKey(), entry.getValue()));
 		}

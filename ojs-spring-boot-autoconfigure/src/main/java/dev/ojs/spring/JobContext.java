@@ -2,6 +2,8 @@ package dev.ojs.spring;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.ojs.job.ErrorEntry;
 
 /**
@@ -35,6 +37,24 @@ public interface JobContext {
 
 	/** The job's metadata as JSON (an object). */
 	String metaJson();
+
+	/**
+	 * The results this job got from its workflow (spec README decision 28) as a JSON array: a
+	 * chain step's element {@code i} is step {@code i}'s result, a batch callback's the batch's
+	 * job {@code i}'s ({@code null} for one that returned none); {@code null} for a job outside
+	 * a workflow or not given any.
+	 */
+	default @Nullable String parentResultsJson() {
+		return null;
+	}
+
+	/**
+	 * {@link #parentResultsJson()} read as a list of {@code type} with the application's JSON
+	 * mapper; empty when there are none.
+	 */
+	default <T> List<T> parentResults(Class<T> type) {
+		return List.of();
+	}
 
 	/**
 	 * Extends this attempt's reservation by the visibility timeout now (spec §9.3). The

@@ -88,6 +88,11 @@ public final class JobOptions {
 	 * @throws RetryPolicyValidationException when the retry JSON is malformed or invalid
 	 */
 	private JobOptions(JobOptions options, Map<String, String> meta) {
+		this(options, meta, options.id, options.pending);
+	}
+
+	/** A copy with more metadata, this id and this {@code pending}. */
+	private JobOptions(JobOptions options, Map<String, String> meta, @Nullable String id, boolean pending) {
 		this.queue = options.queue;
 		this.priority = options.priority;
 		this.delay = options.delay;
@@ -98,10 +103,10 @@ public final class JobOptions {
 		merged.putAll(meta);
 		this.meta = Collections.unmodifiableMap(merged);
 		this.uniqueKey = options.uniqueKey;
-		this.pending = options.pending;
+		this.pending = pending;
 		this.expiresIn = options.expiresIn;
 		this.expiresAt = options.expiresAt;
-		this.id = options.id;
+		this.id = id;
 		this.uniquePeriod = options.uniquePeriod;
 		this.uniqueStates = options.uniqueStates;
 		this.tags = options.tags;
@@ -180,6 +185,11 @@ public final class JobOptions {
 	 */
 	JobOptions withMeta(Map<String, String> entries) {
 		return entries.isEmpty() ? this : new JobOptions(this, entries);
+	}
+
+	/** These options for a job of a workflow: its id, and held until the workflow activates it or not. */
+	JobOptions forWorkflow(String id, boolean pending) {
+		return new JobOptions(this, Map.of(), id, pending);
 	}
 
 	/** The job's id as chosen by the producer, or {@code null} for a new UUIDv7. */

@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class JobTables {
 
-	private static final String[] TABLES = { "job_results", "job_errors", "jobs", "schedules", "queues", "stats" };
+	private static final String[] TABLES = { "job_results", "job_errors", "jobs", "workflows", "schedules", "queues", "stats" };
 
 	private final JdbcTemplate jdbc;
 

@@ -174,6 +174,29 @@ public class IntegrationJobs {
 		record(context, value);
 	}
 
+	// Workflows: a step's return value is its result, the next step reads the results before it.
+
+	/** A result of a workflow step. */
+	public record Produced(int n) {
+
+	}
+
+	@OjsJob(type = "it.wf.produce", maxAttempts = 1)
+	public Produced produce(int n, JobContext context) {
+		record(context, n);
+		if (n < 0) {
+			throw new IllegalArgumentException("negative");
+		}
+		return new Produced(n);
+	}
+
+	@OjsJob(type = "it.wf.consume", maxAttempts = 1)
+	public int consume(JobContext context) {
+		List<Produced> results = context.parentResults(Produced.class);
+		record(context, results);
+		return results.size();
+	}
+
 	/** A {@code @Transactional} handler bean (class-based proxy). */
 	public static class TransactionalJobs {
 

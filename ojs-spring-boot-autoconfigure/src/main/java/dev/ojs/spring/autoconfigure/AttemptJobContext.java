@@ -1,6 +1,11 @@
 package dev.ojs.spring.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
@@ -14,8 +19,16 @@ final class AttemptJobContext implements JobContext {
 
 	private final Attempt attempt;
 
+	/** Reads the parent results; {@code null} where no handler method reads them. */
+	private final @Nullable JsonMapper jsonMapper;
+
 	AttemptJobContext(Attempt attempt) {
+		this(attempt, null);
+	}
+
+	AttemptJobContext(Attempt attempt, @Nullable JsonMapper jsonMapper) {
 		this.attempt = attempt;
+		this.jsonMapper = jsonMapper;
 	}
 
 	private Job job() {
@@ -56,6 +69,25 @@ final class AttemptJobContext implements JobContext {
 	@Override
 	public String metaJson() {
 		return job().metaJson();
+	}
+
+	@Override
+	public @Nullable String parentResultsJson() {
+		return job().parentResultsJson();
+	}
+
+	@Override
+	public <T> List<T> parentResults(Class<T> type) {
+		String json = parentResultsJson();
+		if (json == null) {
+			return List.of();
+		}
+		JsonMapper mapper = (this.jsonMapper != null) ? this.jsonMapper : JsonMapper.shared();
+		List<T> results = new ArrayList<>();
+		for (JsonNode result : mapper.readTree(json)) {
+			results.add(result.isNull() ? null : mapper.treeToValue(result, type));
+		}
+		return results;
 	}
 
 	@Override

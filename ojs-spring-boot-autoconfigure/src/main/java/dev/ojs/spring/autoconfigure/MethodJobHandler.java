@@ -62,7 +62,7 @@ final class MethodJobHandler implements JobHandler {
 
 	@Override
 	public void handle(Attempt attempt) throws Exception {
-		Object[] args = this.binder.bind(attempt.job().argsJson(), new AttemptJobContext(attempt));
+		Object[] args = this.binder.bind(attempt.job().argsJson(), new AttemptJobContext(attempt, this.jsonMapper));
 		Target target = this.target.get();
 		Object result;
 		try {

@@ -28,6 +28,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
 
 import dev.ojs.admin.AdminStore;
@@ -35,6 +37,7 @@ import dev.ojs.jdbc.JdbcAdminStore;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.jdbc.JdbcSchema;
 import dev.ojs.jdbc.JdbcStoreSettings;
+import dev.ojs.jdbc.JdbcWorkflowStore;
 import dev.ojs.jdbc.MissingTablesException;
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.HandlerDirectory;
@@ -48,9 +51,11 @@ import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorkerNodes;
+import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
 import dev.ojs.spring.observation.JobProcessObservationConvention;
 import dev.ojs.worker.Worker;
+import dev.ojs.workflow.WorkflowStore;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for OJS jobs: the JDBC job store on the
@@ -145,6 +150,23 @@ public final class OjsAutoConfiguration {
 			}
 		});
 		return queues;
+	}
+
+	@Bean
+	@ConditionalOnBean(JdbcJobStore.class)
+	@ConditionalOnMissingBean(WorkflowStore.class)
+	JdbcWorkflowStore ojsWorkflowStore(JdbcJobStore jobStore) {
+		return new JdbcWorkflowStore(jobStore);
+	}
+
+	@Bean
+	@ConditionalOnBean({ JdbcJobStore.class, WorkflowStore.class })
+	@ConditionalOnMissingBean
+	OjsWorkflows ojsWorkflows(OjsTemplate template, JdbcJobStore jobStore, WorkflowStore workflowStore,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		// a workflow's jobs and row in one transaction, which joins the caller's
+		return new OjsWorkflows(template, jobStore, workflowStore,
+				new TransactionTemplate(new DataSourceTransactionManager(jobStore.dataSource())), getJsonMapper(jsonMapper));
 	}
 
 	@Bean

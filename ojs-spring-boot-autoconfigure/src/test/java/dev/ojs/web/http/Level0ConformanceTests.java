@@ -727,7 +727,7 @@ abstract class Level0ConformanceTests {
 		assertThat(manifest.body().path("ojs_version").stringValue()).isEqualTo("1.0");
 		assertThat(manifest.body().path("conformance_level").intValue()).isEqualTo(Manifest.CONFORMANCE_LEVEL);
 		assertThat(manifest.body().path("protocols").get(0).stringValue()).isEqualTo("http");
-		assertThat(manifest.body().path("capabilities").path("workflows").booleanValue()).isFalse();
+		assertThat(manifest.body().path("capabilities").path("workflows").booleanValue()).isTrue();
 	}
 
 	/** ojs.http.token: without it or with a wrong one, 401 unauthorized in the binding's body. */

@@ -17,11 +17,12 @@ class ManifestTests {
 	@Test
 	void levelByTheSuitesRuleWithTheCronEndpointsAndJobTtl() {
 		Map<String, Object> json = new Manifest("1.0.0", true).toJson("h2");
-		// levels 0 to 2 pass (L1-TMO-001 and L1-VIS-001 too); level 3 is not built, so not 4
-		assertThat(json.get("conformance_level")).isEqualTo(2);
+		// levels 0 to 4 pass (L1-TMO-001 and L1-VIS-001 too, and the workflows of level 3)
+		assertThat(json.get("conformance_level")).isEqualTo(4);
 		assertThat((List<String>) json.get("limitations")).noneMatch((limitation) -> limitation.contains("TMO-001")
 				|| limitation.contains("VIS-001"));
-		assertThat((Map<String, Object>) json.get("capabilities")).containsEntry("job_ttl", true).containsEntry("cron_jobs", true);
+		assertThat((Map<String, Object>) json.get("capabilities")).containsEntry("job_ttl", true).containsEntry("cron_jobs", true)
+			.containsEntry("workflows", true);
 	}
 
 	@Test

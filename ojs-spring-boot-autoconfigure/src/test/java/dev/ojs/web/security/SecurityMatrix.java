@@ -504,6 +504,9 @@ final class SecurityMatrix {
 						"{\"name\":\"matrix-{n}\",\"cron\":\"0 0 1 1 *\",\"type\":\"it.ok\",\"args\":[]}", Answer.of(201)),
 				new Endpoint("DELETE", "/ojs/v1/cron/unknown-{n}", null, NOT_FOUND),
 				new Endpoint("GET", "/ojs/v1/events", null, Answer.of(200)),
+				new Endpoint("POST", "/ojs/v1/workflows", "{\"type\":\"group\",\"jobs\":[" + job + "]}", Answer.of(201)),
+				new Endpoint("GET", "/ojs/v1/workflows/" + UNKNOWN_ID, null, NOT_FOUND),
+				new Endpoint("DELETE", "/ojs/v1/workflows/" + UNKNOWN_ID, null, NOT_FOUND),
 				// the Admin API: a read and a write per controller
 				new Endpoint("GET", "/ojs/v1/admin/jobs", null, Answer.of(200)),
 				new Endpoint("GET", "/ojs/v1/admin/jobs/" + jobId, null, Answer.of(200)),

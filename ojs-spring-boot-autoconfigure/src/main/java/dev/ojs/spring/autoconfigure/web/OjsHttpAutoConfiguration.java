@@ -29,6 +29,7 @@ import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.autoconfigure.OjsAutoConfiguration;
 import dev.ojs.spring.autoconfigure.OjsRecurringJobsAutoConfiguration;
@@ -46,6 +47,7 @@ import dev.ojs.web.http.OjsRecurringJobsController;
 import dev.ojs.web.http.OjsDeadLetterController;
 import dev.ojs.web.http.OjsHttpFilter;
 import dev.ojs.web.http.OjsJobsController;
+import dev.ojs.web.http.OjsWorkflowsController;
 import dev.ojs.web.http.OjsQueuesController;
 import dev.ojs.web.http.OjsSystemController;
 import dev.ojs.web.http.OjsWorkersController;
@@ -85,6 +87,13 @@ public final class OjsHttpAutoConfiguration {
 				? new TransactionTemplate(new DataSourceTransactionManager(jdbc.dataSource()))
 				: TransactionOperations.withoutTransaction();
 		return new OjsJobsController(template, jobs, queues, jsonMapper(jsonMapper), handlers, transactions);
+	}
+
+	@Bean
+	@ConditionalOnBean(OjsWorkflows.class)
+	OjsWorkflowsController ojsHttpWorkflowsController(OjsWorkflows workflows, HandlerDirectory handlers,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		return new OjsWorkflowsController(workflows, handlers, jsonMapper(jsonMapper));
 	}
 
 	@Bean

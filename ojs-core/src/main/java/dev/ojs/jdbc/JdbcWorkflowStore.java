@@ -1,0 +1,54 @@
+package dev.ojs.jdbc;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.workflow.Workflow;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowStore;
+
+/**
+ * The workflow store on {@code <prefix>workflows} beside the job table of a {@link JdbcJobStore}.
+ * The advance of workflows is the job store's, in the transactions of the jobs' ends.
+ */
+public class JdbcWorkflowStore implements WorkflowStore {
+
+	private final JdbcJobStore jobs;
+
+	private final WorkflowSql workflows;
+
+	/** Joins the caller's transaction, else runs in one of its own. */
+	private final TransactionTemplate transaction;
+
+	public JdbcWorkflowStore(JdbcJobStore jobs) {
+		this.jobs = jobs;
+		this.workflows = jobs.dialect().workflows();
+		this.transaction = this.workflows.transaction(TransactionDefinition.PROPAGATION_REQUIRED,
+				TransactionDefinition.ISOLATION_DEFAULT);
+	}
+
+	@Override
+	public void create(Workflow workflow, List<WorkflowJob> jobs) {
+		this.transaction.executeWithoutResult((status) -> this.workflows.create(workflow, jobs));
+	}
+
+	@Override
+	public Optional<Workflow> find(String id) {
+		return JdbcJobStore.isId(id) ? this.workflows.find(id) : Optional.empty();
+	}
+
+	@Override
+	public List<WorkflowJob> jobs(String id) {
+		return JdbcJobStore.isId(id) ? this.workflows.jobs(id) : List.of();
+	}
+
+	@Override
+	public boolean cancel(String id) {
+		return JdbcJobStore.isId(id)
+				&& Boolean.TRUE.equals(this.transaction.execute((status) -> this.workflows.cancel(id, this.jobs.now())));
+	}
+
+}

@@ -1,0 +1,281 @@
+package dev.ojs.jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.workflow.Workflow;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowRole;
+import dev.ojs.workflow.WorkflowState;
+import dev.ojs.workflow.WorkflowType;
+
+/**
+ * The SQL of workflows, the table {@code <prefix>workflows} and the workflow columns of the
+ * job table. {@link #advance} runs in the transaction of the jobs' ends (spec README decision
+ * 31): it locks the workflow's row by primary key, so two nodes ending the last jobs of one
+ * batch at the same moment advance it one after the other, and each callback fires once.
+ */
+final class WorkflowSql extends SqlSupport {
+
+	private static final String COLUMNS = "id, type, name, state, total, completed, failed, metadata, created_at,"
+			+ " finished_at";
+
+	/** States of a job that has not started and so is cancelled with its workflow. */
+	private static final String NOT_STARTED = "'pending', 'scheduled', 'available', 'retryable'";
+
+	private final String workflows;
+
+	private final String results;
+
+	private final InsertSql inserts;
+
+	/** Joins the caller's transaction, else runs in one of its own. */
+	private final TransactionTemplate joined;
+
+	WorkflowSql(SqlSupport shared, InsertSql inserts) {
+		super(shared);
+		this.joined = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
+		this.workflows = shared.settings.workflowsTableName();
+		this.results = shared.settings.resultsTableName();
+		this.inserts = inserts;
+	}
+
+	/** One job of a workflow that ended: succeeded or not. */
+	record Ended(Job job, boolean succeeded) {
+
+	}
+
+	void create(Workflow workflow, List<WorkflowJob> jobs) {
+		this.jdbc.update("INSERT INTO " + this.workflows + " (" + COLUMNS + ") VALUES (" + idParam()
+				+ ", ?, ?, ?, ?, ?, ?, ?, ?, ?)", (ps) -> {
+					ps.setString(1, workflow.id());
+					ps.setString(2, workflow.type().value());
+					ps.setString(3, workflow.name());
+					ps.setString(4, workflow.state().value());
+					ps.setInt(5, workflow.total());
+					ps.setInt(6, workflow.completed());
+					ps.setInt(7, workflow.failed());
+					ps.setString(8, workflow.metadataJson());
+					setInstant(ps, 9, workflow.createdAt());
+					setInstant(ps, 10, workflow.finishedAt());
+				});
+		this.jdbc.batchUpdate("UPDATE " + this.table + " SET workflow_id = " + idParam()
+				+ ", workflow_step = ?, workflow_role = ? WHERE id = " + idParam(), jobs, CHUNK, (ps, job) -> {
+					ps.setString(1, workflow.id());
+					ps.setInt(2, job.step());
+					ps.setString(3, job.role().value());
+					ps.setString(4, job.jobId());
+				});
+	}
+
+	Optional<Workflow> find(String id) {
+		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id = " + idParam(), this::map, id)
+			.stream()
+			.findFirst();
+	}
+
+	List<WorkflowJob> jobs(String id) {
+		List<WorkflowJob> jobs = new ArrayList<>(this.jdbc.query("SELECT id, type, workflow_role, workflow_step, state FROM "
+				+ this.table + " WHERE workflow_id = " + idParam(),
+				(rs, rowNum) -> new WorkflowJob(rs.getString(1).toLowerCase(java.util.Locale.ROOT), rs.getString(2),
+						WorkflowRole.fromValue(rs.getString(3)), rs.getInt(4), JobState.fromValue(rs.getString(5))),
+				id));
+		jobs.sort(Comparator.comparing(WorkflowJob::role).thenComparingInt(WorkflowJob::step));
+		return jobs;
+	}
+
+	/** Cancels a running workflow and its jobs that have not started, in the caller's transaction. */
+	boolean cancel(String id, Instant now) {
+		Workflow workflow = lock(id);
+		if (workflow == null || workflow.state().isTerminal()) {
+			return false;
+		}
+		cancelNotStarted(id, null, now);
+		finish(id, WorkflowState.CANCELLED, now);
+		return true;
+	}
+
+	/**
+	 * Cancels one job (as {@link JobSql#cancel(String, Instant)}); a job of a workflow ends its
+	 * step without success, in the same transaction.
+	 */
+	boolean cancelJob(String id, Instant now, JobSql jobs) {
+		return Boolean.TRUE.equals(this.joined.execute((status) -> {
+			if (!jobs.cancel(id, now)) {
+				return false;
+			}
+			List<String> workflow = this.jdbc.queryForList("SELECT workflow_id FROM " + this.table + " WHERE id = "
+					+ idParam() + " AND workflow_id IS NOT NULL", String.class, id);
+			if (!workflow.isEmpty()) {
+				jobs.findById(id).ifPresent((job) -> advance(List.of(new Ended(job, false)), Map.of(), now));
+			}
+			return true;
+		}));
+	}
+
+	/**
+	 * Advances the workflows of these ended jobs, in the transaction of their ends: the
+	 * workflows are locked in id order, so that two transactions never wait for each other
+	 * in a cycle.
+	 */
+	void advance(List<Ended> ended, Map<String, String> results, Instant now) {
+		List<Ended> ordered = new ArrayList<>(ended);
+		ordered.sort(Comparator.comparing((Ended one) -> one.job().workflowId()).thenComparing((one) -> one.job().id()));
+		for (Ended one : ordered) {
+			advance(one, results.get(one.job().id()), now);
+		}
+	}
+
+	private void advance(Ended ended, @Nullable String result, Instant now) {
+		String id = ended.job().workflowId();
+		Workflow workflow = lock(id);
+		if (workflow == null || workflow.state().isTerminal()) {
+			// a cancelled workflow: its active steps finish but never advance it (decision 32)
+			return;
+		}
+		List<Object[]> place = this.jdbc.query("SELECT workflow_role, workflow_step FROM " + this.table + " WHERE id = "
+				+ idParam(), (rs, rowNum) -> new Object[] { rs.getString(1), rs.getInt(2) }, ended.job().id());
+		if (place.isEmpty() || place.get(0)[0] == null) {
+			return;
+		}
+		WorkflowRole role = WorkflowRole.fromValue((String) place.get(0)[0]);
+		int step = (Integer) place.get(0)[1];
+		if (role != WorkflowRole.STEP) {
+			callbackEnded(workflow, now);
+			return;
+		}
+		int completed = workflow.completed() + (ended.succeeded() ? 1 : 0);
+		int failed = workflow.failed() + (ended.succeeded() ? 0 : 1);
+		this.jdbc.update("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
+				completed, failed, id);
+		if (workflow.type() == WorkflowType.CHAIN) {
+			if (!ended.succeeded()) {
+				// decision 29: later steps are never enqueued
+				cancelNotStarted(id, null, now);
+				finish(id, WorkflowState.FAILED, now);
+			}
+			else if (completed == workflow.total()) {
+				finish(id, WorkflowState.COMPLETED, now);
+			}
+			else {
+				activate(id, WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
+			}
+			return;
+		}
+		if (completed + failed < workflow.total()) {
+			return;
+		}
+		WorkflowState end = (failed == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
+		if (workflow.type() == WorkflowType.GROUP) {
+			finish(id, end, now);
+			return;
+		}
+		// decision 30: the batch's callbacks, each once; the others are never enqueued
+		String jobResults = stepResults(id);
+		int fired = activate(id, WorkflowRole.ON_COMPLETE, 0, jobResults, now)
+				+ activate(id, (failed == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
+		cancelNotStarted(id, "pending", now);
+		if (fired == 0) {
+			finish(id, end, now);
+		}
+	}
+
+	/** A callback ended: once none runs any more, the batch ends, completed only if all succeeded. */
+	private void callbackEnded(Workflow workflow, Instant now) {
+		List<String> states = this.jdbc.queryForList("SELECT state FROM " + this.table + " WHERE workflow_id = "
+				+ idParam() + " AND workflow_role <> 'step'", String.class, workflow.id());
+		boolean allEnded = states.stream().allMatch((state) -> JobState.fromValue(state).isTerminal());
+		if (allEnded) {
+			boolean callbackFailed = states.contains(JobState.DISCARDED.value());
+			finish(workflow.id(), (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
+					: WorkflowState.FAILED, now);
+		}
+	}
+
+	/** Makes the pending jobs of this role and step available with these parent results; returns how many. */
+	private int activate(String id, WorkflowRole role, int step, String parentResults, Instant now) {
+		List<String> queues = this.jdbc.queryForList("SELECT queue FROM " + this.table + " WHERE workflow_id = "
+				+ idParam() + " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'", String.class, id,
+				role.value(), step);
+		if (queues.isEmpty()) {
+			return 0;
+		}
+		int activated = this.jdbc.update("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?,"
+				+ " parent_results = ? WHERE workflow_id = " + idParam()
+				+ " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'", (ps) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, parentResults);
+					ps.setString(3, id);
+					ps.setString(4, role.value());
+					ps.setInt(5, step);
+				});
+		for (String queue : queues) {
+			AfterCommit.run(() -> this.inserts.activated(queue));
+		}
+		return activated;
+	}
+
+	/** Cancels the workflow's jobs that have not started (only those in {@code state}, when given). */
+	private void cancelNotStarted(String id, @Nullable String state, Instant now) {
+		this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?, locked_until = NULL"
+				+ " WHERE workflow_id = " + idParam() + " AND state IN (" + ((state != null) ? "'" + state + "'" : NOT_STARTED)
+				+ ")", (ps) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, id);
+				});
+	}
+
+	private void finish(String id, WorkflowState state, Instant now) {
+		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ? WHERE id = " + idParam(), (ps) -> {
+			ps.setString(1, state.value());
+			setInstant(ps, 2, now);
+			ps.setString(3, id);
+		});
+	}
+
+	/** The JSON array of the batch's step results in step order, {@code null} for a step without one. */
+	private String stepResults(String id) {
+		List<String> results = this.jdbc.query("SELECT r.result FROM " + this.table + " j LEFT JOIN " + this.results
+				+ " r ON r.job_id = j.id WHERE j.workflow_id = " + idParam()
+				+ " AND j.workflow_role = 'step' ORDER BY j.workflow_step", (rs, rowNum) -> {
+					String result = rs.getString(1);
+					return (result != null) ? result : "null";
+				}, id);
+		return "[" + String.join(",", results) + "]";
+	}
+
+	/** The parent results of the next chain step: this step's, with its result appended. */
+	static String appended(@Nullable String parentResults, @Nullable String result) {
+		String element = (result != null) ? result : "null";
+		String parents = (parentResults != null) ? parentResults.strip() : "[]";
+		String inner = parents.substring(1, parents.length() - 1).strip();
+		return "[" + (inner.isEmpty() ? "" : inner + ",") + element + "]";
+	}
+
+	/** The workflow's row, locked until the transaction ends; {@code null} when there is none. */
+	private @Nullable Workflow lock(String id) {
+		List<Workflow> found = this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id = "
+				+ idParam() + " FOR UPDATE", this::map, id);
+		return found.isEmpty() ? null : found.get(0);
+	}
+
+	private Workflow map(ResultSet rs, int rowNum) throws SQLException {
+		return new Workflow(rs.getString(1).toLowerCase(java.util.Locale.ROOT), WorkflowType.fromValue(rs.getString(2)),
+				rs.getString(3), WorkflowState.fromValue(rs.getString(4)), rs.getInt(5), rs.getInt(6), rs.getInt(7),
+				rs.getString(8), getInstant(rs, 9), getInstant(rs, 10));
+	}
+
+}

@@ -1,0 +1,33 @@
+package dev.ojs.workflow;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where workflows are stored. Their jobs are stored jobs; every end of one (completed,
+ * discarded, dead-lettered, expired) advances its workflow in the same transaction (spec
+ * README decision 31), which the job store does.
+ */
+public interface WorkflowStore {
+
+	/**
+	 * Stores a workflow whose jobs were just inserted (steps not yet due as {@code pending}),
+	 * and marks them as its jobs. Joins the caller's transaction, which should also have
+	 * inserted the jobs.
+	 */
+	void create(Workflow workflow, List<WorkflowJob> jobs);
+
+	/** The workflow with this id, if it exists. */
+	Optional<Workflow> find(String id);
+
+	/** The jobs of a workflow with their current states: steps in order, then callbacks. */
+	List<WorkflowJob> jobs(String id);
+
+	/**
+	 * Cancels a running workflow (spec README decision 32): its pending, scheduled, available
+	 * and retryable jobs become {@code cancelled}; active ones finish but never advance it.
+	 * @return whether it did; {@code false} when there is no such workflow or it has ended
+	 */
+	boolean cancel(String id);
+
+}

@@ -1,0 +1,287 @@
+package dev.ojs.jdbc;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobIds;
+import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.ErrorCode;
+import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.MutableClock;
+import dev.ojs.workflow.Workflow;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowRole;
+import dev.ojs.workflow.WorkflowState;
+import dev.ojs.workflow.WorkflowType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Workflows in the JDBC store (spec README decisions 26–32): the advance in the transaction
+ * of each job's end, run against each database by a subclass.
+ */
+abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
+
+	static final String NODE = "node-a";
+
+	static final Map<String, Duration> TYPES = Map.of("wf.step", Duration.ofSeconds(30), "wf.callback",
+			Duration.ofSeconds(30));
+
+	MutableClock clock;
+
+	JdbcJobStore store;
+
+	JdbcWorkflowStore workflows;
+
+	private ExecutorService executor;
+
+	@BeforeEach
+	void setUp() {
+		this.schema.clear();
+		this.clock = MutableClock.startingNow();
+		this.store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
+		this.workflows = new JdbcWorkflowStore(this.store);
+		this.executor = Executors.newFixedThreadPool(4);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.executor.shutdownNow();
+	}
+
+	/** Decisions 28 and 31: each step is activated by the previous one's completion, with the results before it. */
+	@Test
+	void chainActivatesEachStepWithTheResultsBeforeIt() {
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		assertThat(states(id)).containsExactly(JobState.AVAILABLE, JobState.PENDING, JobState.PENDING);
+		complete(claimOne("steps"), "{\"n\": 0}");
+		Job second = claimOne("steps");
+		assertThat(second.parentResultsJson().replace(" ", "")).isEqualTo("[{\"n\":0}]");
+		complete(second, null);
+		Job third = claimOne("steps");
+		assertThat(third.parentResultsJson().replace(" ", "")).isEqualTo("[{\"n\":0},null]");
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.RUNNING);
+		complete(third, "3");
+		Workflow done = this.workflows.find(id).orElseThrow();
+		assertThat(done.state()).isEqualTo(WorkflowState.COMPLETED);
+		assertThat(done.completed()).isEqualTo(3);
+		assertThat(done.finishedAt()).isEqualTo(this.clock.instant());
+	}
+
+	/** Decision 29: a step that ends without success fails the chain; later steps are cancelled, never enqueued. */
+	@Test
+	void chainFailsAtADiscardedStepAndCancelsTheRest() {
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		complete(claimOne("steps"), null);
+		discard(claimOne("steps"));
+		Workflow failed = this.workflows.find(id).orElseThrow();
+		assertThat(failed.state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(failed.completed()).isEqualTo(1);
+		assertThat(failed.failed()).isEqualTo(1);
+		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.DISCARDED, JobState.CANCELLED);
+		assertThat(claim("steps", 10)).isEmpty();
+	}
+
+	/** A step's job cancelled on its own ends the step without success (decision 29). */
+	@Test
+	void cancelledStepJobFailsTheChain() {
+		String id = create(WorkflowType.CHAIN, 2, List.of());
+		assertThat(this.store.cancel(stepJob(id, 0))).isTrue();
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(states(id)).containsExactly(JobState.CANCELLED, JobState.CANCELLED);
+	}
+
+	/** A retryable failure is not an end: the chain waits for the retry. */
+	@Test
+	void retryableFailureDoesNotAdvance() {
+		String id = create(WorkflowType.CHAIN, 2, List.of());
+		Job first = claimOne("steps");
+		this.store.fail(List.of(new AttemptFailure(first, JobState.RETRYABLE, this.clock.instant().plusSeconds(60),
+				List.of(error(first)), false, this.clock.instant())));
+		assertThat(this.workflows.find(id).orElseThrow().failed()).isZero();
+		assertThat(states(id)).containsExactly(JobState.RETRYABLE, JobState.PENDING);
+	}
+
+	/** Decisions 29, 30: a batch's callbacks fire once every job ended, by outcome, with the jobs' results. */
+	@Test
+	void batchFiresItsCallbacksByOutcome() {
+		String id = create(WorkflowType.BATCH, 2,
+				List.of(WorkflowRole.ON_SUCCESS, WorkflowRole.ON_FAILURE, WorkflowRole.ON_COMPLETE));
+		List<Job> jobs = claim("steps", 2);
+		complete(jobs.get(0), "\"ok\"");
+		assertThat(claim("callbacks", 10)).isEmpty();
+		discard(jobs.get(1));
+		List<Job> callbacks = claim("callbacks", 10);
+		assertThat(callbacks).hasSize(2);
+		assertThat(callbacks).allSatisfy((callback) -> assertThat(callback.parentResultsJson().replace(" ", ""))
+			.isEqualTo(jobs.get(0).id().equals(stepJob(id, 0)) ? "[\"ok\",null]" : "[null,\"ok\"]"));
+		assertThat(this.workflows.jobs(id).stream().filter((job) -> job.role() != WorkflowRole.STEP))
+			.extracting(WorkflowJob::role, WorkflowJob::state)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(WorkflowRole.ON_SUCCESS, JobState.CANCELLED),
+					org.assertj.core.groups.Tuple.tuple(WorkflowRole.ON_FAILURE, JobState.ACTIVE),
+					org.assertj.core.groups.Tuple.tuple(WorkflowRole.ON_COMPLETE, JobState.ACTIVE));
+		assertThat(this.workflows.find(id).orElseThrow().state()).as("running while callbacks run")
+			.isEqualTo(WorkflowState.RUNNING);
+		complete(callbacks.get(0), null);
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.RUNNING);
+		complete(callbacks.get(1), null);
+		assertThat(this.workflows.find(id).orElseThrow().state()).as("a job failed").isEqualTo(WorkflowState.FAILED);
+	}
+
+	/** Decision 29: a group is completed once all its jobs succeeded. */
+	@Test
+	void groupCompletesWhenEveryJobSucceeded() {
+		String id = create(WorkflowType.GROUP, 3, List.of());
+		List<Job> jobs = claim("steps", 3);
+		complete(jobs.get(0), null);
+		complete(jobs.get(1), null);
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.RUNNING);
+		complete(jobs.get(2), null);
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.COMPLETED);
+	}
+
+	/** A job that expires before it runs ends its step without success. */
+	@Test
+	void expiredStepFailsItsGroup() {
+		String id = create(WorkflowType.GROUP, 1, List.of());
+		this.clock.advance(Duration.ofMinutes(2));
+		assertThat(this.store.expire(10)).hasSize(1);
+		assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.FAILED);
+	}
+
+	/** Decision 32: cancel stops jobs not started; an active one finishes but never advances the workflow. */
+	@Test
+	void cancelStopsWaitingStepsAndActiveOnesNeverAdvance() {
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		Job first = claimOne("steps");
+		assertThat(this.workflows.cancel(id)).isTrue();
+		assertThat(this.workflows.cancel(id)).as("already cancelled").isFalse();
+		complete(first, "1");
+		Workflow cancelled = this.workflows.find(id).orElseThrow();
+		assertThat(cancelled.state()).isEqualTo(WorkflowState.CANCELLED);
+		assertThat(cancelled.completed()).isZero();
+		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.CANCELLED, JobState.CANCELLED);
+		assertThat(this.workflows.cancel(JobIds.newId(this.clock.instant()))).isFalse();
+	}
+
+	/**
+	 * Decision 30: four stores end the last four jobs of one batch at the same moment, round
+	 * after round; each time exactly one {@code on_complete} callback is activated.
+	 */
+	@Test
+	void batchCallbackFiresExactlyOnceUnderConcurrentEnds() throws Exception {
+		List<JdbcJobStore> stores = List.of(this.store, newStore(), newStore(), newStore());
+		for (int round = 0; round < 100; round++) {
+			String id = create(WorkflowType.BATCH, 4, List.of(WorkflowRole.ON_COMPLETE));
+			List<Job> jobs = claim("steps", 4);
+			assertThat(jobs).hasSize(4);
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> ends = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				JdbcJobStore store = stores.get(i);
+				Job job = jobs.get(i);
+				ends.add(this.executor.submit(() -> {
+					start.await();
+					return store.complete(List.of(job), Map.of(job.id(), "1"), false);
+				}));
+			}
+			start.countDown();
+			for (Future<?> end : ends) {
+				assertThat(end.get(30, TimeUnit.SECONDS)).isNotNull();
+			}
+			Workflow workflow = this.workflows.find(id).orElseThrow();
+			assertThat(workflow.completed()).as("round %d", round).isEqualTo(4);
+			assertThat(claim("callbacks", 10)).as("round %d", round).hasSize(1);
+			assertThat(states(id)).as("round %d", round).containsOnly(JobState.COMPLETED);
+		}
+	}
+
+	/** Another node's store on the same tables and clock. */
+	JdbcJobStore newStore() {
+		return new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
+	}
+
+	/** Stores a workflow of {@code steps} jobs and these callbacks, as the workflows service does. */
+	String create(WorkflowType type, int steps, List<WorkflowRole> callbacks) {
+		Instant now = this.clock.instant();
+		String id = JobIds.newId(now);
+		List<NewJob> jobs = new ArrayList<>();
+		List<WorkflowJob> members = new ArrayList<>();
+		for (int i = 0; i < steps; i++) {
+			String jobId = JobIds.newId(now);
+			jobs.add(new NewJob("wf.step", "steps", 0, "[" + i + "]", "{}", null, null, null, 1,
+					type == WorkflowType.CHAIN && i > 0, now.plusSeconds(60), jobId, null));
+			members.add(new WorkflowJob(jobId, "wf.step", WorkflowRole.STEP, i, null));
+		}
+		for (WorkflowRole role : callbacks) {
+			String jobId = JobIds.newId(now);
+			jobs.add(new NewJob("wf.callback", "callbacks", 0, "[]", "{}", null, null, null, 1, true, null, jobId, null));
+			members.add(new WorkflowJob(jobId, "wf.callback", role, 0, null));
+		}
+		this.store.insert(jobs);
+		this.workflows.create(new Workflow(id, type, "test", WorkflowState.RUNNING, steps, 0, 0, "{}", now, null),
+				members);
+		return id;
+	}
+
+	List<JobState> states(String id) {
+		return this.workflows.jobs(id)
+			.stream()
+			.filter((job) -> job.role() == WorkflowRole.STEP)
+			.map(WorkflowJob::state)
+			.toList();
+	}
+
+	String stepJob(String id, int step) {
+		return this.workflows.jobs(id).stream().filter((job) -> job.role() == WorkflowRole.STEP && job.step() == step)
+			.findFirst()
+			.orElseThrow()
+			.jobId();
+	}
+
+	List<Job> claim(String queue, int limit) {
+		return this.store.claim(NODE, queue, TYPES, limit);
+	}
+
+	Job claimOne(String queue) {
+		List<Job> claimed = claim(queue, 1);
+		assertThat(claimed).hasSize(1);
+		return claimed.get(0);
+	}
+
+	void complete(Job job, String result) {
+		assertThat(this.store.complete(List.of(job), (result != null) ? Map.of(job.id(), result) : Map.of(), false))
+			.containsExactly(job.id());
+	}
+
+	void discard(Job job) {
+		assertThat(this.store.fail(List.of(new AttemptFailure(job, JobState.DISCARDED, null, List.of(error(job)), false,
+				this.clock.instant())))).containsExactly(job.id());
+	}
+
+	ErrorEntry error(Job job) {
+		return new ErrorEntry(job.attempt(), "handler_error", "failed", ErrorCode.RETRY, this.clock.instant(), Map.of());
+	}
+
+	JdbcTemplate jdbc() {
+		return new JdbcTemplate(this.schema.dataSource());
+	}
+
+}

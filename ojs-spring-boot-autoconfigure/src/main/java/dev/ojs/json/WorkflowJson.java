@@ -1,0 +1,126 @@
+package dev.ojs.json;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.spring.OjsWorkflows;
+import dev.ojs.workflow.Workflow;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowRole;
+import dev.ojs.workflow.WorkflowType;
+
+/**
+ * The JSON view of a workflow (spec README decision 27): the flat counters of the test
+ * cases, the metadata of ojs-workflows.md §3.3, its steps (or jobs) with their states, its
+ * error (§9.6) and its callbacks.
+ */
+public final class WorkflowJson {
+
+	private final JsonMapper jsonMapper;
+
+	public WorkflowJson(JsonMapper jsonMapper) {
+		this.jsonMapper = jsonMapper;
+	}
+
+	/** The workflow as its resource shows it. */
+	public Map<String, Object> workflow(OjsWorkflows.WorkflowInfo info) {
+		Workflow workflow = info.workflow();
+		boolean chain = workflow.type() == WorkflowType.CHAIN;
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("id", workflow.id());
+		json.put("type", workflow.type().value());
+		json.put("name", workflow.name());
+		json.put("state", workflow.state().value());
+		json.put(chain ? "steps_total" : "jobs_total", workflow.total());
+		json.put(chain ? "steps_completed" : "jobs_completed", workflow.completed());
+		json.put(chain ? "steps_failed" : "jobs_failed", workflow.failed());
+		List<Map<String, Object>> steps = new ArrayList<>();
+		Map<String, Object> callbacks = new LinkedHashMap<>();
+		for (WorkflowJob member : info.jobs()) {
+			Map<String, Object> step = new LinkedHashMap<>();
+			if (member.role() == WorkflowRole.STEP) {
+				step.put("index", member.step());
+			}
+			step.put("type", member.type());
+			step.put("state", stepState(member.state()));
+			step.put("job_state", (member.state() != null) ? member.state().value() : null);
+			step.put("job_id", member.jobId());
+			if (member.role() == WorkflowRole.STEP) {
+				steps.add(step);
+			}
+			else {
+				callbacks.put(member.role().value(), step);
+			}
+		}
+		json.put(chain ? "steps" : "jobs", steps);
+		if (!callbacks.isEmpty()) {
+			json.put("callbacks", callbacks);
+		}
+		if (!info.failedJobs().isEmpty()) {
+			json.put("error", error(info));
+		}
+		Map<String, Object> metadata = new LinkedHashMap<>();
+		metadata.put("created_at", JobJson.timestamp(workflow.createdAt()));
+		if (workflow.finishedAt() != null) {
+			metadata.put("completed_at", JobJson.timestamp(workflow.finishedAt()));
+		}
+		metadata.put("job_count", workflow.total());
+		metadata.put("completed_count", workflow.completed());
+		metadata.put("failed_count", workflow.failed());
+		Object given = this.jsonMapper.readTree(workflow.metadataJson());
+		json.put("metadata", metadata);
+		if (given instanceof tools.jackson.databind.JsonNode node && !node.isEmpty()) {
+			json.put("user_metadata", node);
+		}
+		json.put("created_at", JobJson.timestamp(workflow.createdAt()));
+		if (workflow.finishedAt() != null) {
+			json.put("finished_at", JobJson.timestamp(workflow.finishedAt()));
+		}
+		return json;
+	}
+
+	/** ojs-workflows.md §9.6: the first failed step, the failed jobs and their errors. */
+	private static Map<String, Object> error(OjsWorkflows.WorkflowInfo info) {
+		Map<String, Object> error = new LinkedHashMap<>();
+		List<String> ids = info.failedJobs().stream().map(Job::id).toList();
+		info.jobs()
+			.stream()
+			.filter((member) -> member.role() == WorkflowRole.STEP && ids.contains(member.jobId()))
+			.findFirst()
+			.ifPresent((member) -> error.put("failed_step_index", member.step()));
+		error.put("failed_job_ids", ids);
+		List<Map<String, Object>> errors = new ArrayList<>();
+		for (Job job : info.failedJobs()) {
+			if (job.lastError() != null) {
+				Map<String, Object> entry = new LinkedHashMap<>(JobJson.error(job.lastError(), JobJson.Surface.BINDING));
+				entry.put("job_id", job.id());
+				errors.add(entry);
+			}
+		}
+		error.put("errors", errors);
+		return error;
+	}
+
+	/** A step's state in the vocabulary of ojs-workflows.md §4.4. */
+	static String stepState(@Nullable JobState state) {
+		if (state == null) {
+			return "waiting";
+		}
+		return switch (state) {
+			case PENDING -> "waiting";
+			case SCHEDULED, AVAILABLE, RETRYABLE -> "pending";
+			case ACTIVE -> "active";
+			case COMPLETED -> "completed";
+			case DISCARDED -> "failed";
+			case CANCELLED -> "cancelled";
+		};
+	}
+
+}

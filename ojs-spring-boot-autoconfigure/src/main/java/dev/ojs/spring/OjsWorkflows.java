@@ -1,0 +1,223 @@
+package dev.ojs.spring;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionOperations;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.ojs.job.Job;
+import dev.ojs.job.JobIds;
+import dev.ojs.job.JobState;
+import dev.ojs.job.JobStore;
+import dev.ojs.workflow.Workflow;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowRole;
+import dev.ojs.workflow.WorkflowState;
+import dev.ojs.workflow.WorkflowStore;
+import dev.ojs.workflow.WorkflowType;
+
+/**
+ * The workflows service (ojs-workflows.md, spec README decisions 25–34): chains, groups and
+ * batches of jobs enqueued through {@link OjsTemplate} in one transaction (joining the
+ * caller's), with the same checks as any job. Steps not yet due wait as {@code pending} jobs;
+ * the job store advances a workflow as its jobs end.
+ */
+public class OjsWorkflows {
+
+	/** Most steps (or jobs) in one workflow, as in one batch enqueue (decision 18). */
+	public static final int MAX_STEPS = 1000;
+
+	private final OjsTemplate template;
+
+	private final JobStore jobs;
+
+	private final WorkflowStore store;
+
+	private final TransactionOperations transactions;
+
+	private final JsonMapper jsonMapper;
+
+	/**
+	 * @param transactions a transaction on the store's database, which joins the caller's
+	 */
+	public OjsWorkflows(OjsTemplate template, JobStore jobs, WorkflowStore store, TransactionOperations transactions,
+			JsonMapper jsonMapper) {
+		this.template = Objects.requireNonNull(template, "template must not be null");
+		this.jobs = Objects.requireNonNull(jobs, "jobs must not be null");
+		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.transactions = Objects.requireNonNull(transactions, "transactions must not be null");
+		this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper must not be null");
+	}
+
+	/** A chain: each step runs once the one before it succeeded, with the results before it. */
+	public String chain(@Nullable String name, List<OjsTemplate.Enqueue> steps) {
+		return create(WorkflowType.CHAIN, name, steps, Map.of(), Map.of());
+	}
+
+	/** A group: the jobs run side by side. */
+	public String group(@Nullable String name, List<OjsTemplate.Enqueue> jobs) {
+		return create(WorkflowType.GROUP, name, jobs, Map.of(), Map.of());
+	}
+
+	/**
+	 * A batch to declare its callbacks on, then {@link Batch#enqueue() enqueue}:
+	 * {@code workflows.batch("import", jobs).onComplete(report).enqueue()}.
+	 */
+	public Batch batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs) {
+		return new Batch(name, jobs);
+	}
+
+	/** A batch: a group whose callbacks run once every job ended (decision 30). */
+	public String batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs,
+			Map<WorkflowRole, OjsTemplate.Enqueue> callbacks) {
+		return create(WorkflowType.BATCH, name, jobs, callbacks, Map.of());
+	}
+
+	/**
+	 * Creates a workflow: its jobs and its row in one transaction. The first step of a chain,
+	 * and every job of a group or batch, are enqueued at once; later steps and callbacks wait.
+	 * @return the workflow's id, a bare UUIDv7 (decision 26)
+	 * @throws OjsValidationException when there are no steps or too many, callbacks outside a
+	 * batch, or a job is refused (naming it: {@code steps[i].queue}, {@code callbacks.on_success.type})
+	 */
+	public String create(WorkflowType type, @Nullable String name, List<OjsTemplate.Enqueue> steps,
+			Map<WorkflowRole, OjsTemplate.Enqueue> callbacks, Map<String, Object> metadata) {
+		String stepsField = (type == WorkflowType.CHAIN) ? "steps" : "jobs";
+		if (steps.isEmpty() || steps.size() > MAX_STEPS) {
+			throw new OjsValidationException(stepsField,
+					"The '{field}' field must hold 1 to " + MAX_STEPS + " jobs, got " + steps.size() + ".");
+		}
+		if (!callbacks.isEmpty() && type != WorkflowType.BATCH) {
+			throw new OjsValidationException("callbacks", "Only a batch has '{field}'.");
+		}
+		if (callbacks.containsKey(WorkflowRole.STEP)) {
+			throw new OjsValidationException("callbacks", "The '{field}' are on_success, on_failure and on_complete.");
+		}
+		Instant now = this.jobs.now();
+		String id = JobIds.newId(now);
+		List<OjsTemplate.Enqueue> stepJobs = new ArrayList<>(steps.size());
+		List<WorkflowJob> members = new ArrayList<>();
+		for (int i = 0; i < steps.size(); i++) {
+			OjsTemplate.Enqueue step = steps.get(i);
+			String jobId = JobIds.newId(now);
+			stepJobs.add(new OjsTemplate.Enqueue(step.type(), step.args(),
+					step.options().forWorkflow(jobId, type == WorkflowType.CHAIN && i > 0)));
+			members.add(new WorkflowJob(jobId, step.type(), WorkflowRole.STEP, i, null));
+		}
+		Map<WorkflowRole, OjsTemplate.Enqueue> callbackJobs = new LinkedHashMap<>();
+		callbacks.forEach((role, callback) -> {
+			String jobId = JobIds.newId(now);
+			callbackJobs.put(role, new OjsTemplate.Enqueue(callback.type(), callback.args(),
+					callback.options().forWorkflow(jobId, true)));
+			members.add(new WorkflowJob(jobId, callback.type(), role, 0, null));
+		});
+		String metadataJson = this.jsonMapper.writeValueAsString(metadata);
+		this.transactions.executeWithoutResult((status) -> {
+			enqueue(stepJobs, stepsField);
+			callbackJobs.forEach((role, callback) -> enqueue(List.of(callback), "callbacks." + role.value()));
+			this.store.create(new Workflow(id, type, name, WorkflowState.RUNNING, steps.size(), 0, 0, metadataJson, now,
+					null), members);
+		});
+		return id;
+	}
+
+	/** Enqueues jobs of the workflow; a refusal names the job as the workflow does ({@code steps[i].}, {@code callbacks.x.}). */
+	private void enqueue(List<OjsTemplate.Enqueue> jobs, String field) {
+		try {
+			this.template.enqueueBatch(jobs);
+		}
+		catch (OjsValidationException ex) {
+			String refused = ex.getField();
+			boolean indexed = refused.startsWith("jobs[");
+			String index = indexed ? refused.substring(4, refused.indexOf(']') + 1) : "";
+			String rest = indexed ? refused.substring(refused.indexOf(']') + 1) : "." + refused;
+			throw ex.withField(field + (field.startsWith("callbacks") ? "" : index) + rest);
+		}
+	}
+
+	/** The workflow with this id, its jobs and the failed ones, if it exists. */
+	public Optional<WorkflowInfo> find(String id) {
+		return this.store.find(id).map((workflow) -> {
+			List<WorkflowJob> members = this.store.jobs(id);
+			List<Job> failed = members.stream()
+				.filter((member) -> member.state() == JobState.DISCARDED)
+				.map((member) -> this.jobs.find(member.jobId()))
+				.flatMap(Optional::stream)
+				.toList();
+			return new WorkflowInfo(workflow, members, failed);
+		});
+	}
+
+	/**
+	 * Cancels a running workflow (decision 32): its jobs not started are cancelled, active
+	 * ones finish but never advance it.
+	 * @return whether it did; {@code false} when there is no such workflow or it has ended
+	 */
+	public boolean cancel(String id) {
+		return this.store.cancel(id);
+	}
+
+	/** The clock of the store, at which jobs are read. */
+	public Instant now() {
+		return this.jobs.now();
+	}
+
+	/** A batch being declared: its callbacks, each at most once, then its enqueue. */
+	public final class Batch {
+
+		private final @Nullable String name;
+
+		private final List<OjsTemplate.Enqueue> jobs;
+
+		private final Map<WorkflowRole, OjsTemplate.Enqueue> callbacks = new LinkedHashMap<>();
+
+		private Batch(@Nullable String name, List<OjsTemplate.Enqueue> jobs) {
+			this.name = name;
+			this.jobs = List.copyOf(jobs);
+		}
+
+		/** Runs once every job ended, if every one succeeded. */
+		public Batch onSuccess(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_SUCCESS, callback);
+		}
+
+		/** Runs once every job ended, if one did not succeed. */
+		public Batch onFailure(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_FAILURE, callback);
+		}
+
+		/** Runs once every job ended, whatever their outcomes. */
+		public Batch onComplete(OjsTemplate.Enqueue callback) {
+			return callback(WorkflowRole.ON_COMPLETE, callback);
+		}
+
+		private Batch callback(WorkflowRole role, OjsTemplate.Enqueue callback) {
+			this.callbacks.put(role, Objects.requireNonNull(callback, "callback must not be null"));
+			return this;
+		}
+
+		/** Enqueues the batch and its callbacks, as {@link OjsWorkflows#create} does; returns its id. */
+		public String enqueue() {
+			return create(WorkflowType.BATCH, this.name, this.jobs, this.callbacks, Map.of());
+		}
+
+	}
+
+	/**
+	 * A workflow as read.
+	 * @param workflow the workflow
+	 * @param jobs its steps in order, then its callbacks, with their states
+	 * @param failedJobs those of its jobs that ended without success, for their errors
+	 */
+	public record WorkflowInfo(Workflow workflow, List<WorkflowJob> jobs, List<Job> failedJobs) {
+
+	}
+
+}

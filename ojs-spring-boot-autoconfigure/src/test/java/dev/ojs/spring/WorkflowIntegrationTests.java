@@ -1,0 +1,149 @@
+package dev.ojs.spring;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.ojs.job.JobState;
+import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowRole;
+import dev.ojs.workflow.WorkflowState;
+import dev.ojs.workflow.WorkflowType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link OjsWorkflows} with the in-process worker (spec README decisions 25–30): chains pass
+ * their results through {@link JobContext#parentResults(Class)}, batches fire their callbacks,
+ * creation joins the caller's transaction. Subclasses choose the database.
+ */
+@SpringBootTest(classes = IntegrationTestApplication.class)
+@DirtiesContext
+abstract class WorkflowIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	@Autowired
+	private OjsWorkflows workflows;
+
+	@Autowired
+	private IntegrationJobs jobs;
+
+	@Autowired
+	private PlatformTransactionManager transactionManager;
+
+	/** Decision 28: a step's return value is its result; a later step reads the results before it, typed. */
+	@Test
+	void chainPassesResultsToLaterSteps() {
+		String id = this.workflows.chain("results", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2),
+				step("it.wf.consume")));
+		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
+		assertThat(done.workflow().state()).isEqualTo(WorkflowState.COMPLETED);
+		assertThat(done.workflow().completed()).isEqualTo(3);
+		String consumer = done.jobs().get(2).jobId();
+		assertThat(this.jobs.calls(consumer))
+			.containsExactly(List.of(new IntegrationJobs.Produced(1), new IntegrationJobs.Produced(2)));
+	}
+
+	/** Decision 29: a failed step fails the chain; the steps after it never run. */
+	@Test
+	void chainStopsAtAFailedStep() {
+		String id = this.workflows.chain("stops", List.of(step("it.wf.produce", -1), step("it.wf.consume")));
+		OjsWorkflows.WorkflowInfo failed = awaitEnd(id);
+		assertThat(failed.workflow().state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(failed.jobs()).extracting(WorkflowJob::state).containsExactly(JobState.DISCARDED, JobState.CANCELLED);
+		assertThat(failed.failedJobs()).hasSize(1);
+		assertThat(this.jobs.calls(failed.jobs().get(1).jobId())).isEmpty();
+	}
+
+	/** Decisions 28, 30: a batch's callback runs once every job ended, with the jobs' results. */
+	@Test
+	void batchCallbackGetsTheResultsOfItsJobs() {
+		String id = this.workflows
+			.batch("callbacks", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2), step("it.wf.produce", 3)))
+			.onSuccess(step("it.wf.consume"))
+			.onFailure(step("it.wf.consume"))
+			.enqueue();
+		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
+		assertThat(done.workflow().state()).isEqualTo(WorkflowState.COMPLETED);
+		WorkflowJob onSuccess = callback(done, WorkflowRole.ON_SUCCESS);
+		assertThat(onSuccess.state()).isEqualTo(JobState.COMPLETED);
+		assertThat(callback(done, WorkflowRole.ON_FAILURE).state()).isEqualTo(JobState.CANCELLED);
+		assertThat(this.jobs.calls(onSuccess.jobId())).containsExactly(List.of(new IntegrationJobs.Produced(1),
+				new IntegrationJobs.Produced(2), new IntegrationJobs.Produced(3)));
+	}
+
+	/** Decision 30: on_complete and on_failure run when a job failed, on_success never. */
+	@Test
+	void batchWithAFailedJobRunsOnCompleteAndOnFailure() {
+		String id = this.workflows.batch("failing", List.of(step("it.wf.produce", 1), step("it.wf.produce", -1)))
+			.onSuccess(step("it.wf.consume"))
+			.onFailure(step("it.wf.consume"))
+			.onComplete(step("it.wf.consume"))
+			.enqueue();
+		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
+		assertThat(done.workflow().state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(callback(done, WorkflowRole.ON_SUCCESS).state()).isEqualTo(JobState.CANCELLED);
+		assertThat(callback(done, WorkflowRole.ON_FAILURE).state()).isEqualTo(JobState.COMPLETED);
+		assertThat(callback(done, WorkflowRole.ON_COMPLETE).state()).isEqualTo(JobState.COMPLETED);
+		List<Object> results = new ArrayList<>();
+		results.add(new IntegrationJobs.Produced(1));
+		results.add(null);
+		assertThat(this.jobs.calls(callback(done, WorkflowRole.ON_COMPLETE).jobId())).containsExactly(results);
+	}
+
+	/** A workflow created in the caller's transaction is gone with its rollback: jobs and row. */
+	@Test
+	void creationJoinsTheCallersTransaction() {
+		List<String> ids = new ArrayList<>();
+		new TransactionTemplate(this.transactionManager).executeWithoutResult((status) -> {
+			ids.add(this.workflows.group("rolled-back", List.of(step("it.wf.produce", 1))));
+			assertThat(this.workflows.find(ids.get(0))).isPresent();
+			status.setRollbackOnly();
+		});
+		assertThat(this.workflows.find(ids.get(0))).isEmpty();
+	}
+
+	/** Decision 25: the workflow's own rules, and each job refused by its place. */
+	@Test
+	void refusesEmptyWorkflowsCallbacksOutsideABatchAndInvalidJobs() {
+		assertThatExceptionOfType(OjsValidationException.class).isThrownBy(() -> this.workflows.chain("empty", List.of()))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("steps"));
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.workflows.create(WorkflowType.GROUP, "cb", List.of(step("it.wf.produce", 1)),
+					Map.of(WorkflowRole.ON_COMPLETE, step("it.wf.consume")), Map.of()))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("callbacks"));
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.workflows.group("bad", List.of(step("it.wf.produce", 1), step("Not A Type"))))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("jobs[1].type"));
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> this.workflows.batch("bad", List.of(step("it.wf.produce", 1)),
+					Map.of(WorkflowRole.ON_COMPLETE, step("Not A Type"))))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("callbacks.on_complete.type"));
+	}
+
+	private static OjsTemplate.Enqueue step(String type, Object... args) {
+		return new OjsTemplate.Enqueue(type, Arrays.asList(args), JobOptions.none());
+	}
+
+	private static WorkflowJob callback(OjsWorkflows.WorkflowInfo info, WorkflowRole role) {
+		return info.jobs().stream().filter((job) -> job.role() == role).findFirst().orElseThrow();
+	}
+
+	private OjsWorkflows.WorkflowInfo awaitEnd(String id) {
+		return await().atMost(TIMEOUT)
+			.until(() -> this.workflows.find(id).orElseThrow(), (info) -> info.workflow().state().isTerminal());
+	}
+
+}
