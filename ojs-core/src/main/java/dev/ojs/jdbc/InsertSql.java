@@ -314,10 +314,18 @@ abstract class InsertSql extends SqlSupport {
 
 	/** Tells the workers that a job of {@code queue} became claimable (an activated one). */
 	void activated(String queue) {
+		claimable(List.of(queue));
+	}
+
+	/**
+	 * Tells the workers, this process's and on PostgreSQL every process's, that jobs of these
+	 * queues may be claimable: inserted, activated, or let through by a freed slot.
+	 */
+	void claimable(Collection<String> queues) {
 		if (notifyChannel() != null) {
-			notifyInserted(List.of(queue));
+			notifyInserted(queues);
 		}
-		this.listeners.inserted(List.of(queue));
+		this.listeners.inserted(queues);
 	}
 
 	/** Tells {@code onInsert} of inserts until the returned handle is closed. */

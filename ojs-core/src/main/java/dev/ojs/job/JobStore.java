@@ -158,6 +158,21 @@ public interface JobStore {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot limit the concurrency of queues");
 	}
 
+	/**
+	 * Sets a job type's concurrency limit, or removes it with {@code null}: at most
+	 * {@code concurrency} jobs of the type are active at once, on all nodes and workers together.
+	 * @throws IllegalArgumentException when the type is blank or too long, or the limit is below 1
+	 * @throws UnsupportedOperationException when the store cannot limit job types
+	 */
+	default void setTypeConcurrency(String type, @Nullable Integer concurrency) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot limit the concurrency of job types");
+	}
+
+	/** The concurrency limit of every limited job type, by type. */
+	default Map<String, Integer> typeConcurrencies() {
+		return Map.of();
+	}
+
 	/** The queues that were ever paused or resumed, with their state, in name order. */
 	default List<QueueState> queueStates() {
 		return List.of();

@@ -177,6 +177,14 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat bigint;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency integer;
 
+-- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
+-- at most concurrency jobs of the type active at once. A claim that may take jobs of a limited
+-- type locks the type's row and counts its active jobs (by state and type), as for queues above.
+CREATE TABLE IF NOT EXISTS ojs_limits (
+	name        varchar(255) NOT NULL PRIMARY KEY,
+	concurrency integer
+);
+
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.
 CREATE TABLE IF NOT EXISTS ojs_nodes (

@@ -130,7 +130,8 @@ public class HandlerDirectory {
 
 	/**
 	 * Publishes this application's handlers as run by node {@code nodeId}, replacing earlier
-	 * publications of the same types.
+	 * publications of the same types, and writes their limits on all nodes
+	 * ({@link OjsJob#globalConcurrency()}) where they differ from the stored ones.
 	 */
 	public void publish(String nodeId) {
 		if (this.registry.jobs().isEmpty()) {
@@ -142,6 +143,13 @@ public class HandlerDirectory {
 					job.handlerPolicy(), this.application, nodeId, this.clock.instant()))
 			.toList();
 		this.store.publishHandlers(handlers);
+		Map<String, Integer> limits = this.store.typeConcurrencies();
+		for (RegisteredJob job : this.registry.jobs()) {
+			Integer limit = (job.globalConcurrency() > 0) ? job.globalConcurrency() : null;
+			if (!Objects.equals(limit, limits.get(job.type()))) {
+				this.store.setTypeConcurrency(job.type(), limit);
+			}
+		}
 	}
 
 	/** Every handler published to the job store, by type. */

@@ -1,7 +1,9 @@
 package dev.ojs.spring;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -14,9 +16,12 @@ import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
@@ -96,6 +101,24 @@ class HandlerDirectoryTests {
 		given(this.registry.jobs()).willReturn(List.of());
 		this.directory.publish("node-1");
 		verify(this.store, times(0)).publishHandlers(org.mockito.ArgumentMatchers.any());
+	}
+
+	/** {@code @OjsJob(globalConcurrency)}: publishing writes the limits that differ from the stored ones, removes those set to 0. */
+	@Test
+	void publishingWritesTheTypesLimitsWhereTheyDiffer() {
+		given(this.registry.jobs()).willReturn(List.of(registered("limited", 3), registered("same", 2),
+				registered("freed", 0), registered("plain", 0)));
+		given(this.store.typeConcurrencies()).willReturn(Map.of("same", 2, "freed", 5));
+		this.directory.publish("node-1");
+		verify(this.store).setTypeConcurrency("limited", 3);
+		verify(this.store).setTypeConcurrency("freed", null);
+		verify(this.store, never()).setTypeConcurrency(eq("same"), any());
+		verify(this.store, never()).setTypeConcurrency(eq("plain"), any());
+	}
+
+	private static RegisteredJob registered(String type, int globalConcurrency) {
+		return new RegisteredJob(type, "default", 0, 0, globalConcurrency, Duration.ofMinutes(5), RetryPolicy.builder().build(),
+				RetryPolicy.builder().build(), "bean", "Bean#run()");
 	}
 
 }
