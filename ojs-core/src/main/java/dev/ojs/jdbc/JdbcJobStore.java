@@ -37,6 +37,7 @@ import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 import dev.ojs.job.Timestamps;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.worker.NodeInfo;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
@@ -270,15 +271,15 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	/** Claims on this node follow a new limit at once, on other nodes within a second ({@link TypeLimits}). */
 	@Override
-	public void setTypeConcurrency(String type, @Nullable Integer concurrency) {
-		TypeLimits.check(type, concurrency);
-		this.dialect.limits().setTypeConcurrency(type, concurrency);
+	public void setTypeLimit(String type, TypeLimit limit) {
+		TypeLimits.check(type);
+		this.dialect.limits().setTypeLimit(type, limit);
 		AfterCommit.run(this.typeLimits::changed);
 	}
 
 	@Override
-	public Map<String, Integer> typeConcurrencies() {
-		return this.dialect.limits().typeConcurrencies();
+	public Map<String, TypeLimit> typeLimits() {
+		return this.dialect.limits().typeLimits();
 	}
 
 	@Override
@@ -337,7 +338,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		Instant now = now();
 		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
 		List<Job> claimed = this.limits.claim(queue, limit, now, (count) -> this.typeLimits.claim(visibility, count,
-				(types, typeCount) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now)));
+				(types, typeCount, keys) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now, keys)));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
 

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	expires_at      DATETIME(6)  NULL,
 	timeout_ms      BIGINT       NULL,
 	visibility_timeout_ms BIGINT NULL,
+	concurrency_key VARCHAR(255) NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -65,6 +66,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --     ADD INDEX ojs_jobs_expires_idx (live_expires_at);
 -- timeout_ms and visibility_timeout_ms came later; a table created before them needs, once:
 --   ALTER TABLE ojs_jobs ADD COLUMN timeout_ms BIGINT NULL, ADD COLUMN visibility_timeout_ms BIGINT NULL;
+-- and one created before concurrency_key (the key of a per-key limit of its type) needs, once:
+--   ALTER TABLE ojs_jobs ADD COLUMN concurrency_key VARCHAR(255) NULL;
 -- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
 --   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
 --     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;
@@ -168,11 +171,13 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 --   ALTER TABLE ojs_queues ADD COLUMN concurrency INT NULL;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
--- at most concurrency jobs of the type active at once. A claim that may take jobs of a limited
--- type locks the type's row and counts its active jobs (by state and type), as for queues above.
+-- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
+-- its active jobs (by state and type, and by key), as for queues above.
 CREATE TABLE IF NOT EXISTS ojs_limits (
 	name        VARCHAR(255) NOT NULL,
 	concurrency INT NULL,
+	concurrency_per_key INT NULL,
 	PRIMARY KEY (name)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 

@@ -15,6 +15,7 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.TypeLimit;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +48,7 @@ abstract class AbstractTypeConcurrencyLimitTests extends QueueLimitTestSupport {
 		insert(store, 10, TYPE);
 		insert(store, 10, OTHER);
 		store.setTypeConcurrency(TYPE, 3);
-		assertThat(store.typeConcurrencies()).containsExactly(Map.entry(TYPE, 3));
+		assertThat(store.typeLimits()).containsExactly(Map.entry(TYPE, new TypeLimit(3, null)));
 
 		List<Job> first = store.claim("a", QUEUE, BOTH, 20);
 		assertThat(count(first, TYPE)).isEqualTo(3);
@@ -99,7 +100,7 @@ abstract class AbstractTypeConcurrencyLimitTests extends QueueLimitTestSupport {
 		assertThat(store.claim("a", "q1", BOTH, 5)).hasSize(1);
 		assertThat(store.claim("a", "q2", BOTH, 5)).as("the type's slot is taken in another queue").isEmpty();
 		store.setTypeConcurrency(TYPE, null);
-		assertThat(store.typeConcurrencies()).isEmpty();
+		assertThat(store.typeLimits()).isEmpty();
 		assertThat(store.claim("a", "q2", BOTH, 5)).hasSize(2);
 		assertThatIllegalArgumentException().isThrownBy(() -> store.setTypeConcurrency(TYPE, 0));
 		assertThatIllegalArgumentException().isThrownBy(() -> store.setTypeConcurrency(" ", 1));
@@ -141,6 +142,75 @@ abstract class AbstractTypeConcurrencyLimitTests extends QueueLimitTestSupport {
 		await().atMost(TIMEOUT)
 			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
 		assertThat(maxRunning.get()).isEqualTo(2);
+	}
+
+	@Test
+	void aClaimTakesAtMostTheLimitPerKey() {
+		JdbcJobStore store = store();
+		store.insert(List.of(keyed("a"), keyed("a"), keyed("a"), keyed("b"), keyed("b"), job(TYPE).queue(QUEUE).build(),
+				job(TYPE).queue(QUEUE).build()));
+		store.setTypeLimit(TYPE, new TypeLimit(null, 1));
+		List<Job> first = store.claim("n", QUEUE, BOTH, 20);
+		assertThat(first).as("one of a, one of b, both without a key").hasSize(4);
+		assertThat(store.claim("n", QUEUE, BOTH, 20)).isEmpty();
+		assertThat(store.claim("http:w", QUEUE, ANY, 20)).isEmpty();
+		assertThat(countAvailable()).as("the jobs beyond a key's limit are handed back").isEqualTo(3);
+		store.complete(first, false);
+		assertThat(store.claim("n", QUEUE, BOTH, 20)).hasSize(2);
+	}
+
+	@Test
+	void aClaimOfAnyTypeHoldsToTheLimitPerKeyAndTheTypesLimit() {
+		JdbcJobStore store = store();
+		store.insert(List.of(keyed("a"), keyed("a"), keyed("b"), keyed("c"), keyed("d"), job(OTHER).queue(QUEUE).build()));
+		store.setTypeLimit(TYPE, new TypeLimit(2, 1));
+		List<Job> claimed = store.claim("http:w", QUEUE, ANY, 20);
+		assertThat(count(claimed, TYPE)).isEqualTo(2);
+		assertThat(count(claimed, OTHER)).isEqualTo(1);
+		assertThat(countAvailable()).isEqualTo(3);
+		assertThat(store.typeLimits()).containsEntry(TYPE, new TypeLimit(2, 1));
+	}
+
+	/**
+	 * 50 keys with 4 jobs each, inserted key after key, a limit of 1 per key: four nodes with
+	 * four threads each, half claiming named types, half any type, never run two jobs of one
+	 * key at once (sampled in the database), and every key's jobs complete.
+	 */
+	@Test
+	void fourNodesNeverRunTwoJobsOfOneKeyAndEveryKeyCompletes() throws Exception {
+		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());
+		List<NewJob> jobs = new ArrayList<>();
+		for (int key = 0; key < 50; key++) {
+			for (int i = 0; i < 4; i++) {
+				jobs.add(keyed("k" + key));
+			}
+		}
+		List<String> ids = nodes.get(0).insert(jobs);
+		nodes.get(0).setTypeLimit(TYPE, new TypeLimit(null, 1));
+		ClaimRace.Result race = ClaimRace.run(nodes, 4, ids.size(),
+				(node, n, t) -> node.claim("node-" + n + "-" + t, QUEUE, (t % 2 == 0) ? BOTH : ANY, 3), List::size,
+				this::mostActiveOfOneKey);
+		assertThat(race.samples()).as("the most active jobs of one key, sampled in the database").isNotEmpty()
+			.allMatch((count) -> count <= 1);
+		assertThat(race.maxRunning()).as("keys run side by side").isGreaterThan(1);
+		assertThat(race.completed()).isEqualTo(ids.size());
+		assertThat(ids).allMatch((id) -> nodes.get(0).find(id).orElseThrow().state() == JobState.COMPLETED);
+	}
+
+	private static NewJob keyed(String key) {
+		return job(TYPE).queue(QUEUE).concurrencyKey(key).build();
+	}
+
+	private long countAvailable() {
+		Long count = new JdbcTemplate(this.schema.dataSource()).queryForObject("SELECT count(*) FROM "
+				+ this.schema.tableName() + " WHERE state = 'available' AND attempt = 0 AND locked_by IS NULL", Long.class);
+		return (count != null) ? count : 0;
+	}
+
+	private long mostActiveOfOneKey() {
+		List<Long> counts = new JdbcTemplate(this.schema.dataSource()).queryForList("SELECT count(*) FROM "
+				+ this.schema.tableName() + " WHERE state = 'active' AND type = ? GROUP BY concurrency_key", Long.class, TYPE);
+		return counts.stream().mapToLong(Long::longValue).max().orElse(0);
 	}
 
 	private List<String> insert(JdbcJobStore store, int count, String type) {

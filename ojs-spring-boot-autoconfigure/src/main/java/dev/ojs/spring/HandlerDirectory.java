@@ -17,6 +17,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 
@@ -131,7 +132,8 @@ public class HandlerDirectory {
 	/**
 	 * Publishes this application's handlers as run by node {@code nodeId}, replacing earlier
 	 * publications of the same types, and writes their limits on all nodes
-	 * ({@link OjsJob#globalConcurrency()}) where they differ from the stored ones.
+	 * ({@link OjsJob#globalConcurrency()}, {@link OjsJob#globalConcurrencyPerKey()}) where they
+	 * differ from the stored ones.
 	 */
 	public void publish(String nodeId) {
 		if (this.registry.jobs().isEmpty()) {
@@ -143,11 +145,12 @@ public class HandlerDirectory {
 					job.handlerPolicy(), this.application, nodeId, this.clock.instant()))
 			.toList();
 		this.store.publishHandlers(handlers);
-		Map<String, Integer> limits = this.store.typeConcurrencies();
+		Map<String, TypeLimit> limits = this.store.typeLimits();
 		for (RegisteredJob job : this.registry.jobs()) {
-			Integer limit = (job.globalConcurrency() > 0) ? job.globalConcurrency() : null;
-			if (!Objects.equals(limit, limits.get(job.type()))) {
-				this.store.setTypeConcurrency(job.type(), limit);
+			TypeLimit limit = new TypeLimit((job.globalConcurrency() > 0) ? job.globalConcurrency() : null,
+					(job.globalConcurrencyPerKey() > 0) ? job.globalConcurrencyPerKey() : null);
+			if (!limit.equals(limits.getOrDefault(job.type(), TypeLimit.NONE))) {
+				this.store.setTypeLimit(job.type(), limit);
 			}
 		}
 	}

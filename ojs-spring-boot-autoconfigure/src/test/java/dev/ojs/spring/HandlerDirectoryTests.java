@@ -11,6 +11,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
@@ -103,21 +104,26 @@ class HandlerDirectoryTests {
 		verify(this.store, times(0)).publishHandlers(org.mockito.ArgumentMatchers.any());
 	}
 
-	/** {@code @OjsJob(globalConcurrency)}: publishing writes the limits that differ from the stored ones, removes those set to 0. */
+	/**
+	 * {@code @OjsJob(globalConcurrency, globalConcurrencyPerKey)}: publishing writes the limits
+	 * that differ from the stored ones, and removes those set to 0.
+	 */
 	@Test
 	void publishingWritesTheTypesLimitsWhereTheyDiffer() {
-		given(this.registry.jobs()).willReturn(List.of(registered("limited", 3), registered("same", 2),
-				registered("freed", 0), registered("plain", 0)));
-		given(this.store.typeConcurrencies()).willReturn(Map.of("same", 2, "freed", 5));
+		given(this.registry.jobs()).willReturn(List.of(registered("limited", 3, 0), registered("same", 2, 1),
+				registered("freed", 0, 0), registered("plain", 0, 0), registered("keyed", 0, 1)));
+		given(this.store.typeLimits()).willReturn(Map.of("same", new TypeLimit(2, 1), "freed", new TypeLimit(5, null)));
 		this.directory.publish("node-1");
-		verify(this.store).setTypeConcurrency("limited", 3);
-		verify(this.store).setTypeConcurrency("freed", null);
-		verify(this.store, never()).setTypeConcurrency(eq("same"), any());
-		verify(this.store, never()).setTypeConcurrency(eq("plain"), any());
+		verify(this.store).setTypeLimit("limited", new TypeLimit(3, null));
+		verify(this.store).setTypeLimit("freed", TypeLimit.NONE);
+		verify(this.store).setTypeLimit("keyed", new TypeLimit(null, 1));
+		verify(this.store, never()).setTypeLimit(eq("same"), any());
+		verify(this.store, never()).setTypeLimit(eq("plain"), any());
 	}
 
-	private static RegisteredJob registered(String type, int globalConcurrency) {
-		return new RegisteredJob(type, "default", 0, 0, globalConcurrency, Duration.ofMinutes(5), RetryPolicy.builder().build(),
+	private static RegisteredJob registered(String type, int globalConcurrency, int globalConcurrencyPerKey) {
+		return new RegisteredJob(type, "default", 0, 0, globalConcurrency, globalConcurrencyPerKey, Duration.ofMinutes(5),
+				RetryPolicy.builder().build(),
 				RetryPolicy.builder().build(), "bean", "Bean#run()");
 	}
 
