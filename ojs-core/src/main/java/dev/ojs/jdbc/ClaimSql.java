@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,10 +40,11 @@ abstract class ClaimSql extends SqlSupport {
 	 * Claims up to {@code limit} due jobs of the given types from a queue in claim order
 	 * (priority descending, then scheduled time, then id): each claimed job becomes
 	 * {@code active}, its attempt is incremented, and it is reserved for {@code nodeId} until
-	 * {@code now} plus its type's visibility timeout.
+	 * {@code now} plus its type's visibility timeout. Jobs whose {@code concurrency_key} is one
+	 * of {@code excludedKeys} are left (those of keys at their limit).
 	 */
 	abstract List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
-			Instant now);
+			Instant now, Collection<String> excludedKeys);
 
 	/**
 	 * The earliest {@code limit} distinct {@code scheduled_at} after {@code now} of the
@@ -106,6 +108,11 @@ abstract class ClaimSql extends SqlSupport {
 	/** {@code AND type IN (?, ...)}, or nothing for a claim of every type. */
 	static String typeFilter(List<String> types) {
 		return types.isEmpty() ? "" : " AND type IN (" + markers(types.size()) + ")";
+	}
+
+	/** Leaves the jobs of these concurrency keys out of a claim. */
+	static String keyFilter(Collection<String> keys) {
+		return keys.isEmpty() ? "" : " AND (concurrency_key IS NULL OR concurrency_key NOT IN (" + markers(keys.size()) + "))";
 	}
 
 }

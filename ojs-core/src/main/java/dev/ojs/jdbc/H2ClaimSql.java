@@ -3,6 +3,7 @@ package dev.ojs.jdbc;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -24,12 +25,13 @@ final class H2ClaimSql extends ClaimSql {
 	}
 
 	@Override
-	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
+	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now,
+			Collection<String> excludedKeys) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		String sql = "SELECT " + JobRows.SELECT_COLUMNS + " FROM FINAL TABLE (UPDATE " + this.table
 				+ " SET state = 'active', attempt = attempt + 1, locked_by = ?, started_at = ?, locked_until = "
 				+ lockedUntilExpression(visibilityByType, "type") + " WHERE id IN (SELECT id FROM " + this.table
-				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types)
+				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types) + keyFilter(excludedKeys)
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ?) AND state IN (" + JobRows.CLAIMABLE
 				+ ") AND scheduled_at <= ?)";
 		List<Job> jobs = this.jdbc.query(sql, (ps) -> {
@@ -41,6 +43,9 @@ final class H2ClaimSql extends ClaimSql {
 			setInstant(ps, index++, now);
 			for (String type : types) {
 				ps.setString(index++, type);
+			}
+			for (String key : excludedKeys) {
+				ps.setString(index++, key);
 			}
 			ps.setInt(index++, limit);
 			setInstant(ps, index, now);

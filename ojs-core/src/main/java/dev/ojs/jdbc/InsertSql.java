@@ -39,7 +39,7 @@ abstract class InsertSql extends SqlSupport {
 
 	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
 			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at,"
-			+ " timeout_ms, visibility_timeout_ms)";
+			+ " timeout_ms, visibility_timeout_ms, concurrency_key)";
 
 	/**
 	 * A transaction for inserts with unique keys: a key's live holder is read after waiting
@@ -246,7 +246,7 @@ abstract class InsertSql extends SqlSupport {
 
 	String insertSql(int rows) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?)";
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?, ?)";
 		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
@@ -272,6 +272,7 @@ abstract class InsertSql extends SqlSupport {
 		setInstant(ps, index++, row.expiresAt());
 		ps.setObject(index++, row.timeoutMs(), Types.BIGINT);
 		ps.setObject(index++, row.visibilityTimeoutMs(), Types.BIGINT);
+		ps.setString(index++, row.concurrencyKey());
 		return index;
 	}
 
@@ -314,10 +315,18 @@ abstract class InsertSql extends SqlSupport {
 
 	/** Tells the workers that a job of {@code queue} became claimable (an activated one). */
 	void activated(String queue) {
+		claimable(List.of(queue));
+	}
+
+	/**
+	 * Tells the workers, this process's and on PostgreSQL every process's, that jobs of these
+	 * queues may be claimable: inserted, activated, or let through by a freed slot.
+	 */
+	void claimable(Collection<String> queues) {
 		if (notifyChannel() != null) {
-			notifyInserted(List.of(queue));
+			notifyInserted(queues);
 		}
-		this.listeners.inserted(List.of(queue));
+		this.listeners.inserted(queues);
 	}
 
 	/** Tells {@code onInsert} of inserts until the returned handle is closed. */

@@ -30,6 +30,8 @@ final class JdbcDialect {
 
 	private final QueueSql queues;
 
+	private final LimitSql limits;
+
 	private final HandlerSql handlers;
 
 	private final AdminSql admin;
@@ -60,6 +62,7 @@ final class JdbcDialect {
 		this.jobs = new JobSql(sql, rows);
 		this.deadLetters = new DeadLetterSql(sql, rows);
 		this.queues = new QueueSql(sql);
+		this.limits = new LimitSql(sql);
 		this.handlers = new HandlerSql(sql, rows);
 		this.admin = new AdminSql(sql, rows, this.jobs);
 		this.nodes = new NodeSql(sql);
@@ -138,6 +141,11 @@ final class JdbcDialect {
 	/** Queue states: pause and rate limits. */
 	QueueSql queues() {
 		return this.queues;
+	}
+
+	/** Limits of job types. */
+	LimitSql limits() {
+		return this.limits;
 	}
 
 	/** Published handlers. */

@@ -37,6 +37,7 @@ import dev.ojs.job.PublishedHandler;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
 import dev.ojs.job.Timestamps;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.worker.NodeInfo;
 import dev.ojs.worker.RetentionSettings;
 import dev.ojs.worker.WorkerStore;
@@ -64,6 +65,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	/** Claims of limited queues keep to their limits. */
 	private final QueueLimits limits;
 
+	/** Claims of limited job types keep to their limits. */
+	private final TypeLimits typeLimits;
+
 	private final PruneRules pruneRules;
 
 	public JdbcJobStore(DataSource dataSource, JdbcStoreSettings settings) {
@@ -79,7 +83,9 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		this.dialect = JdbcDialect.create(platform, settings, dataSource);
-		this.limits = new QueueLimits(this.dialect.queues(), settings.queuesTableName());
+		this.typeLimits = new TypeLimits(this.dialect.limits(), settings.limitsTableName());
+		this.limits = new QueueLimits(this.dialect.queues(), settings.queuesTableName(), this.dialect.inserts()::claimable,
+				this.typeLimits::isLimited);
 		this.pruneRules = new PruneRules(this.dialect);
 	}
 
@@ -218,38 +224,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public boolean retryDeadLetter(String id) {
-		Optional<Job> job = find(id).filter((candidate) -> candidate.state() == JobState.DISCARDED && candidate.deadLetter());
-		if (job.isEmpty()) {
-			return false;
-		}
-		String key = job.get().uniqueKey();
-		if (key != null && this.dialect.inserts().findLiveIdByUniqueKey(job.get().type(), key) != null) {
-			return false;
-		}
-		try {
-			return this.dialect.deadLetters().revive(List.of(id), now()) == 1;
-		}
-		catch (DuplicateKeyException ex) {
-			return false;
-		}
+		return find(id).map((job) -> DeadLetterRetries.retry(this.dialect, job, now())).orElse(false);
 	}
 
 	@Override
 	public int retryDeadLetters(DeadLetterFilter filter) {
-		List<String> plain = new ArrayList<>();
-		List<String> unique = new ArrayList<>();
-		for (DeadLetterSql.Key letter : this.dialect.deadLetters().keys(filter)) {
-			((letter.uniqueKey() != null) ? unique : plain).add(letter.id());
-		}
-		int revived = 0;
-		for (List<String> chunk : SqlSupport.chunks(plain, SqlSupport.CHUNK)) {
-			revived += this.dialect.deadLetters().revive(chunk, now());
-		}
-		// one at a time: two dead letters may share a key, and only one may become live
-		for (String id : unique) {
-			revived += retryDeadLetter(id) ? 1 : 0;
-		}
-		return revived;
+		return DeadLetterRetries.retryAll(this.dialect, filter, now(), this::retryDeadLetter);
 	}
 
 	@Override
@@ -292,6 +272,19 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		write.run();
 		AfterCommit.run(this.limits::changed);
 		return this.dialect.queues().find(queue).orElseGet(() -> QueueState.active(queue));
+	}
+
+	/** Claims on this node follow a new limit at once, on other nodes within a second ({@link TypeLimits}). */
+	@Override
+	public void setTypeLimit(String type, TypeLimit limit) {
+		TypeLimits.check(type);
+		this.dialect.limits().setTypeLimit(type, limit);
+		AfterCommit.run(this.typeLimits::changed);
+	}
+
+	@Override
+	public Map<String, TypeLimit> typeLimits() {
+		return this.dialect.limits().typeLimits();
 	}
 
 	@Override
@@ -349,8 +342,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		}
 		Instant now = now();
 		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
-		List<Job> claimed = this.limits.claim(queue, limit, now,
-				(count) -> this.dialect.claims().claim(nodeId, queue, visibility, count, now));
+		List<Job> claimed = this.limits.claim(queue, limit, now, (count) -> this.typeLimits.claim(visibility, count,
+				(types, typeCount, keys) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now, keys)));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
 
@@ -378,7 +371,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
-		return jobs.isEmpty() ? Set.of() : this.dialect.outcomes().complete(jobs, results, now(), delete);
+		return jobs.isEmpty() ? Set.of() : this.limits.freed(jobs, this.dialect.outcomes().complete(jobs, results, now(), delete));
 	}
 
 	/**
@@ -389,12 +382,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public Set<String> fail(List<AttemptFailure> failures) {
-		return failures.isEmpty() ? Set.of() : this.dialect.outcomes().fail(failures);
+		return failures.isEmpty() ? Set.of() : this.limits.freed(QueueLimits.jobs(failures), this.dialect.outcomes().fail(failures));
 	}
 
 	@Override
 	public Set<String> release(List<Job> jobs) {
-		return jobs.isEmpty() ? Set.of() : this.dialect.outcomes().release(jobs);
+		return jobs.isEmpty() ? Set.of() : this.limits.freed(jobs, this.dialect.outcomes().release(jobs));
 	}
 
 	@Override
@@ -425,7 +418,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
-		return this.dialect.outcomes().reapExpired(now(), limit, decide);
+		List<AttemptFailure> reaped = this.dialect.outcomes().reapExpired(now(), limit, decide);
+		return this.limits.freed(QueueLimits.jobs(reaped), reaped);
 	}
 
 	@Override

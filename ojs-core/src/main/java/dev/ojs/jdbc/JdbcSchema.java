@@ -77,10 +77,7 @@ public final class JdbcSchema {
 	/** Drops the OJS tables that exist. */
 	public static void drop(DataSource dataSource, JdbcStoreSettings settings) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-		for (String table : List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
-				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
-				settings.nodesTableName(), settings.statsTableName(),
-				settings.resultsTableName(), settings.workflowsTableName())) {
+		for (String table : tables(settings)) {
 			jdbc.execute("DROP TABLE IF EXISTS " + table);
 		}
 	}
@@ -128,7 +125,7 @@ public final class JdbcSchema {
 		return List.of(settings.tableName(), settings.errorsTableName(), settings.handlersTableName(),
 				settings.schedulesTableName(), settings.leasesTableName(), settings.queuesTableName(),
 				settings.nodesTableName(), settings.statsTableName(),
-				settings.resultsTableName(), settings.workflowsTableName());
+				settings.resultsTableName(), settings.workflowsTableName(), settings.limitsTableName());
 	}
 
 	/** An unquoted identifier as the database stores it. */

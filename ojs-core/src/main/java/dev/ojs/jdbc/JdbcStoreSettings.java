@@ -79,4 +79,9 @@ public record JdbcStoreSettings(String tablePrefix) {
 		return this.tablePrefix + "queues";
 	}
 
+	/** The table of job types' limits on all nodes, {@code <prefix>limits}. */
+	public String limitsTableName() {
+		return this.tablePrefix + "limits";
+	}
+
 }

@@ -3,6 +3,7 @@ package dev.ojs.jdbc;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -47,13 +48,14 @@ final class MariaDbClaimSql extends ClaimSql {
 	 * job of the next priority or queue, which a concurrent claim would then skip.
 	 */
 	@Override
-	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
+	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now,
+			Collection<String> excludedKeys) {
 		List<String> types = anyType(visibilityByType) ? List.of() : new ArrayList<>(visibilityByType.keySet());
 		return this.claimTx.execute((status) -> {
 			List<Job> locked = new ArrayList<>();
 			for (Long rank = nextClaimRank(queue, null); rank != null && locked.size() < limit;
 					rank = nextClaimRank(queue, rank)) {
-				lockDue(queue, rank, types, limit, now, locked);
+				lockDue(queue, rank, types, excludedKeys, limit, now, locked);
 			}
 			if (locked.isEmpty()) {
 				return locked;
@@ -80,11 +82,12 @@ final class MariaDbClaimSql extends ClaimSql {
 	 * Adds the due jobs of one priority it can lock to {@code locked}, until there are
 	 * {@code limit} or the due range ends; jobs locked by others are skipped.
 	 */
-	private void lockDue(String queue, long rank, List<String> types, int limit, Instant now, List<Job> locked) {
+	private void lockDue(String queue, long rank, List<String> types, Collection<String> excludedKeys, int limit,
+			Instant now, List<Job> locked) {
 		Due after = null;
 		while (locked.size() < limit) {
 			int wanted = limit - locked.size();
-			List<Due> due = dueJobs(queue, rank, types, now, after, wanted);
+			List<Due> due = dueJobs(queue, rank, types, excludedKeys, now, after, wanted);
 			if (!due.isEmpty()) {
 				locked.addAll(lock(queue, now, due));
 			}
@@ -100,12 +103,12 @@ final class MariaDbClaimSql extends ClaimSql {
 	}
 
 	/** The next {@code wanted} due jobs of a priority after {@code after} (from the start when {@code null}), without locks. */
-	private List<Due> dueJobs(String queue, long rank, List<String> types, Instant now, @Nullable Due after,
-			int wanted) {
+	private List<Due> dueJobs(String queue, long rank, List<String> types, Collection<String> excludedKeys, Instant now,
+			@Nullable Due after, int wanted) {
 		String sql = "SELECT id, scheduled_at FROM " + this.table + claimIndex()
 				+ " WHERE claim_queue = ? AND claim_rank = ? AND scheduled_at <= ?"
 				+ ((after != null) ? " AND (scheduled_at > ? OR (scheduled_at = ? AND id > ?))" : "") + NOT_EXPIRED
-				+ typeFilter(types) + " ORDER BY scheduled_at, id LIMIT ?";
+				+ typeFilter(types) + keyFilter(excludedKeys) + " ORDER BY scheduled_at, id LIMIT ?";
 		return this.jdbc.query(sql, (ps) -> {
 			ps.setString(1, queue);
 			ps.setLong(2, rank);
@@ -119,6 +122,9 @@ final class MariaDbClaimSql extends ClaimSql {
 			setInstant(ps, index++, now);
 			for (String type : types) {
 				ps.setString(index++, type);
+			}
+			for (String key : excludedKeys) {
+				ps.setString(index++, key);
 			}
 			ps.setInt(index, wanted);
 		}, (rs, rowNum) -> new Due(rs.getString(1), getInstant(rs, 2)));

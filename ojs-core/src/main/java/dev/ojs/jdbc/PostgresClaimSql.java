@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -42,16 +43,21 @@ final class PostgresClaimSql extends ClaimSql {
 	 * claim ended (see {@link ClaimCursors}).
 	 */
 	@Override
-	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now) {
+	List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit, Instant now,
+			Collection<String> excludedKeys) {
+		if (!excludedKeys.isEmpty()) {
+			// a claim of a type limited per key: from the front, without keys at their limit
+			return claim(nodeId, queue, visibilityByType, limit, now, null, excludedKeys);
+		}
 		ClaimCursors.Key key = new ClaimCursors.Key(nodeId, queue, visibilityByType.keySet());
 		ClaimCursors.Cursor cursor = this.cursors.resumeAt(key, now);
-		List<Job> jobs = claim(nodeId, queue, visibilityByType, limit, now, cursor);
+		List<Job> jobs = claim(nodeId, queue, visibilityByType, limit, now, cursor, List.of());
 		Instant frontClaimAt = (cursor != null) ? cursor.frontClaimAt() : now;
 		if (cursor != null && jobs.size() < limit) {
 			// the rest of the cursor's priority is taken: the front fills the remaining slots
 			List<Job> front;
 			try {
-				front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null);
+				front = claim(nodeId, queue, visibilityByType, limit - jobs.size(), now, null, List.of());
 			}
 			catch (RuntimeException ex) {
 				this.cursors.forget(key);
@@ -76,13 +82,13 @@ final class PostgresClaimSql extends ClaimSql {
 	}
 
 	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
-			Instant now, ClaimCursors.@Nullable Cursor resumeAfter) {
-		String sql = claimSql(visibilityByType, resumeAfter != null);
+			Instant now, ClaimCursors.@Nullable Cursor resumeAfter, Collection<String> excludedKeys) {
+		String sql = claimSql(visibilityByType, resumeAfter != null, !excludedKeys.isEmpty());
 		List<Job> jobs = this.jdbc.query(con -> {
 			// a generic plan cached while the table was small joins the claimed ids to a scan of
 			// the whole table (57 ms per claim at 180,000 jobs, BENCHMARKS.md)
 			PreparedStatement ps = PostgresStatements.customPlans(con.prepareStatement(sql));
-			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter);
+			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter, excludedKeys);
 			return ps;
 		}, this.rows::map);
 		jobs.sort(JobRows.CLAIM_ORDER);
@@ -92,7 +98,7 @@ final class PostgresClaimSql extends ClaimSql {
 	/** Binds {@link #claimSql}'s parameters. */
 	void bindClaim(Connection con, PreparedStatement ps, String nodeId, String queue,
 			Map<String, Duration> visibilityByType, int limit, Instant now,
-			ClaimCursors.@Nullable Cursor resumeAfter) throws SQLException {
+			ClaimCursors.@Nullable Cursor resumeAfter, Collection<String> excludedKeys) throws SQLException {
 		int index = 1;
 		if (resumeAfter == null) {
 			// the queue's priorities
@@ -104,6 +110,9 @@ final class PostgresClaimSql extends ClaimSql {
 		setInstant(ps, index++, now);
 		if (!anyType(visibilityByType)) {
 			ps.setArray(index++, con.createArrayOf("text", visibilityByType.keySet().toArray()));
+		}
+		if (!excludedKeys.isEmpty()) {
+			ps.setArray(index++, con.createArrayOf("text", excludedKeys.toArray()));
 		}
 		if (resumeAfter != null) {
 			ps.setInt(index++, resumeAfter.priority());
@@ -131,9 +140,10 @@ final class PostgresClaimSql extends ClaimSql {
 	 * only the rest of one priority after a claim-order key
 	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range).
 	 */
-	String claimSql(Map<String, Duration> visibilityByType, boolean resume) {
+	String claimSql(Map<String, Duration> visibilityByType, boolean resume, boolean excludesKeys) {
 		String due = " state IN (" + CLAIMABLE + ") AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED
-				+ (anyType(visibilityByType) ? "" : " AND type = ANY(?)");
+				+ (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
+				+ (excludesKeys ? " AND (concurrency_key IS NULL OR concurrency_key <> ALL(?))" : "");
 		String select = resume
 				? "WITH due AS (SELECT id FROM " + this.table + " WHERE" + due
 						+ " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)"

@@ -42,13 +42,13 @@ final class PostgresInsertSql extends InsertSql {
 		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
 				+ " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0, r.max_attempts,"
 				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at,"
-				+ " r.timeout_ms, r.visibility_timeout_ms"
+				+ " r.timeout_ms, r.visibility_timeout_ms, r.concurrency_key"
 				+ " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[],"
-				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[]) AS r(id, type,"
-				+ " queue, args, meta, priority, state, max_attempts, retry_policy, scheduled_at, created_at, expires_at,"
-				+ " timeout_ms, visibility_timeout_ms)";
+				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[], ?::text[])"
+				+ " AS r(id, type, queue, args, meta, priority, state, max_attempts, retry_policy, scheduled_at, created_at,"
+				+ " expires_at, timeout_ms, visibility_timeout_ms, concurrency_key)";
 		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?"
+				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?, ?"
 				+ " FROM unnest(?::uuid[], ?::text[]) AS r(id, args)";
 	}
 
@@ -118,7 +118,8 @@ final class PostgresInsertSql extends InsertSql {
 					&& row.createdAt().equals(first.createdAt())
 					&& Objects.equals(row.expiresAt(), first.expiresAt())
 					&& Objects.equals(row.timeoutMs(), first.timeoutMs())
-					&& Objects.equals(row.visibilityTimeoutMs(), first.visibilityTimeoutMs()))) {
+					&& Objects.equals(row.visibilityTimeoutMs(), first.visibilityTimeoutMs())
+					&& Objects.equals(row.concurrencyKey(), first.concurrencyKey()))) {
 				return false;
 			}
 		}
@@ -142,6 +143,7 @@ final class PostgresInsertSql extends InsertSql {
 		setInstant(ps, index++, first.expiresAt());
 		ps.setObject(index++, first.timeoutMs(), Types.BIGINT);
 		ps.setObject(index++, first.visibilityTimeoutMs(), Types.BIGINT);
+		ps.setString(index++, first.concurrencyKey());
 		Object[] ids = new Object[rows.size()];
 		Object[] args = new Object[rows.size()];
 		for (int i = 0; i < ids.length; i++) {
@@ -170,6 +172,7 @@ final class PostgresInsertSql extends InsertSql {
 		Object[] expires = new Object[size];
 		Object[] timeouts = new Object[size];
 		Object[] visibilities = new Object[size];
+		Object[] keys = new Object[size];
 		TimestampTexts texts = new TimestampTexts();
 		for (int i = 0; i < size; i++) {
 			InsertRow row = rows.get(i);
@@ -187,6 +190,7 @@ final class PostgresInsertSql extends InsertSql {
 			expires[i] = (row.expiresAt() != null) ? PostgresStatements.timestamptz(row.expiresAt()) : null;
 			timeouts[i] = row.timeoutMs();
 			visibilities[i] = row.visibilityTimeoutMs();
+			keys[i] = row.concurrencyKey();
 		}
 		int index = 1;
 		for (Object[] column : List.of(ids, types, queues, args, metas)) {
@@ -201,6 +205,7 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("text", expires));
 		ps.setArray(index++, con.createArrayOf("int8", timeouts));
 		ps.setArray(index++, con.createArrayOf("int8", visibilities));
+		ps.setArray(index++, con.createArrayOf("text", keys));
 		return index;
 	}
 

@@ -1,13 +1,15 @@
 package dev.ojs.jdbc;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 
+import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
@@ -32,34 +35,38 @@ import dev.ojs.job.RateLimit;
  * costs nothing more; a queue newly limited is held to it on every node within a second, at once
  * on the node that set it (a claim already under way there is not held back by it). The claims of
  * a queue already limited read its limits from its locked row, so a changed limit holds at once.
+ * <p>
+ * When jobs of a queue with a concurrency limit end, the pollers of that queue are woken (as by
+ * an insert), so a claim that found no free slot is tried again at once rather than at the next
+ * poll.
  */
 final class QueueLimits {
-
-	private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private static final Log logger = LogFactory.getLog(QueueLimits.class);
 
 	private final QueueSql queues;
 
-	/** The queue state table, named when its limits cannot be read. */
-	private final String table;
+	/** Which queues have a limit. */
+	private final LimitsCache<Limited> limited;
 
-	/** The names of the queues with a limit. */
-	private volatile Set<String> limited = Set.of();
-
-	private volatile long refreshedNanos;
-
-	private volatile boolean stale = true;
-
-	/** Whether the last read failed and said so. */
-	private boolean warned;
+	/** Whether a job type has a concurrency limit (as last read), whose jobs' end wakes their queue's pollers. */
+	private final Predicate<String> typeLimited;
 
 	/** When each throttled queue's next token comes back. */
 	private final Map<String, Instant> throttledUntil = new ConcurrentHashMap<>();
 
-	QueueLimits(QueueSql queues, String table) {
+	/** Wakes the pollers of queues whose jobs may be claimable, this process's and others' where it can. */
+	private final Consumer<Collection<String>> claimable;
+
+	QueueLimits(QueueSql queues, String table, Consumer<Collection<String>> claimable, Predicate<String> typeLimited) {
 		this.queues = queues;
-		this.table = table;
+		this.limited = new LimitsCache<>(this::read, new Limited(Set.of(), Set.of()), table);
+		this.claimable = claimable;
+		this.typeLimited = typeLimited;
+	}
+
+	/** The names of the queues with a limit, and of those with a concurrency limit. */
+	private record Limited(Set<String> any, Set<String> concurrency) {
 	}
 
 	/**
@@ -68,7 +75,7 @@ final class QueueLimits {
 	 * {@code now}.
 	 */
 	List<Job> claim(String queue, int limit, Instant now, IntFunction<List<Job>> claim) {
-		if (!limited().contains(queue)) {
+		if (!this.limited.get().any().contains(queue)) {
 			return claim.apply(limit);
 		}
 		return this.queues.inLimitTransaction((status) -> {
@@ -131,45 +138,57 @@ final class QueueLimits {
 		return this.throttledUntil.get(queue);
 	}
 
+	/**
+	 * These jobs ended (their outcome written), freeing their slots: wakes the pollers of their
+	 * queues that have a concurrency limit or hold a type that has one, whose last claim may have
+	 * found no free slot, so they need not wait for their next poll: this process's at once, on
+	 * PostgreSQL every process's through NOTIFY. Other queues were not held back and are not
+	 * told; which queues and types have a limit is read from memory.
+	 * @return {@code written}
+	 */
+	<T> T freed(List<Job> jobs, T written) {
+		Set<String> limited = this.limited.get().concurrency();
+		Set<String> queues = new HashSet<>();
+		for (Job job : jobs) {
+			if (limited.contains(job.queue()) || this.typeLimited.test(job.type())) {
+				queues.add(job.queue());
+			}
+		}
+		if (!queues.isEmpty()) {
+			try {
+				this.claimable.accept(queues);
+			}
+			catch (DataAccessException ex) {
+				// the outcomes are written; the pollers look at their next poll
+				logger.debug("OJS could not tell the pollers of " + queues + " that slots were freed", ex);
+			}
+		}
+		return written;
+	}
+
+	/** The jobs of these attempts. */
+	static List<Job> jobs(List<AttemptFailure> failures) {
+		return failures.stream().map(AttemptFailure::job).toList();
+	}
+
 	/** A limit changed on this node: read them again before the next claim. */
 	void changed() {
-		this.stale = true;
+		this.limited.changed();
 	}
 
-	/** Reads the limits; when that fails, claims keep the limits last read and a warning says why. */
-	private void refresh() {
-		try {
-			Set<String> limited = new HashSet<>();
-			for (QueueState state : this.queues.all()) {
-				if (state.rateLimit() != null || state.concurrency() != null) {
-					limited.add(state.name());
-				}
+	private Limited read() {
+		Set<String> limited = new HashSet<>();
+		Set<String> concurrencyLimited = new HashSet<>();
+		for (QueueState state : this.queues.all()) {
+			if (state.rateLimit() != null || state.concurrency() != null) {
+				limited.add(state.name());
 			}
-			this.limited = limited;
-			this.throttledUntil.keySet().retainAll(limited);
-			this.warned = false;
-		}
-		catch (DataAccessException ex) {
-			if (!this.warned) {
-				logger.warn("OJS could not read the queues' limits (is the " + this.table
-						+ " table up to date with the schema script?); claims keep the limits last read: " + ex);
-			}
-			this.warned = true;
-		}
-		this.stale = false;
-		this.refreshedNanos = System.nanoTime();
-	}
-
-	private Set<String> limited() {
-		long now = System.nanoTime();
-		if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
-			synchronized (this) {
-				if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
-					refresh();
-				}
+			if (state.concurrency() != null) {
+				concurrencyLimited.add(state.name());
 			}
 		}
-		return this.limited;
+		this.throttledUntil.keySet().retainAll(limited);
+		return new Limited(limited, concurrencyLimited);
 	}
 
 }

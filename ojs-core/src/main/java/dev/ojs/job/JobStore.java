@@ -158,6 +158,31 @@ public interface JobStore {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot limit the concurrency of queues");
 	}
 
+	/**
+	 * Sets a job type's limits on all nodes and workers together, or removes them with
+	 * {@link TypeLimit#NONE}.
+	 * @throws IllegalArgumentException when the type is blank or too long
+	 * @throws UnsupportedOperationException when the store cannot limit job types
+	 */
+	default void setTypeLimit(String type, TypeLimit limit) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot limit the concurrency of job types");
+	}
+
+	/** The limits of every limited job type, by type. */
+	default Map<String, TypeLimit> typeLimits() {
+		return Map.of();
+	}
+
+	/**
+	 * Sets a job type's concurrency limit, or removes it with {@code null}, keeping its limit
+	 * per key: at most {@code concurrency} jobs of the type are active at once.
+	 * @throws IllegalArgumentException when the type is blank or too long, or the limit is below 1
+	 */
+	default void setTypeConcurrency(String type, @Nullable Integer concurrency) {
+		TypeLimit limit = typeLimits().getOrDefault(type, TypeLimit.NONE);
+		setTypeLimit(type, new TypeLimit(concurrency, limit.concurrencyPerKey()));
+	}
+
 	/** The queues that were ever paused or resumed, with their state, in name order. */
 	default List<QueueState> queueStates() {
 		return List.of();

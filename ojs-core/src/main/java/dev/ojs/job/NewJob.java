@@ -34,11 +34,13 @@ import dev.ojs.retry.RetryPolicy;
  * started fails with type {@code timeout}; {@code null} for the handler's, else none
  * @param visibilityTimeout the reservation a claim gives the job when the claim names none,
  * or {@code null} for the worker's
+ * @param concurrencyKey the key its type's limit per key counts it under (at most so many
+ * jobs of the type with one key run at once), or {@code null} for none
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
 		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
-		@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
+		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey) {
 
 	public NewJob {
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
@@ -47,6 +49,15 @@ public record NewJob(String type, @Nullable String queue, int priority, String a
 		if (visibilityTimeout != null && (visibilityTimeout.isNegative() || visibilityTimeout.isZero())) {
 			throw new IllegalArgumentException("Job visibility timeout must be positive, got " + visibilityTimeout);
 		}
+	}
+
+	/** A job without a concurrency key. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
+			@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
+				id, uniqueScope, timeout, visibilityTimeout, null);
 	}
 
 	/** A job without timeouts of its own. */

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	expires_at      TIMESTAMP(6) WITH TIME ZONE,
 	timeout_ms      BIGINT,
 	visibility_timeout_ms BIGINT,
+	concurrency_key VARCHAR(255),
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE state WHEN 'available' THEN queue WHEN 'scheduled' THEN queue WHEN 'retryable' THEN queue END),
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
@@ -52,6 +53,8 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at TIMESTAMP(6) WITH TIME 
 -- fetch names none) came later: tables created before get them here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT;
+-- and concurrency_key (the key of a per-key limit of its type) after them.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key VARCHAR(255);
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at TIMESTAMP(6) WITH TIME ZONE GENERATED ALWAYS AS
 	(CASE state WHEN 'scheduled' THEN expires_at WHEN 'available' THEN expires_at WHEN 'retryable' THEN expires_at
 		WHEN 'pending' THEN expires_at END);
@@ -164,6 +167,16 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms BIGINT;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat BIGINT;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INTEGER;
+
+-- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
+-- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
+-- its active jobs (by state and type, and by key), as for queues above.
+CREATE TABLE IF NOT EXISTS ojs_limits (
+	name        VARCHAR(255) NOT NULL PRIMARY KEY,
+	concurrency INTEGER,
+	concurrency_per_key INTEGER
+);
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

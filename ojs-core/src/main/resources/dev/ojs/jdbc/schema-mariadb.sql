@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	expires_at      DATETIME(6)  NULL,
 	timeout_ms      BIGINT       NULL,
 	visibility_timeout_ms BIGINT NULL,
+	concurrency_key VARCHAR(255) NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -66,6 +67,8 @@ CREATE INDEX IF NOT EXISTS ojs_jobs_expires_idx ON ojs_jobs (live_expires_at);
 -- fetch names none) came later: tables created before get them here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT NULL;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT NULL;
+-- and concurrency_key (the key of a per-key limit of its type) after them.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key VARCHAR(255) NULL;
 
 -- Tables created before lists used the primary key get the error-type index in id order here, and
 -- lose their (created_at, id) indexes.
@@ -170,6 +173,17 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms BIGINT NULL;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat BIGINT NULL;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INT NULL;
+
+-- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
+-- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
+-- its active jobs (by state and type, and by key), as for queues above.
+CREATE TABLE IF NOT EXISTS ojs_limits (
+	name        VARCHAR(255) NOT NULL,
+	concurrency INT NULL,
+	concurrency_per_key INT NULL,
+	PRIMARY KEY (name)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	workflow_step   INT          NULL,
 	workflow_role   VARCHAR(16)  NULL,
 	parent_results  LONGTEXT     NULL,
+	concurrency_key VARCHAR(255) NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -74,6 +75,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --   ALTER TABLE ojs_jobs ADD COLUMN workflow_id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL,
 --     ADD COLUMN workflow_step INT NULL, ADD COLUMN workflow_role VARCHAR(16) NULL,
 --     ADD COLUMN parent_results LONGTEXT NULL, ADD INDEX ojs_jobs_workflow_idx (workflow_id, workflow_step);
+-- and one created before concurrency_key (the key of a per-key limit of its type) needs, once:
+--   ALTER TABLE ojs_jobs ADD COLUMN concurrency_key VARCHAR(255) NULL;
 -- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
 --   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
 --     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;
@@ -175,6 +178,17 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 --     ADD COLUMN rate_tat BIGINT NULL;
 -- and one created before the concurrency column needs, once:
 --   ALTER TABLE ojs_queues ADD COLUMN concurrency INT NULL;
+
+-- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
+-- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
+-- its active jobs (by state and type, and by key), as for queues above.
+CREATE TABLE IF NOT EXISTS ojs_limits (
+	name        VARCHAR(255) NOT NULL,
+	concurrency INT NULL,
+	concurrency_per_key INT NULL,
+	PRIMARY KEY (name)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

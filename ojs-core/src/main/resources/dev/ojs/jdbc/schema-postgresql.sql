@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	locked_until    timestamptz,
 	expires_at      timestamptz,
 	timeout_ms      bigint,
-	visibility_timeout_ms bigint
+	visibility_timeout_ms bigint,
+	concurrency_key varchar(255)
 );
 
 -- expires_at came after the first release: tables created before it get the column here.
@@ -37,6 +38,8 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at timestamptz;
 -- fetch names none) came later: tables created before get them here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms bigint;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms bigint;
+-- and concurrency_key (the key of a per-key limit of its type) after them.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key varchar(255);
 
 -- Claim: WHERE state IN (available, scheduled, retryable) AND queue = ? AND scheduled_at <= now
 -- ORDER BY priority DESC, scheduled_at, id
@@ -176,6 +179,16 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms bigint;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat bigint;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency integer;
+
+-- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
+-- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
+-- its active jobs (by state and type, and by key), as for queues above.
+CREATE TABLE IF NOT EXISTS ojs_limits (
+	name        varchar(255) NOT NULL PRIMARY KEY,
+	concurrency integer,
+	concurrency_per_key integer
+);
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

@@ -404,10 +404,10 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 
 	private String explainClaim(PostgresClaimSql dialect, ClaimCursors.Cursor resumeAfter) {
 		Map<String, Duration> types = EMAIL;
-		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null);
+		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null, false);
 		return String.join("\n", new JdbcTemplate(this.schema.dataSource()).query((con) -> {
 			java.sql.PreparedStatement ps = con.prepareStatement(sql);
-			dialect.bindClaim(con, ps, "node-explain", "default", types, 50, this.store.now(), resumeAfter);
+			dialect.bindClaim(con, ps, "node-explain", "default", types, 50, this.store.now(), resumeAfter, List.of());
 			return ps;
 		}, (rs, rowNum) -> rs.getString(1)));
 	}

@@ -39,6 +39,8 @@ public final class Jobs {
 
 	private java.time.Duration visibilityTimeout;
 
+	private String concurrencyKey;
+
 	private Jobs(String type) {
 		this.type = type;
 	}
@@ -128,11 +130,16 @@ public final class Jobs {
 		return this;
 	}
 
+	public Jobs concurrencyKey(String concurrencyKey) {
+		this.concurrencyKey = concurrencyKey;
+		return this;
+	}
+
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
 				this.uniqueKey, maxAttempts, this.pending, this.expiresAt, this.id, this.uniqueScope, this.timeout,
-				this.visibilityTimeout);
+				this.visibilityTimeout, this.concurrencyKey);
 	}
 
 }

@@ -1,16 +1,11 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -67,57 +62,12 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 		List<String> ids = insert(nodes.get(0), 120);
 		nodes.get(0).setConcurrency(QUEUE, 3);
 
-		AtomicInteger running = new AtomicInteger();
-		AtomicInteger maxRunning = new AtomicInteger();
-		AtomicInteger completed = new AtomicInteger();
-		AtomicBoolean done = new AtomicBoolean();
-		ExecutorService threads = Executors.newFixedThreadPool(nodes.size() * 8 + 1);
-		try {
-			CountDownLatch go = new CountDownLatch(1);
-			List<Future<?>> futures = new ArrayList<>();
-			for (int n = 0; n < nodes.size(); n++) {
-				JdbcJobStore node = nodes.get(n);
-				for (int t = 0; t < 8; t++) {
-					String nodeId = "node-" + n;
-					futures.add(threads.submit(() -> {
-						go.await();
-						while (completed.get() < ids.size()) {
-							List<Job> jobs = node.claim(nodeId, QUEUE, VISIBILITY, 1 + ThreadLocalRandom.current().nextInt(3));
-							if (jobs.isEmpty()) {
-								Thread.sleep(2);
-								continue;
-							}
-							maxRunning.accumulateAndGet(running.addAndGet(jobs.size()), Math::max);
-							Thread.sleep(3);
-							running.addAndGet(-jobs.size());
-							completed.addAndGet(node.complete(jobs, false).size());
-						}
-						return null;
-					}));
-				}
-			}
-			List<Long> samples = new CopyOnWriteArrayList<>();
-			Future<?> sampler = threads.submit(() -> {
-				go.await();
-				while (!done.get()) {
-					samples.add(countActive());
-				}
-				return null;
-			});
-			go.countDown();
-			for (Future<?> future : futures) {
-				future.get();
-			}
-			done.set(true);
-			sampler.get();
-			assertThat(samples).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= 3);
-			assertThat(maxRunning.get()).as("jobs running at once").isEqualTo(3);
-		}
-		finally {
-			done.set(true);
-			threads.shutdownNow();
-		}
-		assertThat(completed.get()).isEqualTo(ids.size());
+		ClaimRace.Result race = ClaimRace.run(nodes, 8, ids.size(),
+				(node, n, t) -> node.claim("node-" + n, QUEUE, VISIBILITY, 1 + ThreadLocalRandom.current().nextInt(3)),
+				List::size, this::countActive);
+		assertThat(race.samples()).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= 3);
+		assertThat(race.maxRunning()).as("jobs running at once").isEqualTo(3);
+		assertThat(race.completed()).isEqualTo(ids.size());
 		assertThat(ids).allMatch((id) -> nodes.get(0).find(id).orElseThrow().state() == JobState.COMPLETED);
 	}
 
@@ -230,21 +180,42 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 		operator.setConcurrency(QUEUE, 3);
 		AtomicInteger running = new AtomicInteger();
 		AtomicInteger maxRunning = new AtomicInteger();
-		JobHandler handler = (attempt) -> {
-			maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-			try {
-				Thread.sleep(50);
-			}
-			finally {
-				running.decrementAndGet();
-			}
-		};
+		JobHandler handler = ClaimRace.counting(running, maxRunning);
 		startWorker(handler, Duration.ofMillis(100));
 		startWorker(handler, Duration.ofMillis(100));
 		List<String> ids = insert(operator, 30);
 		await().atMost(TIMEOUT)
 			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
 		assertThat(maxRunning.get()).isEqualTo(3);
+	}
+
+	/**
+	 * The end of a limited queue's job wakes its poller: with a limit of 1, a poll interval of
+	 * 5 s and jobs of 700 ms, each next job starts within 400 ms of the last one's end, not at the
+	 * poller's next look (its idle time doubles from 5 ms, so it would look 1.275 s after the claim,
+	 * 575 ms after the end), and the 10 jobs take less than 9 s in all (12.75 s without the wake).
+	 */
+	@Test
+	void aJobsEndWakesThePollerOfItsLimitedQueue() {
+		List<long[]> runs = new CopyOnWriteArrayList<>();
+		JdbcJobStore worker = startWorker((attempt) -> {
+			long start = System.nanoTime();
+			Thread.sleep(700);
+			runs.add(new long[] { start, System.nanoTime() });
+		}, Duration.ofSeconds(5));
+		worker.setConcurrency(QUEUE, 1);
+		long start = System.nanoTime();
+		List<String> ids = insert(worker, 10);
+		await().atMost(TIMEOUT)
+			.until(() -> ids.stream().allMatch((id) -> worker.find(id).orElseThrow().state() == JobState.COMPLETED));
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(took).as("10 jobs of 700 ms one at a time").isLessThan(Duration.ofSeconds(9));
+		List<long[]> ordered = runs.stream().sorted(Comparator.comparingLong((long[] run) -> run[0])).toList();
+		for (int i = 1; i < ordered.size(); i++) {
+			assertThat(ordered.get(i)[0]).as("one at a time").isGreaterThanOrEqualTo(ordered.get(i - 1)[1]);
+			assertThat(Duration.ofNanos(ordered.get(i)[0] - ordered.get(i - 1)[1])).as("from an end to the next start")
+				.isLessThan(Duration.ofMillis(400));
+		}
 	}
 
 	private long countActive() {

@@ -63,16 +63,21 @@ abstract class QueueLimitTestSupport extends DatabaseTests {
 		return store.insert(jobs);
 	}
 
-	/** Starts an in-process worker (a node on the system clock) with 10 slots for the queue. */
-	void startWorker(JobHandler handler, Duration pollInterval) {
+	/**
+	 * Starts an in-process worker (a node on the system clock) with 10 slots for the queue.
+	 * @return the worker's store
+	 */
+	JdbcJobStore startWorker(JobHandler handler, Duration pollInterval) {
 		HandlerRegistration registration = new HandlerRegistration(TYPE, QUEUE, 0, null, handler, null,
 				RetryPolicy.DEFAULT, false);
-		Worker worker = new Worker(this.schema.newStore(), List.of(registration),
+		JdbcJobStore store = this.schema.newStore();
+		Worker worker = new Worker(store, List.of(registration),
 				new WorkerSettings(null, Map.of(QUEUE, 10), pollInterval, Duration.ofSeconds(30), Duration.ofSeconds(2),
 						RetentionSettings.defaults()),
 				new RecordingListener(), RetryDelayOverride.NONE);
 		this.workers.add(worker);
 		worker.start();
+		return store;
 	}
 
 }

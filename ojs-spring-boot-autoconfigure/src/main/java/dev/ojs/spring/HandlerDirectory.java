@@ -17,6 +17,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 
@@ -130,7 +131,9 @@ public class HandlerDirectory {
 
 	/**
 	 * Publishes this application's handlers as run by node {@code nodeId}, replacing earlier
-	 * publications of the same types.
+	 * publications of the same types, and writes their limits on all nodes
+	 * ({@link OjsJob#globalConcurrency()}, {@link OjsJob#globalConcurrencyPerKey()}) where they
+	 * differ from the stored ones.
 	 */
 	public void publish(String nodeId) {
 		if (this.registry.jobs().isEmpty()) {
@@ -142,6 +145,14 @@ public class HandlerDirectory {
 					job.handlerPolicy(), this.application, nodeId, this.clock.instant()))
 			.toList();
 		this.store.publishHandlers(handlers);
+		Map<String, TypeLimit> limits = this.store.typeLimits();
+		for (RegisteredJob job : this.registry.jobs()) {
+			TypeLimit limit = new TypeLimit((job.globalConcurrency() > 0) ? job.globalConcurrency() : null,
+					(job.globalConcurrencyPerKey() > 0) ? job.globalConcurrencyPerKey() : null);
+			if (!limit.equals(limits.getOrDefault(job.type(), TypeLimit.NONE))) {
+				this.store.setTypeLimit(job.type(), limit);
+			}
+		}
 	}
 
 	/** Every handler published to the job store, by type. */

@@ -60,6 +60,8 @@ public final class JobOptions {
 
 	private final @Nullable Duration visibilityTimeout;
 
+	private final @Nullable String concurrencyKey;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -81,6 +83,7 @@ public final class JobOptions {
 		this.tags = Collections.unmodifiableList(new ArrayList<>(builder.tags));
 		this.timeout = builder.timeout;
 		this.visibilityTimeout = builder.visibilityTimeout;
+		this.concurrencyKey = builder.concurrencyKey;
 	}
 
 	/**
@@ -112,6 +115,7 @@ public final class JobOptions {
 		this.tags = options.tags;
 		this.timeout = options.timeout;
 		this.visibilityTimeout = options.visibilityTimeout;
+		this.concurrencyKey = options.concurrencyKey;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -217,6 +221,11 @@ public final class JobOptions {
 		return this.visibilityTimeout;
 	}
 
+	/** The key its type's limit per key counts it under ({@link OjsJob#globalConcurrencyPerKey()}), or {@code null}. */
+	public @Nullable String concurrencyKey() {
+		return this.concurrencyKey;
+	}
+
 	/** The unique key, or {@code null}. */
 	public @Nullable String uniqueKey() {
 		return this.uniqueKey;
@@ -255,7 +264,8 @@ public final class JobOptions {
 				+ ((this.expiresAt != null) ? ", expiresAt=" + this.expiresAt : "")
 				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "")
 				+ ((this.timeout != null) ? ", timeout=" + this.timeout : "")
-				+ ((this.visibilityTimeout != null) ? ", visibilityTimeout=" + this.visibilityTimeout : "") + "]";
+				+ ((this.visibilityTimeout != null) ? ", visibilityTimeout=" + this.visibilityTimeout : "")
+				+ ((this.concurrencyKey != null) ? ", concurrencyKey=" + this.concurrencyKey : "") + "]";
 	}
 
 	/** Builder of {@link JobOptions}. */
@@ -293,6 +303,8 @@ public final class JobOptions {
 		private @Nullable Duration timeout;
 
 		private @Nullable Duration visibilityTimeout;
+
+		private @Nullable String concurrencyKey;
 
 		private Builder() {
 		}
@@ -471,6 +483,16 @@ public final class JobOptions {
 				throw new IllegalArgumentException("visibilityTimeout must be positive: " + visibilityTimeout);
 			}
 			this.visibilityTimeout = visibilityTimeout;
+			return this;
+		}
+
+		/**
+		 * The key the limit per key of the job's type counts it under
+		 * ({@link OjsJob#globalConcurrencyPerKey()}: at most so many jobs of the type with one key
+		 * run at once on all nodes), e.g. a customer or tenant id; {@code null} for none.
+		 */
+		public Builder concurrencyKey(@Nullable String concurrencyKey) {
+			this.concurrencyKey = concurrencyKey;
 			return this;
 		}
 

@@ -75,6 +75,24 @@ public @interface OjsJob {
 	 */
 	int concurrency() default 0;
 
+	/**
+	 * At most this many jobs of this type run at once on all nodes together, in-process and HTTP
+	 * workers alike; the default 0 sets no such limit. Written to the job store (table
+	 * {@code <prefix>limits}) when the node publishes its handlers at start-up, so the node
+	 * started last decides; claims hold to it in their transaction, as to a queue's
+	 * {@code ojs.queues.<name>.concurrency}.
+	 */
+	int globalConcurrency() default 0;
+
+	/**
+	 * At most this many jobs of this type with one concurrency key
+	 * ({@link JobOptions.Builder#concurrencyKey(String)}, over HTTP the option
+	 * {@code concurrency_key}) run at once on all nodes together: a limit partitioned by key, e.g.
+	 * one job per customer. Jobs without a key are held only to {@link #globalConcurrency()}. The
+	 * default 0 sets no such limit; stored and held like {@link #globalConcurrency()}.
+	 */
+	int globalConcurrencyPerKey() default 0;
+
 	/** Reservation length (spec §9) of its attempts; empty = {@code ojs.visibility-timeout}. */
 	String visibilityTimeout() default "";
 

@@ -1,7 +1,9 @@
 package dev.ojs.spring;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -9,14 +11,18 @@ import org.springframework.dao.DataAccessResourceFailureException;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.job.PublishedHandler;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
@@ -96,6 +102,29 @@ class HandlerDirectoryTests {
 		given(this.registry.jobs()).willReturn(List.of());
 		this.directory.publish("node-1");
 		verify(this.store, times(0)).publishHandlers(org.mockito.ArgumentMatchers.any());
+	}
+
+	/**
+	 * {@code @OjsJob(globalConcurrency, globalConcurrencyPerKey)}: publishing writes the limits
+	 * that differ from the stored ones, and removes those set to 0.
+	 */
+	@Test
+	void publishingWritesTheTypesLimitsWhereTheyDiffer() {
+		given(this.registry.jobs()).willReturn(List.of(registered("limited", 3, 0), registered("same", 2, 1),
+				registered("freed", 0, 0), registered("plain", 0, 0), registered("keyed", 0, 1)));
+		given(this.store.typeLimits()).willReturn(Map.of("same", new TypeLimit(2, 1), "freed", new TypeLimit(5, null)));
+		this.directory.publish("node-1");
+		verify(this.store).setTypeLimit("limited", new TypeLimit(3, null));
+		verify(this.store).setTypeLimit("freed", TypeLimit.NONE);
+		verify(this.store).setTypeLimit("keyed", new TypeLimit(null, 1));
+		verify(this.store, never()).setTypeLimit(eq("same"), any());
+		verify(this.store, never()).setTypeLimit(eq("plain"), any());
+	}
+
+	private static RegisteredJob registered(String type, int globalConcurrency, int globalConcurrencyPerKey) {
+		return new RegisteredJob(type, "default", 0, 0, globalConcurrency, globalConcurrencyPerKey, Duration.ofMinutes(5),
+				RetryPolicy.builder().build(),
+				RetryPolicy.builder().build(), "bean", "Bean#run()");
 	}
 
 }

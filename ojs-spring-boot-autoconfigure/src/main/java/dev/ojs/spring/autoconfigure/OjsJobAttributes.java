@@ -54,6 +54,12 @@ record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityT
 		if (annotation.concurrency() < 0) {
 			throw invalid("concurrency", annotation.concurrency(), "must be at least 0");
 		}
+		if (annotation.globalConcurrency() < 0) {
+			throw invalid("globalConcurrency", annotation.globalConcurrency(), "must be at least 0");
+		}
+		if (annotation.globalConcurrencyPerKey() < 0) {
+			throw invalid("globalConcurrencyPerKey", annotation.globalConcurrencyPerKey(), "must be at least 0");
+		}
 		Duration visibilityTimeout = duration("visibilityTimeout", annotation.visibilityTimeout());
 		if (visibilityTimeout != null && visibilityTimeout.isZero()) {
 			throw invalid("visibilityTimeout", annotation.visibilityTimeout(), "must be positive");
@@ -71,6 +77,7 @@ record OjsJobAttributes(RegisteredJob job, @Nullable Duration handlerVisibilityT
 			throw invalid(attribute(ex), ex.value(), ex.getMessage() + " (after merging over ojs.retry.*)");
 		}
 		RegisteredJob job = new RegisteredJob(annotation.type(), queue, priority, annotation.concurrency(),
+				annotation.globalConcurrency(), annotation.globalConcurrencyPerKey(),
 				(visibilityTimeout != null) ? visibilityTimeout : defaultVisibilityTimeout, handlerPolicy,
 				effectivePolicy, beanName, method);
 		return new OjsJobAttributes(job, visibilityTimeout, timeout);

@@ -154,24 +154,31 @@ function toast(message, kind) {
   $('#toasts').appendChild(el);
   setTimeout(() => el.remove(), kind === 'error' ? 8000 : 4000);
 }
-/** Shows a dialog; resolves true when the user confirms. */
-function confirmDialog({ title, body, confirm, danger }) {
+/**
+ * Shows a dialog; resolves with the data-modal value of the button pressed ('cancel' on Escape or
+ * outside the dialog) and the values of its inputs by id, read before it closes.
+ */
+function dialog({ title, body, buttons, focus }) {
   const modal = $('#modal');
   modal.innerHTML = part(html`<div class="dialog">
     <h3 id="modal-title">${title}</h3><div class="body">${body}</div>
-    <div class="foot"><button class="btn" type="button" data-modal="cancel">Cancel</button>
-    <button class="btn ${danger ? 'danger solid' : 'primary'}" type="button" data-modal="ok" id="modal-confirm">${confirm}</button></div></div>`);
+    <div class="foot"><button class="btn" type="button" data-modal="cancel">Cancel</button>${buttons}</div></div>`);
   modal.classList.remove('hidden');
-  $('#modal-confirm').focus();
+  $(focus).focus();
   return new Promise((resolve) => {
-    const close = (ok) => { modal.classList.add('hidden'); modal.innerHTML = ''; modal.onclick = null; document.removeEventListener('keydown', onKey); resolve(ok); };
-    const onKey = (e) => { if (e.key === 'Escape') close(false); };
+    const close = (button) => { const inputs = Object.fromEntries([...modal.querySelectorAll('input[id]')].map((i) => [i.id, i.value])); modal.classList.add('hidden'); modal.innerHTML = ''; modal.onclick = null; document.removeEventListener('keydown', onKey); resolve({ button, inputs }); };
+    const onKey = (e) => { if (e.key === 'Escape') close('cancel'); else if (e.key === 'Enter' && e.target.matches('#modal input')) close('ok'); };
     document.addEventListener('keydown', onKey);
     modal.onclick = (e) => {
       const b = e.target.closest('[data-modal]');
-      if (b) close(b.dataset.modal === 'ok'); else if (e.target === modal) close(false);
+      if (b) close(b.dataset.modal); else if (e.target === modal) close('cancel');
     };
   });
+}
+/** Shows a dialog; resolves true when the user confirms. */
+async function confirmDialog({ title, body, confirm, danger }) {
+  return (await dialog({ title, body, focus: '#modal-confirm',
+    buttons: html`<button class="btn ${danger ? 'danger solid' : 'primary'}" type="button" data-modal="ok" id="modal-confirm">${confirm}</button>` })).button === 'ok';
 }
 async function run(label, fn) {
   try {
@@ -440,6 +447,11 @@ function incident(failed, processed, since, top, dead) {
   </div></section>`;
 }
 
+/** Active jobs against a queue's concurrency limit on all nodes, when it has one. */
+function runningAgainstLimit(active, concurrency) {
+  return concurrency ? html`<span class="sub concurrency" title="active jobs against the concurrency limit on all nodes">${num(active || 0)} of ${num(concurrency)} running</span>` : '';
+}
+
 function queueTable(queues, actions) {
   const canWrite = actions && writable();
   return html`<div class="card"><div class="card-head"><h2>Queues</h2><div class="legend"><span><i class="s-available"></i>available</span><span><i class="s-active"></i>active</span><span><i class="s-scheduled"></i>scheduled</span><span><i class="s-retryable"></i>retryable</span><span><i class="s-dead"></i>dead letters</span></div></div>
@@ -450,14 +462,14 @@ function queueTable(queues, actions) {
       const seg = (n, cls) => (n ? html`<span class="${cls}" style="width:${((100 * n) / total).toFixed(2)}%"></span>` : '');
       const tp = q.throughput || {};
       return html`<tr data-queue="${q.name}"><td><a href="#/jobs${query({ queue: q.name })}"><b>${q.name}</b></a></td>
-        <td>${q.paused ? html`${badge('paused', 'paused')}<span class="sub">${q.paused_at ? 'since ' + ago(q.paused_at) : ''}</span>` : badge('running', 'active')}${q.rate_limit ? html`<span class="sub rate-limit" title="rate limit on all nodes">≤ ${num(q.rate_limit.limit)} per ${duration(q.rate_limit.period_ms).trim()}</span>` : ''}${q.concurrency ? html`<span class="sub concurrency" title="active jobs against the concurrency limit on all nodes">${num(q.counts.active)} of ${num(q.concurrency)} running</span>` : ''}</td>
+        <td>${q.paused ? html`${badge('paused', 'paused')}<span class="sub">${q.paused_at ? 'since ' + ago(q.paused_at) : ''}</span>` : badge('running', 'active')}${q.rate_limit ? html`<span class="sub rate-limit" title="rate limit on all nodes">≤ ${num(q.rate_limit.limit)} per ${duration(q.rate_limit.period_ms).trim()}</span>` : ''}${runningAgainstLimit(c.active, q.concurrency)}</td>
         <td class="num">${num(c.available)}</td><td class="num">${num(c.active)}</td><td class="num">${num(c.scheduled)}</td><td class="num">${num(c.retryable)}</td><td class="num">${c.dead_letter ? html`<b class="badge danger plain">${num(c.dead_letter)}</b>` : '0'}</td>
         <td><div class="stackbar">${seg(c.available, 's-available')}${seg(c.active, 's-active')}${seg(c.scheduled, 's-scheduled')}${seg(c.retryable, 's-retryable')}${seg(c.dead_letter, 's-dead')}</div></td>
         <td class="num nowrap">${rate(tp.processed_per_minute)}<span class="sub ${tp.failed_per_minute ? 'fail-rate' : ''}">${rate(tp.failed_per_minute)} failed</span></td>
         <td class="num nowrap" title="age of the oldest ready job">${q.latency_ms === null || q.latency_ms === undefined ? '–' : duration(q.latency_ms)}</td>
         ${canWrite ? html`<td><div class="actions">${q.paused
           ? html`<button class="btn sm primary" type="button" data-act="queue" data-op="resume" data-name="${q.name}">▶ Resume</button>`
-          : html`<button class="btn sm" type="button" data-act="queue" data-op="pause" data-name="${q.name}">❚❚ Pause</button>`}</div></td>` : ''}</tr>`;
+          : html`<button class="btn sm" type="button" data-act="queue" data-op="pause" data-name="${q.name}">❚❚ Pause</button>`}<button class="btn sm" type="button" data-act="limit" data-name="${q.name}" data-concurrency="${q.concurrency || ''}" title="concurrency limit on all nodes">Limit…</button></div></td>` : ''}</tr>`;
     }) : emptyRow(canWrite ? 11 : 10, 'No queue has held a job yet', '▤')}
     </tbody></table></div></div>`;
 }
@@ -549,7 +561,12 @@ pages.jobs = {
 
 pages.job = {
   title: () => 'Job',
-  load: (r) => get('/jobs/' + encodeURIComponent(r.id)),
+  async load(r) {
+    const job = await get('/jobs/' + encodeURIComponent(r.id));
+    // the queue's concurrency limit, shown beside the queue; the job shows without it
+    const queue = await get('/queues/' + encodeURIComponent(job.queue)).catch(() => null);
+    return { ...job, queue_view: queue };
+  },
   notFound: (r) => html`<div class="card"><div class="empty"><span class="big">∅</span>No job <code>${r.id}</code>. It may have been pruned by retention.<br><br><a href="#/jobs">Back to jobs</a></div></div>`,
   view(j) {
     const m = j.metadata || {};
@@ -575,7 +592,7 @@ pages.job = {
         <div class="actions" id="job-actions">${actions.map((a) => btn[a] || '')}</div></div>
       <div class="grid two">
         <div class="card"><h2>Details</h2><div class="card-body"><dl class="props">
-          <dt>Queue</dt><dd><a href="#/jobs${query({ queue: j.queue })}">${j.queue}</a></dd>
+          <dt>Queue</dt><dd id="job-queue"><a href="#/jobs${query({ queue: j.queue })}">${j.queue}</a>${j.queue_view && j.queue_view.configuration ? runningAgainstLimit((j.queue_view.counts || {}).active, j.queue_view.configuration.concurrency) : ''}</dd>
           <dt>Attempt</dt><dd>${j.attempt} of ${j.max_attempts}</dd>
           <dt>Next retry</dt><dd>${j.next_retry_at ? html`${countdown(j.next_retry_at)} <span class="muted">(${when(j.next_retry_at)})</span>` : '–'}</dd>
           <dt>Priority</dt><dd>${j.priority}</dd>
@@ -686,6 +703,20 @@ const actions = {
   async queue(el) {
     const { op, name } = el.dataset;
     await run(`Queue ${name} ${op === 'pause' ? 'paused' : 'resumed'}`, () => api('POST', '/queues/' + encodeURIComponent(name) + '/' + op));
+  },
+  async limit(el) {
+    const { name, concurrency } = el.dataset;
+    const { button, inputs } = await dialog({ title: html`Concurrency limit of ${name}`, focus: '#limit-input',
+      body: html`<p>At most this many jobs of the queue run at once, on all nodes together (in-process and HTTP workers alike).</p>
+        <label for="limit-input">Jobs at once, empty for no limit</label><input class="limit-input" id="limit-input" type="number" min="1" step="1" value="${concurrency}" placeholder="no limit">`,
+      buttons: html`${concurrency ? html`<button class="btn danger" type="button" data-modal="clear" id="limit-clear">Remove limit</button>` : ''}<button class="btn primary" type="button" data-modal="ok" id="limit-save">Save</button>` });
+    if (button === 'cancel') return;
+    const entered = inputs['limit-input'].trim();
+    // an empty field removes the limit too
+    const value = button === 'clear' || entered === '' ? null : Number(entered);
+    if (value !== null && !(Number.isInteger(value) && value >= 1)) { toast('A concurrency limit is a whole number of at least 1', 'error'); return; }
+    await run(value === null ? `Queue ${name} has no concurrency limit` : `Queue ${name} runs at most ${num(value)} at once`,
+      () => api('PUT', '/queues/' + encodeURIComponent(name) + '/config', { concurrency: value }));
   },
   async schedule(el) {
     const { op, name } = el.dataset;

@@ -125,7 +125,7 @@ class OjsEndpointTests {
 			.maxAttempts(5)
 			.onExhaustion(OnExhaustion.DEAD_LETTER)
 			.build();
-		RegisteredJob job = new RegisteredJob("payment.charge", "payments", 10, 2, Duration.ofMinutes(1),
+		RegisteredJob job = new RegisteredJob("payment.charge", "payments", 10, 2, 0, 0, Duration.ofMinutes(1),
 				handlerPolicy, handlerPolicy.effective(), "paymentJobs", "PaymentJobs#charge(String, long)");
 		OjsDescriptor ojs = endpoint(List.of(job), null).ojs();
 		assertThat(ojs.handlers()).singleElement().satisfies((handler) -> {

@@ -76,7 +76,7 @@ abstract class AbstractFirstStartTests {
 		assertThatException().isThrownBy(() -> start(withoutTables()).close());
 		assertThat(output.getAll()).contains("APPLICATION FAILED TO START")
 			.contains("OJS cannot start: the tables ojs_jobs, ojs_job_errors, ojs_handlers, ojs_schedules, ojs_leases,"
-					+ " ojs_queues, ojs_nodes, ojs_stats, ojs_job_results, ojs_workflows do not exist in the " + platform() + " database")
+					+ " ojs_queues, ojs_nodes, ojs_stats, ojs_job_results, ojs_workflows, ojs_limits do not exist in the " + platform() + " database")
 			.contains("set ojs.jdbc.initialize-schema=always")
 			.contains("apply the script dev/ojs/jdbc/schema-" + platform() + ".sql from the ojs-core jar")
 			.doesNotContain("BadSqlGrammarException");

@@ -240,6 +240,34 @@ abstract class AbstractDashboardBrowserTests {
 		}
 	}
 
+	@Test
+	@Order(7)
+	void setsAndRemovesAQueueConcurrencyLimit() {
+		// ojs-queue-config.md §6.2, §6.6: the limit goes through PUT /queues/{name}/config
+		this.browser.go("queues");
+		this.browser.click("[data-act='limit'][data-name='emails']");
+		WebElement input = this.browser.find("#limit-input");
+		input.clear();
+		input.sendKeys("2");
+		shot("queues-limit-dialog", "light");
+		this.browser.click("#limit-save");
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(concurrency("emails")).isEqualTo(2));
+		this.browser.waitUntil((d) -> this.browser.text("tr[data-queue='emails']").contains("0 of 2 running"));
+		shot("queues-limited", "light");
+		// the page of a job of a limited queue shows the queue's running jobs against its limit
+		this.browser.go("jobs/" + firstId(SEND));
+		this.browser.waitUntil((d) -> this.browser.text("#job-queue").contains("0 of 2 running"));
+		shot("job-limited", "light");
+		this.browser.go("queues");
+		this.browser.click("[data-act='limit'][data-name='emails']");
+		assertThat(this.browser.find("#limit-input").getAttribute("value")).isEqualTo("2");
+		this.browser.click("#limit-clear");
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(concurrency("emails")).isNull());
+		this.browser.waitUntil((d) -> !this.browser.text("tr[data-queue='emails']").contains("running"));
+		this.browser.go("jobs/" + firstId(SEND));
+		assertThat(this.browser.text("#job-queue")).isEqualTo("emails");
+	}
+
 	private List<WebElement> rows(String css) {
 		return this.browser.driver().findElements(By.cssSelector(css));
 	}
@@ -260,6 +288,12 @@ abstract class AbstractDashboardBrowserTests {
 	private int count(String where) {
 		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + tablePrefix() + "jobs WHERE " + where, Integer.class);
 		return count == null ? 0 : count;
+	}
+
+	private Integer concurrency(String queue) {
+		List<Integer> concurrency = this.jdbc.queryForList("SELECT concurrency FROM " + tablePrefix() + "queues WHERE name = ?",
+				Integer.class, queue);
+		return concurrency.isEmpty() ? null : concurrency.get(0);
 	}
 
 	private boolean paused(String queue) {

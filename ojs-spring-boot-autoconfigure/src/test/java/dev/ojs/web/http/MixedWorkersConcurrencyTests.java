@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -27,6 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.spring.JobContext;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsJob;
@@ -38,22 +42,38 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * One queue limited to 3 at once on all nodes ({@code ojs.queues.mixed.concurrency},
- * ojs-queue-config.md §6.2, L4-RATE-001) served by the in-process worker (8 slots) and by three
- * HTTP workers fetching over the binding: the jobs running at once, counted by both kinds of
- * worker together and sampled in the database, never exceed 3. Some jobs are of a type only the
- * HTTP workers run, so both kinds run jobs of the queue whoever wins the races for free slots.
- * Subclasses choose the database.
+ * ojs-queue-config.md §6.2, L4-RATE-001), and one job type limited to 3 at once on all nodes
+ * ({@code @OjsJob(globalConcurrency = 3)}) and one limited to 1 at once per concurrency key
+ * ({@code @OjsJob(globalConcurrencyPerKey = 1)}), in queues without a limit, each served by the
+ * in-process worker (8 slots) and by three HTTP workers fetching any type over the binding: the
+ * limited jobs running at once, counted by both kinds of worker together and sampled in the
+ * database, never exceed 3. Some jobs are of a type only the HTTP workers run, so both kinds run
+ * jobs of the queue whoever wins the races for free slots. Subclasses choose the database.
  */
 @SpringBootTest(classes = { HttpBindingTestApplication.class, MixedWorkersConcurrencyTests.MixedJobs.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "ojs.http.enabled=true", "ojs.http.token=" + HttpBindingTestApplication.TOKEN,
 				"ojs.queues." + MixedWorkersConcurrencyTests.QUEUE + ".concurrency=3",
-				"ojs.worker.queues." + MixedWorkersConcurrencyTests.QUEUE + "=8" })
+				"ojs.worker.queues." + MixedWorkersConcurrencyTests.QUEUE + "=8",
+				"ojs.worker.queues." + MixedWorkersConcurrencyTests.TYPED_QUEUE + "=8",
+				"ojs.worker.queues." + MixedWorkersConcurrencyTests.KEYED_QUEUE + "=8" })
 abstract class MixedWorkersConcurrencyTests {
 
 	static final String QUEUE = "mixed";
 
 	static final String TYPE = "mixed.job";
+
+	/** A queue without a limit, of {@link #LIMITED_TYPE}'s jobs. */
+	static final String TYPED_QUEUE = "typed";
+
+	/** Limited to 3 at once on all nodes by its handler here. */
+	static final String LIMITED_TYPE = "typed.job";
+
+	/** A queue without a limit, of {@link #KEYED_TYPE}'s jobs. */
+	static final String KEYED_QUEUE = "keyed";
+
+	/** Limited to 1 at once per concurrency key on all nodes by its handler here. */
+	static final String KEYED_TYPE = "keyed.job";
 
 	/** Run by the HTTP workers only: no handler here. */
 	static final String TYPE_HTTP_ONLY = "mixed.http";
@@ -87,17 +107,70 @@ abstract class MixedWorkersConcurrencyTests {
 	@Test
 	void httpAndInProcessWorkersTogetherKeepToTheQueuesLimit() throws Exception {
 		assertThat(this.queues.concurrency(QUEUE)).as("from ojs.queues.mixed.concurrency").isEqualTo(3);
+		int most = runWithBothKinds(QUEUE, TYPE, (i) -> null, (type) -> true, () -> active("queue = ?", QUEUE), 3);
+		assertThat(most).as("jobs running at once, both kinds of worker").isBetween(2, 3);
+	}
+
+	@Test
+	void httpAndInProcessWorkersTogetherKeepToTheTypesLimit() throws Exception {
+		assertThat(this.store.typeLimits()).as("from @OjsJob(globalConcurrency = 3)")
+			.containsEntry(LIMITED_TYPE, new TypeLimit(3, null));
+		assertThat(this.queues.concurrency(TYPED_QUEUE)).isNull();
+		int most = runWithBothKinds(TYPED_QUEUE, LIMITED_TYPE, (i) -> null, LIMITED_TYPE::equals,
+				() -> active("type = ?", LIMITED_TYPE), 3);
+		assertThat(most).as("jobs running at once, both kinds of worker").isBetween(2, 3);
+	}
+
+	/**
+	 * A type limited to 1 running job per concurrency key ({@code @OjsJob(globalConcurrencyPerKey
+	 * = 1)}), its jobs spread over 10 keys: never two jobs of one key at once, keys side by side.
+	 */
+	@Test
+	void httpAndInProcessWorkersTogetherKeepToTheLimitPerKey() throws Exception {
+		assertThat(this.store.typeLimits()).containsEntry(KEYED_TYPE, new TypeLimit(null, 1));
+		// the option over HTTP (a held job, which no worker runs)
+		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+		OjsClient.Response enqueued = client.post("/ojs/v1/jobs", Map.of("type", KEYED_TYPE, "args", List.of(-1),
+				"options", Map.of("queue", KEYED_QUEUE, "concurrency_key", "c0", "pending", true)));
+		assertThat(enqueued.status()).as(enqueued.text()).isEqualTo(201);
+		String table = ((JdbcJobStore) this.store).settings().tableName();
+		assertThat(new JdbcTemplate(this.dataSource).queryForObject("SELECT concurrency_key FROM " + table
+				+ " WHERE type = ?", String.class, KEYED_TYPE)).isEqualTo("c0");
+		int most = runWithBothKinds(KEYED_QUEUE, KEYED_TYPE, (i) -> "c" + (i % 10), KEYED_TYPE::equals,
+				this::mostActiveOfOneKey, 1);
+		assertThat(most).as("keys side by side").isGreaterThan(1);
+	}
+
+	private long active(String where, String value) {
+		Long count = new JdbcTemplate(this.dataSource).queryForObject("SELECT count(*) FROM "
+				+ ((JdbcJobStore) this.store).settings().tableName() + " WHERE state = ? AND " + where, Long.class,
+				JobState.ACTIVE.value(), value);
+		return (count != null) ? count : 0;
+	}
+
+	private long mostActiveOfOneKey() {
+		return new JdbcTemplate(this.dataSource).queryForList("SELECT count(*) FROM "
+				+ ((JdbcJobStore) this.store).settings().tableName() + " WHERE state = ? AND type = ? GROUP BY concurrency_key",
+				Long.class, JobState.ACTIVE.value(), KEYED_TYPE).stream().mapToLong(Long::longValue).max().orElse(0);
+	}
+
+	/**
+	 * Enqueues {@value #JOBS} jobs into {@code queue} (job {@code i} with concurrency key
+	 * {@code keyOf(i)}), of {@code type} and some only the HTTP workers run, runs them with both
+	 * kinds of worker, and checks that {@code sample} (of the database) never exceeded
+	 * {@code most}; returns the most jobs ({@code limited} by type) the workers ran at once.
+	 */
+	private int runWithBothKinds(String queue, String type, IntFunction<String> keyOf, Predicate<String> limited,
+			Callable<Long> sample, int most) throws Exception {
 		running.set(0);
 		maxRunning.set(0);
 		inProcess.set(0);
 		List<String> ids = new ArrayList<>();
 		for (int i = 0; i < JOBS; i++) {
-			ids.add(this.template.enqueue((i % (JOBS / HTTP_ONLY_JOBS) == 0) ? TYPE_HTTP_ONLY : TYPE, List.of(i),
-					JobOptions.builder().queue(QUEUE).build()));
+			ids.add(this.template.enqueue((i % (JOBS / HTTP_ONLY_JOBS) == 0) ? TYPE_HTTP_ONLY : type, List.of(i),
+					JobOptions.builder().queue(queue).concurrencyKey(keyOf.apply(i)).build()));
 		}
 		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
-		String table = ((JdbcJobStore) this.store).settings().tableName();
-		JdbcTemplate jdbc = new JdbcTemplate(this.dataSource);
 		AtomicBoolean done = new AtomicBoolean();
 		AtomicInteger acked = new AtomicInteger();
 		ExecutorService threads = Executors.newFixedThreadPool(4);
@@ -107,16 +180,20 @@ abstract class MixedWorkersConcurrencyTests {
 				workers.add(threads.submit(() -> {
 					while (!done.get()) {
 						OjsClient.Response fetched = client.post("/ojs/v1/workers/fetch",
-								Map.of("queues", List.of(QUEUE), "count", 2));
+								Map.of("queues", List.of(queue), "count", 2));
 						assertThat(fetched.status()).as(fetched.text()).isEqualTo(200);
 						JsonNode jobs = fetched.body().path("jobs");
 						if (jobs.isEmpty()) {
 							Thread.sleep(5);
 							continue;
 						}
-						maxRunning.accumulateAndGet(running.addAndGet(jobs.size()), Math::max);
+						int counted = 0;
+						for (JsonNode job : jobs) {
+							counted += limited.test(job.path("type").stringValue()) ? 1 : 0;
+						}
+						maxRunning.accumulateAndGet(running.addAndGet(counted), Math::max);
 						Thread.sleep(20);
-						running.addAndGet(-jobs.size());
+						running.addAndGet(-counted);
 						for (JsonNode job : jobs) {
 							OjsClient.Response ack = client.post("/ojs/v1/workers/ack",
 									Map.of("job_id", job.path("id").stringValue()));
@@ -130,8 +207,7 @@ abstract class MixedWorkersConcurrencyTests {
 			List<Long> samples = new CopyOnWriteArrayList<>();
 			workers.add(threads.submit(() -> {
 				while (!done.get()) {
-					samples.add(jdbc.queryForObject("SELECT count(*) FROM " + table + " WHERE state = ? AND queue = ?",
-							Long.class, JobState.ACTIVE.value(), QUEUE));
+					samples.add(sample.call());
 				}
 				return null;
 			}));
@@ -141,16 +217,16 @@ abstract class MixedWorkersConcurrencyTests {
 			for (Future<?> worker : workers) {
 				worker.get();
 			}
-			assertThat(samples).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= 3);
+			assertThat(samples).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= most);
 		}
 		finally {
 			done.set(true);
 			threads.shutdownNow();
 		}
-		assertThat(maxRunning.get()).as("jobs running at once, both kinds of worker").isBetween(2, 3);
 		assertThat(acked.get()).as("run over HTTP").isGreaterThanOrEqualTo(HTTP_ONLY_JOBS);
 		assertThat(inProcess.get()).as("run in process").isPositive();
 		assertThat(acked.get() + inProcess.get()).isEqualTo(JOBS);
+		return maxRunning.get();
 	}
 
 	/** The in-process handler of the limited queue. */
@@ -168,6 +244,20 @@ abstract class MixedWorkersConcurrencyTests {
 
 		@OjsJob(type = TYPE, queue = QUEUE)
 		void run(int i, JobContext context) throws InterruptedException {
+			runLimited();
+		}
+
+		@OjsJob(type = LIMITED_TYPE, queue = TYPED_QUEUE, globalConcurrency = 3)
+		void runTyped(int i, JobContext context) throws InterruptedException {
+			runLimited();
+		}
+
+		@OjsJob(type = KEYED_TYPE, queue = KEYED_QUEUE, globalConcurrencyPerKey = 1)
+		void runKeyed(int i, JobContext context) throws InterruptedException {
+			runLimited();
+		}
+
+		private void runLimited() throws InterruptedException {
 			maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
 			try {
 				Thread.sleep(20);

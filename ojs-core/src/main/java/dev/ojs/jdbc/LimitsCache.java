@@ -1,0 +1,83 @@
+package dev.ojs.jdbc;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.dao.DataAccessException;
+
+/**
+ * Which queues or job types have a limit, as claims ask it: read from the database at most
+ * once a second, and again before the next claim after a limit changed on this node. When a
+ * read fails, claims keep what was last read and a warning says why, once.
+ *
+ * @param <T> what is read
+ */
+final class LimitsCache<T> {
+
+	private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final Log logger = LogFactory.getLog(LimitsCache.class);
+
+	private final Supplier<T> read;
+
+	/** The table read, named when it cannot be read. */
+	private final String table;
+
+	private volatile T value;
+
+	private volatile long refreshedNanos;
+
+	private volatile boolean stale = true;
+
+	/** Whether the last read failed and said so. */
+	private boolean warned;
+
+	LimitsCache(Supplier<T> read, T initial, String table) {
+		this.read = read;
+		this.value = initial;
+		this.table = table;
+	}
+
+	/** What was read, read again first when a second has passed or a limit changed. */
+	T get() {
+		long now = System.nanoTime();
+		if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
+			synchronized (this) {
+				if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
+					refresh();
+				}
+			}
+		}
+		return this.value;
+	}
+
+	/** What was read last, without reading. */
+	T last() {
+		return this.value;
+	}
+
+	/** A limit changed on this node: read again before the next claim. */
+	void changed() {
+		this.stale = true;
+	}
+
+	private void refresh() {
+		try {
+			this.value = this.read.get();
+			this.warned = false;
+		}
+		catch (DataAccessException ex) {
+			if (!this.warned) {
+				logger.warn("OJS could not read the limits (is the " + this.table
+						+ " table up to date with the schema script?); claims keep the limits last read: " + ex);
+			}
+			this.warned = true;
+		}
+		this.stale = false;
+		this.refreshedNanos = System.nanoTime();
+	}
+
+}
