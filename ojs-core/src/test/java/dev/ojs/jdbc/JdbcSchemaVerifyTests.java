@@ -30,7 +30,7 @@ class JdbcSchemaVerifyTests {
 			JdbcStoreSettings none = new JdbcStoreSettings("missing_" + schema.tablePrefix());
 			assertThatExceptionOfType(MissingTablesException.class)
 				.isThrownBy(() -> JdbcSchema.verify(schema.dataSource(), none))
-				.satisfies((ex) -> assertThat(ex.getTables()).isEqualTo(JdbcSchema.tables(none)).hasSize(10))
+				.satisfies((ex) -> assertThat(ex.getTables()).isEqualTo(JdbcSchema.tables(none)).hasSize(11))
 				.satisfies((ex) -> assertThat(ex.getScriptLocation()).isEqualTo("dev/ojs/jdbc/schema-" + ex.getPlatform().id() + ".sql"))
 				.withMessageContaining("missing_" + schema.tablePrefix() + "jobs");
 		}
