@@ -127,6 +127,94 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
+	 * Cancels these jobs (as {@link JobSql#cancel(List, Instant)}); those of workflows each end
+	 * their step without success, in the same transaction, as {@link #cancelJob} does.
+	 * @return how many it cancelled
+	 */
+	int cancelJobs(List<String> ids, Instant now, JobSql jobs) {
+		Integer cancelled = this.joined.execute((status) -> {
+			List<String> members = new ArrayList<>();
+			for (List<String> chunk : chunks(ids, CHUNK)) {
+				members.addAll(this.jdbc.query((con) -> {
+					var ps = con.prepareStatement("SELECT id FROM " + this.table + " WHERE id IN ("
+							+ idMarkers(chunk.size()) + ") AND workflow_id IS NOT NULL");
+					bindValues(ps, 1, chunk);
+					return ps;
+				}, (rs, rowNum) -> rs.getString(1).toLowerCase(java.util.Locale.ROOT)));
+			}
+			List<String> plain = ids.stream().filter((id) -> !members.contains(id)).toList();
+			int count = plain.isEmpty() ? 0 : jobs.cancel(plain, now);
+			List<Ended> ended = new ArrayList<>();
+			for (String id : members) {
+				if (jobs.cancel(id, now)) {
+					count++;
+					jobs.findById(id).ifPresent((job) -> ended.add(new Ended(job, false)));
+				}
+			}
+			advance(ended, Map.of(), now);
+			return count;
+		});
+		return (cancelled != null) ? cancelled : 0;
+	}
+
+	/**
+	 * Up to {@code limit} workflows, newest first, after the one with id {@code before} when
+	 * given; {@code null} filters match all.
+	 */
+	List<Workflow> list(@Nullable WorkflowState state, @Nullable WorkflowType type, @Nullable String before,
+			int limit) {
+		List<Object> values = new ArrayList<>();
+		String where = filter(state, type, values);
+		if (before != null) {
+			where += " AND id < " + idParam();
+			values.add(before);
+		}
+		values.add(limit);
+		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE " + where
+				+ " ORDER BY id DESC LIMIT ?", this::map, values.toArray());
+	}
+
+	/** How many workflows match. */
+	long count(@Nullable WorkflowState state, @Nullable WorkflowType type) {
+		List<Object> values = new ArrayList<>();
+		Long count = this.jdbc.queryForObject("SELECT count(*) FROM " + this.workflows + " WHERE "
+				+ filter(state, type, values), Long.class, values.toArray());
+		return (count != null) ? count : 0;
+	}
+
+	private static String filter(@Nullable WorkflowState state, @Nullable WorkflowType type, List<Object> values) {
+		String where = "1 = 1";
+		if (state != null) {
+			where += " AND state = ?";
+			values.add(state.value());
+		}
+		if (type != null) {
+			where += " AND type = ?";
+			values.add(type.value());
+		}
+		return where;
+	}
+
+	/**
+	 * Deletes up to {@code limit} ended workflows none of whose jobs is left: their jobs were
+	 * pruned after their retention, so the workflow goes with them. Returns how many.
+	 */
+	int deleteEnded(int limit) {
+		List<String> ids = this.jdbc.queryForList("SELECT w.id FROM " + this.workflows + " w WHERE w.state IN"
+				+ " ('completed', 'failed', 'cancelled') AND NOT EXISTS (SELECT 1 FROM " + this.table
+				+ " j WHERE j.workflow_id = w.id) ORDER BY w.id LIMIT ?", String.class, limit);
+		if (ids.isEmpty()) {
+			return 0;
+		}
+		return this.jdbc.update((con) -> {
+			var ps = con.prepareStatement("DELETE FROM " + this.workflows + " WHERE id IN (" + idMarkers(ids.size())
+					+ ")");
+			bindValues(ps, 1, ids);
+			return ps;
+		});
+	}
+
+	/**
 	 * Advances the workflows of these ended jobs, in the transaction of their ends: the
 	 * workflows are locked in id order, so that two transactions never wait for each other
 	 * in a cycle.

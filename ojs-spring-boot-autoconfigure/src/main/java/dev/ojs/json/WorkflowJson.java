@@ -33,14 +33,7 @@ public final class WorkflowJson {
 	public Map<String, Object> workflow(OjsWorkflows.WorkflowInfo info) {
 		Workflow workflow = info.workflow();
 		boolean chain = workflow.type() == WorkflowType.CHAIN;
-		Map<String, Object> json = new LinkedHashMap<>();
-		json.put("id", workflow.id());
-		json.put("type", workflow.type().value());
-		json.put("name", workflow.name());
-		json.put("state", workflow.state().value());
-		json.put(chain ? "steps_total" : "jobs_total", workflow.total());
-		json.put(chain ? "steps_completed" : "jobs_completed", workflow.completed());
-		json.put(chain ? "steps_failed" : "jobs_failed", workflow.failed());
+		Map<String, Object> json = counters(workflow);
 		List<Map<String, Object>> steps = new ArrayList<>();
 		Map<String, Object> callbacks = new LinkedHashMap<>();
 		for (WorkflowJob member : info.jobs()) {
@@ -83,6 +76,31 @@ public final class WorkflowJson {
 		if (workflow.finishedAt() != null) {
 			json.put("finished_at", JobJson.timestamp(workflow.finishedAt()));
 		}
+		return json;
+	}
+
+	/**
+	 * A workflow in lists (the Admin API's): its id, type, name, state, counters and times,
+	 * without its jobs.
+	 */
+	public static Map<String, Object> summary(Workflow workflow) {
+		Map<String, Object> json = counters(workflow);
+		json.put("created_at", JobJson.timestamp(workflow.createdAt()));
+		json.put("finished_at", (workflow.finishedAt() != null) ? JobJson.timestamp(workflow.finishedAt()) : null);
+		return json;
+	}
+
+	/** Id, type, name, state and the counters, named for steps (a chain) or jobs. */
+	private static Map<String, Object> counters(Workflow workflow) {
+		boolean chain = workflow.type() == WorkflowType.CHAIN;
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("id", workflow.id());
+		json.put("type", workflow.type().value());
+		json.put("name", workflow.name());
+		json.put("state", workflow.state().value());
+		json.put(chain ? "steps_total" : "jobs_total", workflow.total());
+		json.put(chain ? "steps_completed" : "jobs_completed", workflow.completed());
+		json.put(chain ? "steps_failed" : "jobs_failed", workflow.failed());
 		return json;
 	}
 
