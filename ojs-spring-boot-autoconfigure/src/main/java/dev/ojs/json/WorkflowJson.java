@@ -80,6 +80,44 @@ public final class WorkflowJson {
 	}
 
 	/**
+	 * The workflow as the Admin API shows it: its resource, each step and callback with its
+	 * job's queue, attempts, times, last error and result.
+	 */
+	public Map<String, Object> admin(OjsWorkflows.WorkflowInfo info, OjsWorkflows.StepJobs stepJobs) {
+		Map<String, Object> json = workflow(info);
+		List<Map<String, Object>> members = new ArrayList<>();
+		for (String key : List.of("steps", "jobs")) {
+			if (json.get(key) instanceof List<?> list) {
+				list.forEach((step) -> members.add(cast(step)));
+			}
+		}
+		if (json.get("callbacks") instanceof Map<?, ?> callbacks) {
+			callbacks.values().forEach((step) -> members.add(cast(step)));
+		}
+		for (Map<String, Object> step : members) {
+			Job job = stepJobs.jobs().get(step.get("job_id"));
+			if (job == null) {
+				continue;
+			}
+			step.put("queue", job.queue());
+			step.put("attempt", job.attempt());
+			step.put("max_attempts", job.maxAttempts());
+			step.put("created_at", JobJson.timestamp(job.createdAt()));
+			step.put("started_at", JobJson.timestamp(job.startedAt()));
+			step.put("ended_at", JobJson.timestamp((job.completedAt() != null) ? job.completedAt() : job.discardedAt()));
+			step.put("last_error", (job.lastError() != null) ? JobJson.error(job.lastError(), JobJson.Surface.ADMIN) : null);
+			String result = stepJobs.results().get(job.id());
+			step.put("result", (result != null) ? this.jsonMapper.readTree(result) : null);
+		}
+		return json;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> cast(Object step) {
+		return (Map<String, Object>) step;
+	}
+
+	/**
 	 * A workflow in lists (the Admin API's): its id, type, name, state, counters and times,
 	 * without its jobs.
 	 */

@@ -156,6 +156,32 @@ public class OjsWorkflows {
 	}
 
 	/**
+	 * The stored jobs of a workflow by id, and their results (JSON) by job id, for a view of
+	 * each step's timing, error and result: reads each job once.
+	 */
+	public StepJobs stepJobs(WorkflowInfo info) {
+		Map<String, Job> found = new LinkedHashMap<>();
+		Map<String, String> results = new LinkedHashMap<>();
+		Instant now = this.jobs.now();
+		for (WorkflowJob member : info.jobs()) {
+			this.jobs.find(member.jobId()).ifPresent((job) -> found.put(job.id(), job.at(now)));
+			if (member.state() == JobState.COMPLETED) {
+				this.jobs.result(member.jobId()).ifPresent((result) -> results.put(member.jobId(), result));
+			}
+		}
+		return new StepJobs(found, results);
+	}
+
+	/**
+	 * The jobs of a workflow and their results.
+	 * @param jobs stored jobs by id
+	 * @param results results (JSON) by job id, of the completed jobs that returned one
+	 */
+	public record StepJobs(Map<String, Job> jobs, Map<String, String> results) {
+
+	}
+
+	/**
 	 * Cancels a running workflow (decision 32): its jobs not started are cancelled, active
 	 * ones finish but never advance it.
 	 * @return whether it did; {@code false} when there is no such workflow or it has ended

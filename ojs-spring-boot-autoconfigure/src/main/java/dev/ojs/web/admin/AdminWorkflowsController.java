@@ -20,7 +20,7 @@ import dev.ojs.web.ApiException;
 /**
  * Workflows (extension, ojs-workflows.md) through {@link OjsWorkflows}: the list, keyset
  * paged and filtered by state and type (spec README decision 13), one workflow with its
- * steps, and its cancel (decision 32), a write the Admin API's guard refuses when read-only.
+ * steps (each with its job's times, last error and result), and its cancel (decision 32), a write the Admin API's guard refuses when read-only.
  */
 @RestController
 @RequestMapping(AdminApiSettings.API_PATH + "/workflows")
@@ -63,8 +63,9 @@ public class AdminWorkflowsController {
 	}
 
 	private Map<String, Object> view(String id) {
-		return this.workflowJson.workflow(this.workflows.find(id)
-			.orElseThrow(() -> ApiException.notFound("No workflow " + id)));
+		OjsWorkflows.WorkflowInfo info = this.workflows.find(id)
+			.orElseThrow(() -> ApiException.notFound("No workflow " + id));
+		return this.workflowJson.admin(info, this.workflows.stepJobs(info));
 	}
 
 }
