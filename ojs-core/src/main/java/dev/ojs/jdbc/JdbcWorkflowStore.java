@@ -10,6 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowListener;
 import dev.ojs.workflow.WorkflowState;
 import dev.ojs.workflow.WorkflowStore;
 import dev.ojs.workflow.WorkflowType;
@@ -32,6 +33,11 @@ public class JdbcWorkflowStore implements WorkflowStore {
 		this.workflows = jobs.dialect().workflows();
 		this.transaction = this.workflows.transaction(TransactionDefinition.PROPAGATION_REQUIRED,
 				TransactionDefinition.ISOLATION_DEFAULT);
+	}
+
+	/** Tells {@code listener} of each transition of a workflow, after its commit. */
+	public void setListener(WorkflowListener listener) {
+		this.workflows.listener(java.util.Objects.requireNonNull(listener, "listener must not be null"));
 	}
 
 	@Override

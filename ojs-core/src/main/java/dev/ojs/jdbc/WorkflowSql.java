@@ -2,6 +2,7 @@ package dev.ojs.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +19,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowListener;
 import dev.ojs.workflow.WorkflowRole;
 import dev.ojs.workflow.WorkflowState;
 import dev.ojs.workflow.WorkflowType;
@@ -45,6 +47,9 @@ final class WorkflowSql extends SqlSupport {
 	/** Joins the caller's transaction, else runs in one of its own. */
 	private final TransactionTemplate joined;
 
+	/** Told of each transition after its commit. */
+	private volatile WorkflowListener listener = WorkflowListener.NONE;
+
 	WorkflowSql(SqlSupport shared, InsertSql inserts) {
 		super(shared);
 		this.joined = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
@@ -58,7 +63,12 @@ final class WorkflowSql extends SqlSupport {
 
 	}
 
+	void listener(WorkflowListener listener) {
+		this.listener = listener;
+	}
+
 	void create(Workflow workflow, List<WorkflowJob> jobs) {
+		AfterCommit.run(() -> this.listener.onStarted(workflow));
 		this.jdbc.update("INSERT INTO " + this.workflows + " (" + COLUMNS + ") VALUES (" + idParam()
 				+ ", ?, ?, ?, ?, ?, ?, ?, ?, ?)", (ps) -> {
 					ps.setString(1, workflow.id());
@@ -104,7 +114,7 @@ final class WorkflowSql extends SqlSupport {
 			return false;
 		}
 		cancelNotStarted(id, null, now);
-		finish(id, WorkflowState.CANCELLED, now);
+		finish(workflow, WorkflowState.CANCELLED, now);
 		return true;
 	}
 
@@ -249,14 +259,22 @@ final class WorkflowSql extends SqlSupport {
 		int failed = workflow.failed() + (ended.succeeded() ? 0 : 1);
 		this.jdbc.update("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
 				completed, failed, id);
+		Workflow counted = new Workflow(id, workflow.type(), workflow.name(), workflow.state(), workflow.total(),
+				completed, failed, workflow.metadataJson(), workflow.createdAt(), null);
+		if (ended.succeeded()) {
+			Job job = ended.job();
+			WorkflowJob member = new WorkflowJob(job.id(), job.type(), role, step, JobState.COMPLETED);
+			Duration took = (job.startedAt() != null) ? Duration.between(job.startedAt(), now) : Duration.ZERO;
+			AfterCommit.run(() -> this.listener.onStepCompleted(counted, member, took));
+		}
 		if (workflow.type() == WorkflowType.CHAIN) {
 			if (!ended.succeeded()) {
 				// decision 29: later steps are never enqueued
 				cancelNotStarted(id, null, now);
-				finish(id, WorkflowState.FAILED, now);
+				finish(counted, WorkflowState.FAILED, now);
 			}
 			else if (completed == workflow.total()) {
-				finish(id, WorkflowState.COMPLETED, now);
+				finish(counted, WorkflowState.COMPLETED, now);
 			}
 			else {
 				activate(id, WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
@@ -268,7 +286,7 @@ final class WorkflowSql extends SqlSupport {
 		}
 		WorkflowState end = (failed == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
 		if (workflow.type() == WorkflowType.GROUP) {
-			finish(id, end, now);
+			finish(counted, end, now);
 			return;
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
@@ -277,7 +295,7 @@ final class WorkflowSql extends SqlSupport {
 				+ activate(id, (failed == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
 		cancelNotStarted(id, "pending", now);
 		if (fired == 0) {
-			finish(id, end, now);
+			finish(counted, end, now);
 		}
 	}
 
@@ -288,7 +306,7 @@ final class WorkflowSql extends SqlSupport {
 		boolean allEnded = states.stream().allMatch((state) -> JobState.fromValue(state).isTerminal());
 		if (allEnded) {
 			boolean callbackFailed = states.contains(JobState.DISCARDED.value());
-			finish(workflow.id(), (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
+			finish(workflow, (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
 					: WorkflowState.FAILED, now);
 		}
 	}
@@ -326,12 +344,16 @@ final class WorkflowSql extends SqlSupport {
 				});
 	}
 
-	private void finish(String id, WorkflowState state, Instant now) {
+	/** Ends the workflow (as counted) in this state; told after the commit. */
+	private void finish(Workflow workflow, WorkflowState state, Instant now) {
 		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ? WHERE id = " + idParam(), (ps) -> {
 			ps.setString(1, state.value());
 			setInstant(ps, 2, now);
-			ps.setString(3, id);
+			ps.setString(3, workflow.id());
 		});
+		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
+				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
+		AfterCommit.run(() -> this.listener.onEnded(ended));
 	}
 
 	/** The JSON array of the batch's step results in step order, {@code null} for a step without one. */

@@ -136,6 +136,42 @@ abstract class AdminWorkflowsHttpTests {
 		assertThat(this.client.get(API + "/" + running).body().path("state").stringValue()).isEqualTo("running");
 	}
 
+	/** ojs-events.md §3.5: the workflow events reach the event stream, with their data. */
+	@Test
+	void workflowEventsReachTheEventStream() {
+		String done = create("group", "wf-admin-events");
+		String jobId = this.client.post("/ojs/v1/workers/fetch", Map.of("queues", List.of("wf-admin-events")))
+			.body().path("jobs").get(0).path("id").stringValue();
+		assertThat(this.client.post("/ojs/v1/workers/ack", Map.of("job_id", jobId)).status()).isEqualTo(200);
+		OjsClient.Response created = this.client.post("/ojs/v1/workflows", Map.of("type", "chain", "steps",
+				List.of(job("wf-admin-events-failing"), job("wf-admin-events-failing")), "options",
+				Map.of("retry", Map.of("max_attempts", 1))));
+		String failed = created.body().path("workflow").path("id").stringValue();
+		String failedJob = this.client.post("/ojs/v1/workers/fetch", Map.of("queues", List.of("wf-admin-events-failing")))
+			.body().path("jobs").get(0).path("id").stringValue();
+		assertThat(this.client.post("/ojs/v1/workers/nack", Map.of("job_id", failedJob, "error",
+				Map.of("code", "handler_error", "message", "broken"))).status()).isEqualTo(200);
+		JsonNode events = this.client.get("/ojs/v1/events?types=workflow.started,workflow.step_completed,"
+				+ "workflow.completed,workflow.failed&limit=1000").body().path("events");
+		List<JsonNode> ofDone = new ArrayList<>();
+		List<JsonNode> ofFailed = new ArrayList<>();
+		for (JsonNode event : events) {
+			String subject = event.path("subject").stringValue();
+			(subject.equals(done) ? ofDone : subject.equals(failed) ? ofFailed : new ArrayList<JsonNode>()).add(event);
+		}
+		assertThat(ofDone).extracting((event) -> event.path("type").stringValue())
+			.containsExactly("workflow.started", "workflow.step_completed", "workflow.completed");
+		assertThat(ofDone.get(1).path("data").path("step_id").stringValue()).isEqualTo(jobId);
+		assertThat(ofDone.get(1).path("data").path("steps_remaining").intValue()).isZero();
+		assertThat(ofDone.get(2).path("data").path("total_steps").intValue()).isEqualTo(1);
+		assertThat(ofFailed).extracting((event) -> event.path("type").stringValue())
+			.containsExactly("workflow.started", "workflow.failed");
+		JsonNode failure = ofFailed.get(1).path("data");
+		assertThat(failure.path("failed_step_id").stringValue()).isEqualTo(failedJob);
+		assertThat(failure.path("failed_step_type").stringValue()).isEqualTo("wf.admin");
+		assertThat(failure.path("error").path("message").stringValue()).isEqualTo("broken");
+	}
+
 	/** A group of one job, or a chain of two, on this queue; returns its id. */
 	private String create(String type, String queue) {
 		List<Map<String, Object>> jobs = type.equals("chain") ? List.of(job(queue), job(queue)) : List.of(job(queue));
