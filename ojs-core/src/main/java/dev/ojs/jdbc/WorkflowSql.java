@@ -6,9 +6,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -143,7 +145,7 @@ final class WorkflowSql extends SqlSupport {
 	 */
 	int cancelJobs(List<String> ids, Instant now, JobSql jobs) {
 		Integer cancelled = this.joined.execute((status) -> {
-			List<String> members = new ArrayList<>();
+			Set<String> members = new LinkedHashSet<>();
 			for (List<String> chunk : chunks(ids, CHUNK)) {
 				members.addAll(this.jdbc.query((con) -> {
 					var ps = con.prepareStatement("SELECT id FROM " + this.table + " WHERE id IN ("
