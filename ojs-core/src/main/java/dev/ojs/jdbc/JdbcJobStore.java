@@ -171,11 +171,18 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return isId(id) && this.dialect.workflows().cancelJob(id, now(), this.dialect.jobs());
 	}
 
-	/** One {@code UPDATE} per chunk of {@value SqlSupport#CHUNK} ids, with the conditions of a single cancel. */
+	/**
+	 * One {@code UPDATE} per chunk of {@value SqlSupport#CHUNK} ids, with the conditions of a
+	 * single cancel; a job of a workflow advances it in the same transaction, as a single cancel does.
+	 */
 	@Override
 	public int cancel(Collection<String> ids) {
-		List<String> valid = ids.stream().filter(JdbcJobStore::isId).distinct().toList();
-		return valid.isEmpty() ? 0 : this.dialect.jobs().cancel(valid, now());
+		List<String> valid = ids.stream()
+			.filter(JdbcJobStore::isId)
+			.map((id) -> id.toLowerCase(java.util.Locale.ROOT))
+			.distinct()
+			.toList();
+		return valid.isEmpty() ? 0 : this.dialect.workflows().cancelJobs(valid, now(), this.dialect.jobs());
 	}
 
 	@Override

@@ -16,7 +16,7 @@ import dev.ojs.worker.RetentionSettings;
  * {@link RetentionSettings#discarded()}, dead letters older than
  * {@link RetentionSettings#deadLetterMaxAge()}, then the oldest dead letters beyond
  * {@link RetentionSettings#deadLetterMaxCount()}; and the statistics and nodes older than
- * they are kept. Works in chunks of {@value #CHUNK} rows, at most {@value #MAX_CHUNKS} per
+ * they are kept; then ended workflows none of whose jobs is left. Works in chunks of {@value #CHUNK} rows, at most {@value #MAX_CHUNKS} per
  * rule, and starts no chunk once its budget has passed: the next run continues.
  * <p>
  * The count rule is idempotent, so nodes pruning at the same time never keep fewer than the
@@ -38,10 +38,13 @@ final class PruneRules {
 
 	private final NodeSql nodes;
 
+	private final WorkflowSql workflows;
+
 	PruneRules(JdbcDialect dialect) {
 		this.deletes = dialect.deletes();
 		this.stats = dialect.stats();
 		this.nodes = dialect.nodes();
+		this.workflows = dialect.workflows();
 	}
 
 	/** Prunes as of {@code now} for at most {@code budget}; returns the rows deleted. */
@@ -54,14 +57,15 @@ final class PruneRules {
 		deleted += deleteInChunks(() -> this.deletes
 			.deleteDeadLettersBefore(Timestamps.minus(now, retention.deadLetterMaxAge()), CHUNK), deadline);
 		if (retention.deadLetterMaxCount() <= 0) {
-			return deleted + deleteInChunks(() -> this.deletes.deleteDeadLettersBefore(Timestamps.MAX, CHUNK), deadline);
+			deleted += deleteInChunks(() -> this.deletes.deleteDeadLettersBefore(Timestamps.MAX, CHUNK), deadline);
+			return deleted + deleteInChunks(() -> this.workflows.deleteEnded(CHUNK), deadline);
 		}
 		deleted += pruneStatsAndNodes(now, retention);
 		DeleteSql.DeadLetterPosition oldestKept = this.deletes.newestDeadLetter(retention.deadLetterMaxCount());
 		if (oldestKept != null) {
 			deleted += deleteInChunks(() -> this.deletes.deleteDeadLettersBefore(oldestKept, CHUNK), deadline);
 		}
-		return deleted;
+		return deleted + deleteInChunks(() -> this.workflows.deleteEnded(CHUNK), deadline);
 	}
 
 	/**

@@ -2,12 +2,15 @@ package dev.ojs.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +21,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
+import dev.ojs.workflow.WorkflowListener;
 import dev.ojs.workflow.WorkflowRole;
 import dev.ojs.workflow.WorkflowState;
 import dev.ojs.workflow.WorkflowType;
@@ -45,6 +49,9 @@ final class WorkflowSql extends SqlSupport {
 	/** Joins the caller's transaction, else runs in one of its own. */
 	private final TransactionTemplate joined;
 
+	/** Told of each transition after its commit. */
+	private volatile WorkflowListener listener = WorkflowListener.NONE;
+
 	WorkflowSql(SqlSupport shared, InsertSql inserts) {
 		super(shared);
 		this.joined = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
@@ -58,7 +65,12 @@ final class WorkflowSql extends SqlSupport {
 
 	}
 
+	void listener(WorkflowListener listener) {
+		this.listener = listener;
+	}
+
 	void create(Workflow workflow, List<WorkflowJob> jobs) {
+		AfterCommit.run(() -> this.listener.onStarted(workflow));
 		this.jdbc.update("INSERT INTO " + this.workflows + " (" + COLUMNS + ") VALUES (" + idParam()
 				+ ", ?, ?, ?, ?, ?, ?, ?, ?, ?)", (ps) -> {
 					ps.setString(1, workflow.id());
@@ -104,7 +116,7 @@ final class WorkflowSql extends SqlSupport {
 			return false;
 		}
 		cancelNotStarted(id, null, now);
-		finish(id, WorkflowState.CANCELLED, now);
+		finish(workflow, WorkflowState.CANCELLED, now);
 		return true;
 	}
 
@@ -124,6 +136,94 @@ final class WorkflowSql extends SqlSupport {
 			}
 			return true;
 		}));
+	}
+
+	/**
+	 * Cancels these jobs (as {@link JobSql#cancel(List, Instant)}); those of workflows each end
+	 * their step without success, in the same transaction, as {@link #cancelJob} does.
+	 * @return how many it cancelled
+	 */
+	int cancelJobs(List<String> ids, Instant now, JobSql jobs) {
+		Integer cancelled = this.joined.execute((status) -> {
+			Set<String> members = new LinkedHashSet<>();
+			for (List<String> chunk : chunks(ids, CHUNK)) {
+				members.addAll(this.jdbc.query((con) -> {
+					var ps = con.prepareStatement("SELECT id FROM " + this.table + " WHERE id IN ("
+							+ idMarkers(chunk.size()) + ") AND workflow_id IS NOT NULL");
+					bindValues(ps, 1, chunk);
+					return ps;
+				}, (rs, rowNum) -> rs.getString(1).toLowerCase(java.util.Locale.ROOT)));
+			}
+			List<String> plain = ids.stream().filter((id) -> !members.contains(id)).toList();
+			int count = plain.isEmpty() ? 0 : jobs.cancel(plain, now);
+			List<Ended> ended = new ArrayList<>();
+			for (String id : members) {
+				if (jobs.cancel(id, now)) {
+					count++;
+					jobs.findById(id).ifPresent((job) -> ended.add(new Ended(job, false)));
+				}
+			}
+			advance(ended, Map.of(), now);
+			return count;
+		});
+		return (cancelled != null) ? cancelled : 0;
+	}
+
+	/**
+	 * Up to {@code limit} workflows, newest first, after the one with id {@code before} when
+	 * given; {@code null} filters match all.
+	 */
+	List<Workflow> list(@Nullable WorkflowState state, @Nullable WorkflowType type, @Nullable String before,
+			int limit) {
+		List<Object> values = new ArrayList<>();
+		String where = filter(state, type, values);
+		if (before != null) {
+			where += " AND id < " + idParam();
+			values.add(before);
+		}
+		values.add(limit);
+		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE " + where
+				+ " ORDER BY id DESC LIMIT ?", this::map, values.toArray());
+	}
+
+	/** How many workflows match. */
+	long count(@Nullable WorkflowState state, @Nullable WorkflowType type) {
+		List<Object> values = new ArrayList<>();
+		Long count = this.jdbc.queryForObject("SELECT count(*) FROM " + this.workflows + " WHERE "
+				+ filter(state, type, values), Long.class, values.toArray());
+		return (count != null) ? count : 0;
+	}
+
+	private static String filter(@Nullable WorkflowState state, @Nullable WorkflowType type, List<Object> values) {
+		String where = "1 = 1";
+		if (state != null) {
+			where += " AND state = ?";
+			values.add(state.value());
+		}
+		if (type != null) {
+			where += " AND type = ?";
+			values.add(type.value());
+		}
+		return where;
+	}
+
+	/**
+	 * Deletes up to {@code limit} ended workflows none of whose jobs is left: their jobs were
+	 * pruned after their retention, so the workflow goes with them. Returns how many.
+	 */
+	int deleteEnded(int limit) {
+		List<String> ids = this.jdbc.queryForList("SELECT w.id FROM " + this.workflows + " w WHERE w.state IN"
+				+ " ('completed', 'failed', 'cancelled') AND NOT EXISTS (SELECT 1 FROM " + this.table
+				+ " j WHERE j.workflow_id = w.id) ORDER BY w.id LIMIT ?", String.class, limit);
+		if (ids.isEmpty()) {
+			return 0;
+		}
+		return this.jdbc.update((con) -> {
+			var ps = con.prepareStatement("DELETE FROM " + this.workflows + " WHERE id IN (" + idMarkers(ids.size())
+					+ ")");
+			bindValues(ps, 1, ids);
+			return ps;
+		});
 	}
 
 	/**
@@ -161,14 +261,22 @@ final class WorkflowSql extends SqlSupport {
 		int failed = workflow.failed() + (ended.succeeded() ? 0 : 1);
 		this.jdbc.update("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
 				completed, failed, id);
+		Workflow counted = new Workflow(id, workflow.type(), workflow.name(), workflow.state(), workflow.total(),
+				completed, failed, workflow.metadataJson(), workflow.createdAt(), null);
+		if (ended.succeeded()) {
+			Job job = ended.job();
+			WorkflowJob member = new WorkflowJob(job.id(), job.type(), role, step, JobState.COMPLETED);
+			Duration took = (job.startedAt() != null) ? Duration.between(job.startedAt(), now) : Duration.ZERO;
+			AfterCommit.run(() -> this.listener.onStepCompleted(counted, member, took));
+		}
 		if (workflow.type() == WorkflowType.CHAIN) {
 			if (!ended.succeeded()) {
 				// decision 29: later steps are never enqueued
 				cancelNotStarted(id, null, now);
-				finish(id, WorkflowState.FAILED, now);
+				finish(counted, WorkflowState.FAILED, now);
 			}
 			else if (completed == workflow.total()) {
-				finish(id, WorkflowState.COMPLETED, now);
+				finish(counted, WorkflowState.COMPLETED, now);
 			}
 			else {
 				activate(id, WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
@@ -180,7 +288,7 @@ final class WorkflowSql extends SqlSupport {
 		}
 		WorkflowState end = (failed == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
 		if (workflow.type() == WorkflowType.GROUP) {
-			finish(id, end, now);
+			finish(counted, end, now);
 			return;
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
@@ -189,7 +297,7 @@ final class WorkflowSql extends SqlSupport {
 				+ activate(id, (failed == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
 		cancelNotStarted(id, "pending", now);
 		if (fired == 0) {
-			finish(id, end, now);
+			finish(counted, end, now);
 		}
 	}
 
@@ -200,7 +308,7 @@ final class WorkflowSql extends SqlSupport {
 		boolean allEnded = states.stream().allMatch((state) -> JobState.fromValue(state).isTerminal());
 		if (allEnded) {
 			boolean callbackFailed = states.contains(JobState.DISCARDED.value());
-			finish(workflow.id(), (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
+			finish(workflow, (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
 					: WorkflowState.FAILED, now);
 		}
 	}
@@ -238,12 +346,16 @@ final class WorkflowSql extends SqlSupport {
 				});
 	}
 
-	private void finish(String id, WorkflowState state, Instant now) {
+	/** Ends the workflow (as counted) in this state; told after the commit. */
+	private void finish(Workflow workflow, WorkflowState state, Instant now) {
 		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ? WHERE id = " + idParam(), (ps) -> {
 			ps.setString(1, state.value());
 			setInstant(ps, 2, now);
-			ps.setString(3, id);
+			ps.setString(3, workflow.id());
 		});
+		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
+				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
+		AfterCommit.run(() -> this.listener.onEnded(ended));
 	}
 
 	/** The JSON array of the batch's step results in step order, {@code null} for a step without one. */

@@ -3,6 +3,8 @@ package dev.ojs.workflow;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where workflows are stored. Their jobs are stored jobs; every end of one (completed,
  * discarded, dead-lettered, expired) advances its workflow in the same transaction (spec
@@ -29,5 +31,14 @@ public interface WorkflowStore {
 	 * @return whether it did; {@code false} when there is no such workflow or it has ended
 	 */
 	boolean cancel(String id);
+
+	/**
+	 * Up to {@code limit} workflows, newest first, after the one with id {@code before} (a
+	 * keyset cursor) when given; a {@code null} state or type matches all.
+	 */
+	List<Workflow> list(@Nullable WorkflowState state, @Nullable WorkflowType type, @Nullable String before, int limit);
+
+	/** How many workflows have this state and type; {@code null} matches all. */
+	long count(@Nullable WorkflowState state, @Nullable WorkflowType type);
 
 }

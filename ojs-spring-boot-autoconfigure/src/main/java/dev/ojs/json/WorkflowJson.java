@@ -33,14 +33,7 @@ public final class WorkflowJson {
 	public Map<String, Object> workflow(OjsWorkflows.WorkflowInfo info) {
 		Workflow workflow = info.workflow();
 		boolean chain = workflow.type() == WorkflowType.CHAIN;
-		Map<String, Object> json = new LinkedHashMap<>();
-		json.put("id", workflow.id());
-		json.put("type", workflow.type().value());
-		json.put("name", workflow.name());
-		json.put("state", workflow.state().value());
-		json.put(chain ? "steps_total" : "jobs_total", workflow.total());
-		json.put(chain ? "steps_completed" : "jobs_completed", workflow.completed());
-		json.put(chain ? "steps_failed" : "jobs_failed", workflow.failed());
+		Map<String, Object> json = counters(workflow);
 		List<Map<String, Object>> steps = new ArrayList<>();
 		Map<String, Object> callbacks = new LinkedHashMap<>();
 		for (WorkflowJob member : info.jobs()) {
@@ -83,6 +76,69 @@ public final class WorkflowJson {
 		if (workflow.finishedAt() != null) {
 			json.put("finished_at", JobJson.timestamp(workflow.finishedAt()));
 		}
+		return json;
+	}
+
+	/**
+	 * The workflow as the Admin API shows it: its resource, each step and callback with its
+	 * job's queue, attempts, times, last error and result.
+	 */
+	public Map<String, Object> admin(OjsWorkflows.WorkflowInfo info, OjsWorkflows.StepJobs stepJobs) {
+		Map<String, Object> json = workflow(info);
+		List<Map<String, Object>> members = new ArrayList<>();
+		for (String key : List.of("steps", "jobs")) {
+			if (json.get(key) instanceof List<?> list) {
+				list.forEach((step) -> members.add(cast(step)));
+			}
+		}
+		if (json.get("callbacks") instanceof Map<?, ?> callbacks) {
+			callbacks.values().forEach((step) -> members.add(cast(step)));
+		}
+		for (Map<String, Object> step : members) {
+			Job job = stepJobs.jobs().get(step.get("job_id"));
+			if (job == null) {
+				continue;
+			}
+			step.put("queue", job.queue());
+			step.put("attempt", job.attempt());
+			step.put("max_attempts", job.maxAttempts());
+			step.put("created_at", JobJson.timestamp(job.createdAt()));
+			step.put("started_at", JobJson.timestamp(job.startedAt()));
+			step.put("ended_at", JobJson.timestamp((job.completedAt() != null) ? job.completedAt() : job.discardedAt()));
+			step.put("last_error", (job.lastError() != null) ? JobJson.error(job.lastError(), JobJson.Surface.ADMIN) : null);
+			String result = stepJobs.results().get(job.id());
+			step.put("result", (result != null) ? this.jsonMapper.readTree(result) : null);
+		}
+		return json;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> cast(Object step) {
+		return (Map<String, Object>) step;
+	}
+
+	/**
+	 * A workflow in lists (the Admin API's): its id, type, name, state, counters and times,
+	 * without its jobs.
+	 */
+	public static Map<String, Object> summary(Workflow workflow) {
+		Map<String, Object> json = counters(workflow);
+		json.put("created_at", JobJson.timestamp(workflow.createdAt()));
+		json.put("finished_at", (workflow.finishedAt() != null) ? JobJson.timestamp(workflow.finishedAt()) : null);
+		return json;
+	}
+
+	/** Id, type, name, state and the counters, named for steps (a chain) or jobs. */
+	private static Map<String, Object> counters(Workflow workflow) {
+		boolean chain = workflow.type() == WorkflowType.CHAIN;
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("id", workflow.id());
+		json.put("type", workflow.type().value());
+		json.put("name", workflow.name());
+		json.put("state", workflow.state().value());
+		json.put(chain ? "steps_total" : "jobs_total", workflow.total());
+		json.put(chain ? "steps_completed" : "jobs_completed", workflow.completed());
+		json.put(chain ? "steps_failed" : "jobs_failed", workflow.failed());
 		return json;
 	}
 

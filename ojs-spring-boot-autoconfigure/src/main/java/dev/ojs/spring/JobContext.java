@@ -38,6 +38,11 @@ public interface JobContext {
 	/** The job's metadata as JSON (an object). */
 	String metaJson();
 
+	/** The id of the workflow this job is a step or callback of, or {@code null} for a job outside one. */
+	default @Nullable String workflowId() {
+		return null;
+	}
+
 	/**
 	 * The results this job got from its workflow (spec README decision 28) as a JSON array: a
 	 * chain step's element {@code i} is step {@code i}'s result, a batch callback's the batch's

@@ -156,12 +156,93 @@ public class OjsWorkflows {
 	}
 
 	/**
+	 * The stored jobs of a workflow by id, and their results (JSON) by job id, for a view of
+	 * each step's timing, error and result: reads each job once.
+	 */
+	public StepJobs stepJobs(WorkflowInfo info) {
+		Map<String, Job> found = new LinkedHashMap<>();
+		Map<String, String> results = new LinkedHashMap<>();
+		Instant now = this.jobs.now();
+		for (WorkflowJob member : info.jobs()) {
+			this.jobs.find(member.jobId()).ifPresent((job) -> found.put(job.id(), job.at(now)));
+			if (member.state() == JobState.COMPLETED) {
+				this.jobs.result(member.jobId()).ifPresent((result) -> results.put(member.jobId(), result));
+			}
+		}
+		return new StepJobs(found, results);
+	}
+
+	/**
+	 * The jobs of a workflow and their results.
+	 * @param jobs stored jobs by id
+	 * @param results results (JSON) by job id, of the completed jobs that returned one
+	 */
+	public record StepJobs(Map<String, Job> jobs, Map<String, String> results) {
+
+	}
+
+	/**
 	 * Cancels a running workflow (decision 32): its jobs not started are cancelled, active
 	 * ones finish but never advance it.
 	 * @return whether it did; {@code false} when there is no such workflow or it has ended
 	 */
 	public boolean cancel(String id) {
 		return this.store.cancel(id);
+	}
+
+	/**
+	 * A page of workflows, newest first (spec README decision 13: keyset paged, the cursor is
+	 * the id of the last workflow shown).
+	 * @param state running, completed, failed or cancelled; {@code null} or blank for all
+	 * @param type chain, group or batch; {@code null} or blank for all
+	 * @param cursor the {@code next_cursor} of the page before, or {@code null}
+	 * @param perPage 1 to {@value OjsJobs#MAX_PAGE}; {@code null} for {@value OjsJobs#DEFAULT_PAGE}
+	 * @throws OjsValidationException naming {@code state}, {@code type}, {@code cursor} or {@code per_page}
+	 */
+	public Page list(@Nullable String state, @Nullable String type, @Nullable String cursor,
+			@Nullable Integer perPage) {
+		WorkflowState wanted = isBlank(state) ? null : value("state", state, WorkflowState.values());
+		WorkflowType kind = isBlank(type) ? null : value("type", type, WorkflowType.values());
+		int size = (perPage != null) ? perPage : OjsJobs.DEFAULT_PAGE;
+		if (size < 1 || size > OjsJobs.MAX_PAGE) {
+			throw new OjsValidationException("per_page", "per_page must be between 1 and " + OjsJobs.MAX_PAGE);
+		}
+		String after = isBlank(cursor) ? null : cursor.toLowerCase(java.util.Locale.ROOT);
+		if (after != null && !after.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+			throw new OjsValidationException("cursor", "cursor is not a cursor of this list");
+		}
+		List<Workflow> rows = this.store.list(wanted, kind, after, size + 1);
+		List<Workflow> items = (rows.size() > size) ? rows.subList(0, size) : rows;
+		String next = (rows.size() > size) ? items.get(size - 1).id() : null;
+		return new Page(List.copyOf(items), this.store.count(wanted, kind), next);
+	}
+
+	private static boolean isBlank(@Nullable String value) {
+		return value == null || value.isBlank();
+	}
+
+	/** The constant whose value this is, else a refusal naming the parameter. */
+	private static <E extends Enum<E>> E value(String name, String given, E[] constants) {
+		List<String> values = new ArrayList<>();
+		for (E constant : constants) {
+			String value = constant.name().toLowerCase(java.util.Locale.ROOT);
+			if (value.equals(given.strip().toLowerCase(java.util.Locale.ROOT))) {
+				return constant;
+			}
+			values.add(value);
+		}
+		throw new OjsValidationException(name, name + " must be one of " + String.join(", ", values),
+				Map.of("expected", String.join("|", values)));
+	}
+
+	/**
+	 * A page of {@link #list workflows}.
+	 * @param items the workflows, newest first
+	 * @param total how many match the filter
+	 * @param nextCursor the cursor of the next page, or {@code null} on the last
+	 */
+	public record Page(List<Workflow> items, long total, @Nullable String nextCursor) {
+
 	}
 
 	/** The clock of the store, at which jobs are read. */

@@ -5,15 +5,21 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.event.EventListener;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.JobState;
+import dev.ojs.spring.event.OjsWorkflowEvent;
+import dev.ojs.spring.event.WorkflowFailedEvent;
+import dev.ojs.spring.event.WorkflowStartedEvent;
+import dev.ojs.spring.event.WorkflowStepCompletedEvent;
 import dev.ojs.workflow.WorkflowJob;
 import dev.ojs.workflow.WorkflowRole;
 import dev.ojs.workflow.WorkflowState;
@@ -28,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * their results through {@link JobContext#parentResults(Class)}, batches fire their callbacks,
  * creation joins the caller's transaction. Subclasses choose the database.
  */
-@SpringBootTest(classes = IntegrationTestApplication.class)
+@SpringBootTest(classes = { IntegrationTestApplication.class, WorkflowIntegrationTests.RecordedEvents.class })
 @DirtiesContext
 abstract class WorkflowIntegrationTests {
 
@@ -42,6 +48,9 @@ abstract class WorkflowIntegrationTests {
 
 	@Autowired
 	private PlatformTransactionManager transactionManager;
+
+	@Autowired
+	private RecordedEvents events;
 
 	/** Decision 28: a step's return value is its result; a later step reads the results before it, typed. */
 	@Test
@@ -131,6 +140,43 @@ abstract class WorkflowIntegrationTests {
 			.isThrownBy(() -> this.workflows.batch("bad", List.of(step("it.wf.produce", 1)),
 					Map.of(WorkflowRole.ON_COMPLETE, step("Not A Type"))))
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("callbacks.on_complete.type"));
+	}
+
+	/** ojs-events.md §3.5: one event per transition, after its commit; a failure names its step and error. */
+	@Test
+	void publishesEachTransitionOnce() {
+		String done = this.workflows.chain("events", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2)));
+		String failed = this.workflows.chain("events-failing", List.of(step("it.wf.produce", -1), step("it.wf.consume")));
+		awaitEnd(done);
+		awaitEnd(failed);
+		await().atMost(TIMEOUT).until(() -> this.events.of(failed).size() == 2 && this.events.of(done).size() == 4);
+		assertThat(this.events.of(done)).extracting((event) -> event.getClass().getSimpleName())
+			.containsExactly("WorkflowStartedEvent", "WorkflowStepCompletedEvent", "WorkflowStepCompletedEvent",
+					"WorkflowCompletedEvent");
+		WorkflowStepCompletedEvent last = (WorkflowStepCompletedEvent) this.events.of(done).get(2);
+		assertThat(last.getStep().step()).isEqualTo(1);
+		assertThat(last.getStepsRemaining()).isZero();
+		assertThat(this.events.of(done).get(3).getWorkflow().state()).isEqualTo(WorkflowState.COMPLETED);
+		assertThat(this.events.of(failed).get(0)).isInstanceOf(WorkflowStartedEvent.class);
+		WorkflowFailedEvent failure = (WorkflowFailedEvent) this.events.of(failed).get(1);
+		assertThat(failure.getFailedStep().step()).isZero();
+		assertThat(failure.getError()).isNotNull();
+	}
+
+	/** Workflow events of this context, in the order they were published. */
+	static class RecordedEvents {
+
+		private final List<OjsWorkflowEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void on(OjsWorkflowEvent event) {
+			this.events.add(event);
+		}
+
+		List<OjsWorkflowEvent> of(String workflowId) {
+			return this.events.stream().filter((event) -> event.getWorkflow().id().equals(workflowId)).toList();
+		}
+
 	}
 
 	private static OjsTemplate.Enqueue step(String type, Object... args) {

@@ -72,6 +72,11 @@ final class AttemptJobContext implements JobContext {
 	}
 
 	@Override
+	public @Nullable String workflowId() {
+		return job().workflowId();
+	}
+
+	@Override
 	public @Nullable String parentResultsJson() {
 		return job().parentResultsJson();
 	}

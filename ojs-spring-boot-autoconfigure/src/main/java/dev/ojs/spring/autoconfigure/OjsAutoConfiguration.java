@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -155,8 +156,11 @@ public final class OjsAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(JdbcJobStore.class)
 	@ConditionalOnMissingBean(WorkflowStore.class)
-	JdbcWorkflowStore ojsWorkflowStore(JdbcJobStore jobStore) {
-		return new JdbcWorkflowStore(jobStore);
+	JdbcWorkflowStore ojsWorkflowStore(JdbcJobStore jobStore, ApplicationEventPublisher publisher) {
+		JdbcWorkflowStore store = new JdbcWorkflowStore(jobStore);
+		// workflow.started, .step_completed, .completed, .failed as Spring events, after each commit
+		store.setListener(new ApplicationEventWorkflowListener(publisher, store, jobStore));
+		return store;
 	}
 
 	@Bean

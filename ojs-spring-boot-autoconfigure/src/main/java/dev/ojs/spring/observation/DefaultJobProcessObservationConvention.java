@@ -13,7 +13,8 @@ import dev.ojs.spring.observation.OjsObservationDocumentation.ProcessKeyNames;
  * {@code <queue> process}, low-cardinality keys {@code messaging.system},
  * {@code ojs.job.type}, {@code ojs.job.queue} and {@code ojs.job.outcome}
  * ({@code success} or {@code failure}), high-cardinality keys {@code ojs.job.id} and
- * {@code ojs.job.attempt} (ojs-distributed-tracing.md §4.1, §5.1, §5.2).
+ * {@code ojs.job.attempt}, and {@code ojs.workflow.id} on a job of a workflow
+ * (ojs-distributed-tracing.md §4.1, §5.1, §5.2).
  */
 public class DefaultJobProcessObservationConvention implements JobProcessObservationConvention {
 
@@ -45,8 +46,10 @@ public class DefaultJobProcessObservationConvention implements JobProcessObserva
 	@Override
 	public KeyValues getHighCardinalityKeyValues(JobProcessContext context) {
 		JobContext job = context.getJob();
-		return KeyValues.of(KeyValue.of(CommonKeyNames.JOB_ID, job.id()),
+		KeyValues values = KeyValues.of(KeyValue.of(CommonKeyNames.JOB_ID, job.id()),
 				KeyValue.of(ProcessKeyNames.ATTEMPT, Integer.toString(job.attempt())));
+		String workflowId = job.workflowId();
+		return (workflowId != null) ? values.and(KeyValue.of(ProcessKeyNames.WORKFLOW_ID, workflowId)) : values;
 	}
 
 }

@@ -56,7 +56,7 @@ public enum OjsObservationDocumentation implements ObservationDocumentation {
 
 		@Override
 		public KeyName[] getHighCardinalityKeyNames() {
-			return new KeyName[] { CommonKeyNames.JOB_ID, ProcessKeyNames.ATTEMPT };
+			return new KeyName[] { CommonKeyNames.JOB_ID, ProcessKeyNames.ATTEMPT, ProcessKeyNames.WORKFLOW_ID };
 		}
 
 	};
@@ -117,6 +117,14 @@ public enum OjsObservationDocumentation implements ObservationDocumentation {
 			@Override
 			public String asString() {
 				return "ojs.job.attempt";
+			}
+		},
+
+		/** The id of the job's workflow, on a job of a workflow only. */
+		WORKFLOW_ID {
+			@Override
+			public String asString() {
+				return "ojs.workflow.id";
 			}
 		}
 

@@ -25,7 +25,7 @@ final class JobFilters {
 
 	/** The fields the services name that the Admin API reads as query parameters. */
 	private static final Set<String> PARAMETERS = Set.of("state", "per_page", "order", "cursor", "id", "since",
-			"until", "period");
+			"until", "period", "type");
 
 	private JobFilters() {
 	}

@@ -30,6 +30,11 @@ import dev.ojs.json.JobJson;
 import dev.ojs.retry.JobError;
 import dev.ojs.spring.JobInfo;
 import dev.ojs.spring.event.JobCancelledEvent;
+import dev.ojs.spring.event.WorkflowCompletedEvent;
+import dev.ojs.spring.event.WorkflowFailedEvent;
+import dev.ojs.spring.event.WorkflowStartedEvent;
+import dev.ojs.spring.event.WorkflowStepCompletedEvent;
+import dev.ojs.workflow.Workflow;
 import dev.ojs.spring.event.JobCompletedEvent;
 import dev.ojs.spring.event.JobDeadLetteredEvent;
 import dev.ojs.spring.event.JobDiscardedEvent;
@@ -215,6 +220,56 @@ public class OjsEventStream implements OjsJobListener, SmartLifecycle, Disposabl
 		Map<String, Object> data = data(job.id(), job.type(), job.queue(), JobState.CANCELLED);
 		data.put("cancelled_at", JobJson.timestamp(job.discardedAt()));
 		publish("job.cancelled", "api", job.id(), data);
+	}
+
+	/** §3.5 {@code workflow.started}. */
+	@EventListener
+	public void workflowStarted(WorkflowStartedEvent event) {
+		Map<String, Object> data = workflowData(event.getWorkflow());
+		data.put("total_steps", event.getWorkflow().total());
+		publish("workflow.started", "workflows", event.getWorkflow().id(), data);
+	}
+
+	/** §3.5 {@code workflow.step_completed}. */
+	@EventListener
+	public void workflowStepCompleted(WorkflowStepCompletedEvent event) {
+		Map<String, Object> data = workflowData(event.getWorkflow());
+		data.put("step_id", event.getStep().jobId());
+		data.put("step_type", event.getStep().type());
+		data.put("step_index", event.getStep().step());
+		data.put("duration_ms", event.getDuration().toMillis());
+		data.put("steps_remaining", event.getStepsRemaining());
+		publish("workflow.step_completed", "workflows", event.getWorkflow().id(), data);
+	}
+
+	/** §3.5 {@code workflow.completed}. */
+	@EventListener
+	public void workflowCompleted(WorkflowCompletedEvent event) {
+		Workflow workflow = event.getWorkflow();
+		Map<String, Object> data = workflowData(workflow);
+		data.put("total_steps", workflow.total());
+		data.put("duration_ms", (workflow.finishedAt() != null)
+				? Duration.between(workflow.createdAt(), workflow.finishedAt()).toMillis() : null);
+		publish("workflow.completed", "workflows", workflow.id(), data);
+	}
+
+	/** §3.5 {@code workflow.failed}. */
+	@EventListener
+	public void workflowFailed(WorkflowFailedEvent event) {
+		Map<String, Object> data = workflowData(event.getWorkflow());
+		data.put("failed_step_id", (event.getFailedStep() != null) ? event.getFailedStep().jobId() : null);
+		data.put("failed_step_type", (event.getFailedStep() != null) ? event.getFailedStep().type() : null);
+		data.put("error", (event.getError() != null) ? JobJson.error(event.getError(), JobJson.Surface.BINDING) : null);
+		publish("workflow.failed", "workflows", event.getWorkflow().id(), data);
+	}
+
+	/** The fields of every workflow event: its id, name (its type when it has none) and type. */
+	private static Map<String, Object> workflowData(Workflow workflow) {
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("workflow_id", workflow.id());
+		data.put("workflow_name", (workflow.name() != null) ? workflow.name() : workflow.type().value());
+		data.put("workflow_type", workflow.type().value());
+		return data;
 	}
 
 	@Override

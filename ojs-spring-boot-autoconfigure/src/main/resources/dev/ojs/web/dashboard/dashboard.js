@@ -296,16 +296,18 @@ function parseRoute() {
 function go(page, params) { location.hash = '#/' + page + query(params || {}); }
 
 const pages = {};
+/** The page of one item of a list page: #/jobs/{id}, #/workflows/{id}. */
+const DETAIL = { jobs: 'job', workflows: 'workflow' };
 let current = null;
 let renderSeq = 0;
 
 async function route() {
   const r = parseRoute();
-  const name = r.page === 'jobs' && r.id ? 'job' : r.page;
+  const name = r.id && DETAIL[r.page] ? DETAIL[r.page] : r.page;
   const page = pages[name] || pages.overview;
   current = { page, route: r, state: {} };
   delete document.body.dataset.rendered;
-  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.route === (name === 'job' ? 'jobs' : name)));
+  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.route === r.page));
   $('#title').textContent = page.title(r);
   document.title = page.title(r) + ' · OJS';
   $('#view').innerHTML = part(page.shell ? page.shell(r, current.state) : html`<div id="content"><div class="loading">Loading…</div></div>`);
@@ -661,6 +663,65 @@ pages.recurring = {
   }
 };
 
+/* Workflows: the list by state and type, keyset paged; a workflow with each step's job. */
+const WORKFLOW_STATES = ['running', 'completed', 'failed', 'cancelled'];
+const WORKFLOW_BADGE = { running: 'active', completed: 'completed', failed: 'discarded', cancelled: 'cancelled' };
+const wfBadge = (state) => badge(WORKFLOW_BADGE[state] || state, state);
+const wfCounts = (w) => (w.type === 'chain' ? [w.steps_total, w.steps_completed, w.steps_failed] : [w.jobs_total, w.jobs_completed, w.jobs_failed]);
+pages.workflows = {
+  title: () => 'Workflows',
+  shell(r, state) { state.cursors = []; return html`<div id="content"><div class="loading">Loading…</div></div>`; },
+  // without a JDBC store there are no workflows: the Admin API has no endpoint
+  load: (r, state) => get('/workflows' + query({ state: r.params.state, type: r.params.type, cursor: state.cursors[state.cursors.length - 1], per_page: 25 }))
+    .catch((e) => { if (e.status === 404) return { items: [], off: true }; throw e; }),
+  view(d, r, state) {
+    if (d.off) return html`<div class="card"><div class="empty"><span class="big">⇉</span>Workflows need the JDBC job store.</div></div>`;
+    const p = r.params;
+    const items = d.items || [];
+    state.next = d.next_cursor;
+    const chip = (key, value, label) => html`<a class="chip ${(p[key] || '') === value ? 'on' : ''}" href="#/workflows${query({ ...p, [key]: value || undefined })}">${label}</a>`;
+    return html`<div class="card" id="workflows-card"><div class="chips">${chip('state', '', 'All')}${WORKFLOW_STATES.map((s) => chip('state', s, s))}
+        <span class="muted">·</span>${chip('type', '', 'Any type')}${['chain', 'group', 'batch'].map((t) => chip('type', t, t))}</div>
+      <div class="table-wrap"><table id="workflows-table"><thead><tr><th>Workflow</th><th>Type</th><th>State</th><th>Progress</th><th>Created</th><th>Finished</th></tr></thead><tbody>
+      ${items.length ? items.map((w) => {
+        const [total, done, failed] = wfCounts(w);
+        return html`<tr class="click" data-href="#/workflows/${encodeURIComponent(w.id)}" data-workflow="${w.id}"><td><b>${w.name || w.type}</b><span class="sub mono">${w.id}</span></td>
+          <td>${w.type}</td><td>${wfBadge(w.state)}</td>
+          <td><div class="stackbar">${done ? html`<span class="s-available" style="width:${((100 * done) / total).toFixed(2)}%"></span>` : ''}${failed ? html`<span class="s-dead" style="width:${((100 * failed) / total).toFixed(2)}%"></span>` : ''}</div><span class="sub">${num(done)} of ${num(total)} done${failed ? html`, ${num(failed)} failed` : ''}</span></td>
+          <td class="nowrap">${timeAgo(w.created_at)}</td><td class="nowrap">${timeAgo(w.finished_at)}</td></tr>`;
+      }) : emptyRow(6, 'No workflow matches', '⇉')}
+      </tbody></table></div>
+      <div class="pager"><span id="workflows-total">${num((d.pagination || {}).total)} workflow${(d.pagination || {}).total === 1 ? '' : 's'}</span>
+        <span class="actions"><button class="btn sm" type="button" data-act="page" data-dir="first" ${state.cursors.length ? '' : raw('disabled')}>⇤ Newest</button><button class="btn sm" type="button" data-act="page" data-dir="prev" ${state.cursors.length ? '' : raw('disabled')}>← Previous</button><button class="btn sm" type="button" data-act="page" data-dir="next" ${d.next_cursor ? '' : raw('disabled')}>Next →</button></span></div></div>`;
+  }
+};
+
+pages.workflow = {
+  title: () => 'Workflow',
+  load: (r) => get('/workflows/' + encodeURIComponent(r.id)),
+  notFound: (r) => html`<div class="card"><div class="empty"><span class="big">∅</span>No workflow <code>${r.id}</code>. It is pruned once its jobs are.<br><br><a href="#/workflows">Back to workflows</a></div></div>`,
+  view(w) {
+    const [total, done, failed] = wfCounts(w);
+    const steps = (w.steps || w.jobs || []).map((s) => ({ ...s, label: '#' + s.index }));
+    Object.entries(w.callbacks || {}).forEach(([name, s]) => steps.push({ ...s, label: name }));
+    const took = (s) => (s.started_at && s.ended_at ? duration(Date.parse(s.ended_at) - Date.parse(s.started_at)) : '–');
+    return html`<a class="back" href="#/workflows">← Workflows</a>
+      <div class="detail-head"><div><h2>${w.name || w.type} ${wfBadge(w.state)}</h2><div class="id" id="workflow-id">${w.id}</div></div>
+        <div class="actions" id="workflow-actions">${writable() && w.state === 'running' ? html`<button class="btn" type="button" data-act="workflow" data-op="cancel" data-id="${w.id}">✕ Cancel workflow</button>` : ''}</div></div>
+      <div class="grid kpis"><div class="card kpi"><div class="label">Type</div><div class="value">${w.type}</div></div>
+        <div class="card kpi ok"><div class="label">Completed</div><div class="value">${num(done)}<small class="muted"> of ${num(total)}</small></div></div>
+        <div class="card kpi ${failed ? 'danger' : ''}"><div class="label">Failed</div><div class="value">${num(failed)}</div></div>
+        <div class="card kpi"><div class="label">Took</div><div class="value">${w.finished_at ? duration(Date.parse(w.finished_at) - Date.parse(w.created_at)) : html`<small class="muted">running</small>`}</div><div class="sub">created ${when(w.created_at)}${w.finished_at ? html`, finished ${when(w.finished_at)}` : ''}</div></div></div>
+      <div class="card"><h2>${w.type === 'chain' ? 'Steps' : 'Jobs'}${w.callbacks ? ' and callbacks' : ''}</h2><div class="table-wrap"><table id="steps-table"><thead><tr><th></th><th>Job</th><th>State</th><th class="num">Attempt</th><th>Started</th><th>Took</th><th>Result or error</th></tr></thead><tbody>
+      ${steps.map((s) => html`<tr class="click" data-href="#/jobs/${encodeURIComponent(s.job_id)}" data-step="${s.label}"><td class="mono">${s.label}</td>
+        <td><b>${s.type}</b><span class="sub mono">${s.job_id}</span></td><td>${badge(s.job_state === 'discarded' || s.state === 'failed' ? 'discarded' : (s.job_state || s.state), s.state)}</td>
+        <td class="num">${s.attempt !== undefined ? html`${s.attempt}/${s.max_attempts}` : '–'}</td><td class="nowrap">${timeAgo(s.started_at)}</td><td class="nowrap">${took(s)}</td>
+        <td>${s.last_error && s.state !== 'completed' ? html`<span class="errtype">${s.last_error.type}</span><span class="sub">${s.last_error.message}</span>`
+          : (s.result !== null && s.result !== undefined ? html`<code class="result">${JSON.stringify(s.result).slice(0, 120)}</code>` : html`<span class="muted">–</span>`)}</td></tr>`)}
+      </tbody></table></div></div>`;
+  }
+};
+
 pages.nodes = {
   title: () => 'Nodes',
   load: () => get('/workers'),
@@ -699,6 +760,11 @@ const actions = {
     const done = await run(op === 'retry' ? 'Job queued for a new attempt' : op === 'cancel' ? 'Job cancelled' : 'Job deleted',
       () => api(op === 'delete' ? 'DELETE' : 'POST', path));
     if (op === 'delete' && done !== null) go('jobs', {});
+  },
+  async workflow(el) {
+    const { id } = el.dataset;
+    if (!(await confirmDialog({ title: 'Cancel this workflow?', body: 'Its jobs that have not started are cancelled. Running ones finish, but never advance it.', confirm: 'Cancel workflow', danger: true }))) return;
+    await run('Workflow cancelled', () => api('POST', '/workflows/' + encodeURIComponent(id) + '/cancel'));
   },
   async queue(el) {
     const { op, name } = el.dataset;

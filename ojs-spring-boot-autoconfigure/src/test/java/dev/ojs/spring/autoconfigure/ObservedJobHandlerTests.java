@@ -120,6 +120,21 @@ class ObservedJobHandlerTests {
 		assertThat(span.getTraceId()).isNotEqualTo(TRACE_ID);
 	}
 
+	@Test
+	void jobOfAWorkflowNamesItsWorkflow() throws Exception {
+		Job plain = StoredJobs.job("mail.send").queue("mail").attempt(1).build();
+		Job step = new Job(plain.id(), plain.type(), plain.queue(), plain.argsJson(), plain.metaJson(), plain.priority(),
+				plain.state(), plain.attempt(), plain.maxAttempts(), plain.retryPolicy(), plain.errors(),
+				plain.deadLetter(), plain.uniqueKey(), plain.scheduledAt(), plain.createdAt(), plain.enqueuedAt(),
+				plain.startedAt(), plain.completedAt(), plain.discardedAt(), plain.lockedBy(), plain.lockedUntil(),
+				plain.expiresAt(), plain.timeout(), plain.visibilityTimeout(), "019539a4-0001-7000-8000-000000000001",
+				null);
+		handler((attempt) -> {
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(step));
+		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.id",
+				"019539a4-0001-7000-8000-000000000001");
+	}
+
 	private ObservedJobHandler handler(JobHandler delegate, ObservationRegistry registry) {
 		return new ObservedJobHandler(delegate, registry, null, new JsonMapper());
 	}

@@ -7,8 +7,10 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import dev.ojs.job.RateLimit;
+import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsWorkflows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +30,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import static dev.ojs.web.dashboard.DashboardTestApplication.CHARGE;
 import static dev.ojs.web.dashboard.DashboardTestApplication.DECLINED;
+import static dev.ojs.web.dashboard.DashboardTestApplication.FULFILMENT;
 import static dev.ojs.web.dashboard.DashboardTestApplication.PAYMENTS;
+import static dev.ojs.web.dashboard.DashboardTestApplication.PICK;
 import static dev.ojs.web.dashboard.DashboardTestApplication.REPORT;
 import static dev.ojs.web.dashboard.DashboardTestApplication.SEND;
+import static dev.ojs.web.dashboard.DashboardTestApplication.SHIP;
 import static dev.ojs.web.dashboard.DashboardTestApplication.SYNC;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -58,6 +63,9 @@ abstract class AbstractDashboardBrowserTests {
 
 	@Autowired
 	private OjsQueues queues;
+
+	@Autowired
+	private OjsWorkflows workflows;
 
 	@Autowired
 	private DataSource dataSource;
@@ -266,6 +274,55 @@ abstract class AbstractDashboardBrowserTests {
 		this.browser.waitUntil((d) -> !this.browser.text("tr[data-queue='emails']").contains("running"));
 		this.browser.go("jobs/" + firstId(SEND));
 		assertThat(this.browser.text("#job-queue")).isEqualTo("emails");
+	}
+
+	@Test
+	@Order(8)
+	void showsWorkflowsTheirStepsAndCancelsOne() {
+		String chain = this.workflows.chain("order-1042", List.of(step(PICK, 1042), step(SHIP, 1042)));
+		String batch = this.workflows.batch("charge-and-pick", List.of(step(CHARGE, "cus_977"), step(PICK, 7)))
+			.onComplete(step(SHIP, 7))
+			.enqueue();
+		await().atMost(TIMEOUT).until(() -> "completed".equals(workflowState(chain)) && "failed".equals(workflowState(batch)));
+		// its first step waits in its paused queue, so that it is running when cancelled
+		this.queues.pause(FULFILMENT);
+		// the toasts of the tests before would cover the pages
+		this.browser.driver().executeScript("document.querySelectorAll('.toast').forEach((t) => t.remove())");
+		try {
+			String waiting = this.workflows.chain("order-1043", List.of(step(PICK, 1043), step(SHIP, 1043)));
+			this.browser.go("workflows");
+			this.browser.waitUntil((d) -> rows("#workflows-table tbody tr[data-workflow]").size() == 3);
+			assertThat(this.browser.text("#workflows-table")).contains("order-1042", "charge-and-pick", "order-1043",
+					"completed", "failed", "running");
+			shot("workflows", "light");
+			this.browser.go("workflows/" + chain);
+			this.browser.waitUntil((d) -> this.browser.text("#steps-table").contains("TRACK-1042"));
+			assertThat(this.browser.text("#steps-table")).contains(PICK, SHIP, "\"items\":3", "completed");
+			shot("workflow", "light");
+			this.browser.go("workflows/" + batch);
+			this.browser.waitUntil((d) -> this.browser.text("#steps-table").contains("on_complete"));
+			assertThat(this.browser.text("#steps-table")).contains(DECLINED, "TRACK-7");
+			shot("workflow-failed", "light");
+			this.browser.go("workflows/" + waiting);
+			this.browser.click("#workflow-actions [data-act='workflow']");
+			this.browser.click("#modal-confirm");
+			await().atMost(TIMEOUT).until(() -> "cancelled".equals(workflowState(waiting)));
+			this.browser.waitUntil((d) -> this.browser.text(".detail-head").contains("cancelled"));
+			assertThat(this.browser.all("#workflow-actions [data-act='workflow']")).isEmpty();
+			assertThat(count("workflow_id = '" + waiting + "' AND state = 'cancelled'")).isEqualTo(2);
+		}
+		finally {
+			this.queues.resume(FULFILMENT);
+		}
+	}
+
+	private static OjsTemplate.Enqueue step(String type, Object arg) {
+		return new OjsTemplate.Enqueue(type, List.of(arg), JobOptions.none());
+	}
+
+	private String workflowState(String id) {
+		return this.jdbc.queryForObject("SELECT state FROM " + tablePrefix() + "workflows WHERE id = '" + id + "'",
+				String.class);
 	}
 
 	private List<WebElement> rows(String css) {

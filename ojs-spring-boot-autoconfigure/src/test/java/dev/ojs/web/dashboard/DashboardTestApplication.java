@@ -39,6 +39,14 @@ class DashboardTestApplication {
 
 	static final String REPORT = "shop.nightly-report";
 
+	/** A workflow step: picks an order's items and returns what it picked. */
+	static final String PICK = "shop.order.pick";
+
+	/** A workflow step: ships an order and returns its tracking number. */
+	static final String SHIP = "shop.order.ship";
+
+	static final String FULFILMENT = "fulfilment";
+
 	@Bean
 	ShopJobs shopJobs() {
 		return new ShopJobs();
@@ -60,6 +68,16 @@ class DashboardTestApplication {
 		void charge(String customer) {
 			throw new OjsJobException(DECLINED, ErrorCode.DEAD_LETTER, "Card of " + customer + " declined",
 					Map.of("customer", customer));
+		}
+
+		@OjsJob(type = PICK, queue = FULFILMENT)
+		Map<String, Object> pick(int order) {
+			return Map.of("order", order, "items", 3);
+		}
+
+		@OjsJob(type = SHIP, queue = FULFILMENT)
+		String ship(int order) {
+			return "TRACK-" + order;
 		}
 
 		@OjsRecurring(name = REPORT, cron = "0 2 * * *", description = "Sales of the day")

@@ -520,6 +520,9 @@ final class SecurityMatrix {
 				new Endpoint("GET", "/ojs/v1/admin/system/config", null, Answer.of(200)),
 				new Endpoint("GET", "/ojs/v1/admin/schedules", null, Answer.of(200)),
 				new Endpoint("POST", "/ojs/v1/admin/schedules/unknown-{n}/pause", null, NOT_FOUND),
+				new Endpoint("GET", "/ojs/v1/admin/workflows", null, Answer.of(200)),
+				new Endpoint("GET", "/ojs/v1/admin/workflows/" + UNKNOWN_ID, null, NOT_FOUND),
+				new Endpoint("POST", "/ojs/v1/admin/workflows/" + UNKNOWN_ID + "/cancel", null, NOT_FOUND),
 				// the dashboard page and an asset
 				new Endpoint("GET", mode.dashboardPath() + "/", null, Answer.of(200)),
 				new Endpoint("GET", mode.dashboardPath() + "/assets/dashboard.js", null, Answer.of(200)),

@@ -2,8 +2,10 @@ package dev.ojs.spring.autoconfigure.actuate;
 
 import dev.ojs.job.JobStore;
 import dev.ojs.spring.OjsQueues;
+import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.actuate.JobMetricsListener;
 import dev.ojs.spring.actuate.QueueDepthMetrics;
+import dev.ojs.spring.actuate.WorkflowMetricsListener;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -43,6 +45,13 @@ public final class OjsMetricsAutoConfiguration {
 	JobMetricsListener ojsJobMetricsListener(MeterRegistry meterRegistry,
 			ObjectProvider<QueueDepthMetrics> queueDepthMetrics) {
 		return new JobMetricsListener(meterRegistry, queueDepthMetrics.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnBean(OjsWorkflows.class)
+	@ConditionalOnMissingBean
+	WorkflowMetricsListener ojsWorkflowMetricsListener(MeterRegistry meterRegistry) {
+		return new WorkflowMetricsListener(meterRegistry);
 	}
 
 }

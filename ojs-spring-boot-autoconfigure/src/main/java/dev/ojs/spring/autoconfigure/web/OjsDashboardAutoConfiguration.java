@@ -37,6 +37,7 @@ import dev.ojs.spring.OjsDeadLetters;
 import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsRecurringJobs;
+import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorker;
@@ -52,6 +53,7 @@ import dev.ojs.web.admin.AdminJobsController;
 import dev.ojs.web.admin.AdminQueuesController;
 import dev.ojs.web.admin.AdminSystemController;
 import dev.ojs.web.admin.AdminRecurringJobsController;
+import dev.ojs.web.admin.AdminWorkflowsController;
 import dev.ojs.web.admin.AdminWriteGuard;
 import dev.ojs.web.admin.CsrfTokens;
 import dev.ojs.web.dashboard.OjsDashboardController;
@@ -189,6 +191,19 @@ public final class OjsDashboardAutoConfiguration {
 		@Bean
 		AdminRecurringJobsController ojsAdminRecurringJobsController(OjsRecurringJobs recurringJobs) {
 			return new AdminRecurringJobsController(recurringJobs);
+		}
+
+	}
+
+	/** Workflows, when the store keeps them. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(OjsWorkflows.class)
+	static class WorkflowsConfiguration {
+
+		@Bean
+		AdminWorkflowsController ojsAdminWorkflowsController(OjsWorkflows workflows,
+				ObjectProvider<JsonMapper> jsonMapper) {
+			return new AdminWorkflowsController(workflows, jsonMapper(jsonMapper));
 		}
 
 	}
