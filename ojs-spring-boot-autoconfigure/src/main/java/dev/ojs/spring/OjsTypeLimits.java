@@ -6,6 +6,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.admin.AdminStore;
+import dev.ojs.admin.JobQuery;
+import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.TypeLimit;
 
@@ -20,10 +23,28 @@ public class OjsTypeLimits {
 
 	private static final Log logger = LogFactory.getLog(OjsTypeLimits.class);
 
+	/** Active jobs are counted exactly up to this many. */
+	private static final long EXACT_UP_TO = 100_000;
+
 	private final JobStore store;
 
-	public OjsTypeLimits(JobStore store) {
+	private final @Nullable AdminStore admin;
+
+	public OjsTypeLimits(JobStore store, @Nullable AdminStore admin) {
 		this.store = store;
+		this.admin = admin;
+	}
+
+	/**
+	 * The active jobs of {@code type} on all nodes (what its limit counts), or {@code null}
+	 * when the store cannot count them.
+	 */
+	public @Nullable Long active(String type) {
+		if (this.admin == null) {
+			return null;
+		}
+		JobQuery query = new JobQuery(JobState.ACTIVE, null, null, type, false, null, null, null, null, null, 1, false);
+		return this.admin.count(query, EXACT_UP_TO).value();
 	}
 
 	/** The limits of every limited job type, by type, in type order. */

@@ -338,7 +338,8 @@ abstract class AdminApiHttpTests {
 			assertThat(((List<Map<String, Object>>) get(API + "/limits").get("items")).stream()
 				.filter((item) -> item.get("type").equals("it.limited"))).singleElement()
 				.satisfies((item) -> assertThat(item).containsEntry("concurrency", 3)
-					.containsEntry("concurrency_per_key", 1));
+					.containsEntry("concurrency_per_key", 1)
+					.containsEntry("active", 0));
 			for (Object bad : List.of(0, "3", 1.5)) {
 				assertThat(put(API + "/limits/types/it.limited", Map.of("concurrency_per_key", bad), 400))
 					.extracting("error").extracting("details").extracting("field").isEqualTo("concurrency_per_key");

@@ -155,8 +155,8 @@ public final class OjsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OjsTypeLimits ojsTypeLimits(JobStore jobStore) {
-		return new OjsTypeLimits(jobStore);
+	OjsTypeLimits ojsTypeLimits(JobStore jobStore, ObjectProvider<AdminStore> adminStore) {
+		return new OjsTypeLimits(jobStore, adminStore.getIfAvailable());
 	}
 
 	@Bean

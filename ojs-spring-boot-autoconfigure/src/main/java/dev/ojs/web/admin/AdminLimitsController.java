@@ -36,11 +36,12 @@ public class AdminLimitsController {
 		this.limits = limits;
 	}
 
-	/** The limited job types, in type order. */
+	/** The limited job types, in type order, with their active jobs. */
 	@GetMapping
 	public Map<String, Object> list() {
 		List<Map<String, Object>> items = this.limits.limits().entrySet().stream()
-			.map((entry) -> TypeLimitJson.admin(entry.getKey(), entry.getValue())).toList();
+			.map((entry) -> TypeLimitJson.admin(entry.getKey(), entry.getValue(), this.limits.active(entry.getKey())))
+			.toList();
 		return AdminViews.list(items, (long) items.size(), false, Math.max(items.size(), 1), null);
 	}
 
@@ -60,7 +61,7 @@ public class AdminLimitsController {
 		Integer perKey = fields.containsKey("concurrency_per_key")
 				? AdminQueuesController.limit(fields.get("concurrency_per_key"), "concurrency_per_key")
 				: current.concurrencyPerKey();
-		return TypeLimitJson.admin(type, this.limits.set(type, concurrency, perKey));
+		return TypeLimitJson.admin(type, this.limits.set(type, concurrency, perKey), this.limits.active(type));
 	}
 
 }

@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import dev.ojs.job.RateLimit;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsTypeLimits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +59,9 @@ abstract class AbstractDashboardBrowserTests {
 
 	@Autowired
 	private OjsQueues queues;
+
+	@Autowired
+	private OjsTypeLimits typeLimits;
 
 	@Autowired
 	private DataSource dataSource;
@@ -266,6 +270,29 @@ abstract class AbstractDashboardBrowserTests {
 		this.browser.waitUntil((d) -> !this.browser.text("tr[data-queue='emails']").contains("running"));
 		this.browser.go("jobs/" + firstId(SEND));
 		assertThat(this.browser.text("#job-queue")).isEqualTo("emails");
+	}
+
+	/**
+	 * Issue 30: the page of a job of a limited type shows the type's running jobs against its
+	 * limit on all nodes, and its limit per key, read from the Admin API's {@code GET /limits}.
+	 */
+	@Test
+	@Order(8)
+	void showsAJobTypesLimitOnItsJobsPage() {
+		try {
+			this.typeLimits.set(SEND, 3, 1);
+			this.browser.go("jobs/" + firstId(SEND));
+			this.browser.waitUntil((d) -> this.browser.text("#job-type-limit").contains("0 of 3 running"));
+			assertThat(this.browser.text("#job-type-limit")).contains("at most 1 per key");
+			shot("job-type-limited", "light");
+		}
+		finally {
+			this.typeLimits.set(SEND, null, null);
+		}
+		this.browser.go("queues");
+		this.browser.go("jobs/" + firstId(SEND));
+		this.browser.find("#job-queue");
+		this.browser.waitUntil((d) -> rows("#job-type-limit").isEmpty());
 	}
 
 	private List<WebElement> rows(String css) {
