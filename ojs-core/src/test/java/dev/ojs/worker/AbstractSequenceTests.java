@@ -80,6 +80,26 @@ abstract class AbstractSequenceTests extends QueueLimitTestSupport {
 		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(ids.get(2));
 	}
 
+	/**
+	 * A node killed mid-job holds its job's sequence until the reservation expires and the
+	 * rescuer ends the attempt (retry spec §9.2); the job's retry then runs before the rest.
+	 */
+	@Test
+	void aDeadNodesJobHoldsItsSequenceUntilItsReservationExpires() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(seq("a"), seq("a")));
+		assertThat(ids(store.claim("dead", QUEUE, Map.of(TYPE, Duration.ofSeconds(10)), 5))).containsExactly(ids.get(0));
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).as("expired but not yet rescued").isEmpty();
+		assertThat(store.reapExpired(10, (job) -> new AttemptFailure(job, JobState.RETRYABLE, this.clock.instant(),
+				List.of(), false, this.clock.instant()))).hasSize(1);
+		List<Job> retry = store.claim("alive", QUEUE, VISIBILITY, 5);
+		assertThat(ids(retry)).as("the rescued job's retry, alone").containsExactly(ids.get(0));
+		store.complete(retry, false);
+		assertThat(ids(store.claim("alive", QUEUE, VISIBILITY, 5))).containsExactly(ids.get(1));
+	}
+
 	@Test
 	void aCancelledJobReleasesItsSequence() {
 		JdbcJobStore store = store();
