@@ -110,6 +110,19 @@ abstract class ClaimSql extends SqlSupport {
 		return types.isEmpty() ? "" : " AND type IN (" + markers(types.size()) + ")";
 	}
 
+	/**
+	 * Sequences: a job with a {@code sequence_key} is claimable only while no earlier job of its
+	 * key (lower id: ids grow in enqueue order) is live or pending, so the jobs of a key run one
+	 * at a time in enqueue order, a job's retries holding the ones after it until it ends in a
+	 * terminal state. A job without a key costs the claim a {@code NULL} test only; the earlier
+	 * jobs of a key are found through {@code sequence_idx}. {@code alias} names the claimed table.
+	 */
+	String sequenceFilter(String alias) {
+		return " AND (" + alias + ".sequence_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + this.table + " s"
+				+ " WHERE s.sequence_key = " + alias + ".sequence_key AND s.id < " + alias + ".id"
+				+ " AND s.state NOT IN (" + DeleteSql.TERMINAL + ")))";
+	}
+
 	/** Leaves the jobs of these concurrency keys out of a claim. */
 	static String keyFilter(Collection<String> keys) {
 		return keys.isEmpty() ? "" : " AND (concurrency_key IS NULL OR concurrency_key NOT IN (" + markers(keys.size()) + "))";

@@ -31,7 +31,8 @@ final class H2ClaimSql extends ClaimSql {
 		String sql = "SELECT " + JobRows.SELECT_COLUMNS + " FROM FINAL TABLE (UPDATE " + this.table
 				+ " SET state = 'active', attempt = attempt + 1, locked_by = ?, started_at = ?, locked_until = "
 				+ lockedUntilExpression(visibilityByType, "type") + " WHERE id IN (SELECT id FROM " + this.table
-				+ " WHERE claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types) + keyFilter(excludedKeys)
+				+ " c WHERE claim_queue = ? AND scheduled_at <= ?" + NOT_EXPIRED + typeFilter(types) + keyFilter(excludedKeys)
+				+ sequenceFilter("c")
 				+ " ORDER BY claim_rank, scheduled_at, id LIMIT ?) AND state IN (" + JobRows.CLAIMABLE
 				+ ") AND scheduled_at <= ?)";
 		List<Job> jobs = this.jdbc.query(sql, (ps) -> {

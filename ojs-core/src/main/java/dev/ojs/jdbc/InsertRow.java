@@ -18,7 +18,7 @@ import dev.ojs.retry.RetryPolicy;
 record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
 		int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
 		@Nullable Instant expiresAt, boolean chosenId, @Nullable UniqueScope uniqueScope, @Nullable Long timeoutMs,
-		@Nullable Long visibilityTimeoutMs, @Nullable String concurrencyKey) {
+		@Nullable Long visibilityTimeoutMs, @Nullable String concurrencyKey, @Nullable String sequenceKey) {
 
 	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
 	static final int MAX_NAME_LENGTH = 255;
@@ -39,6 +39,7 @@ record InsertRow(String id, String type, String queue, String args, String meta,
 		checkLength("queue", queue);
 		checkLength("unique key", job.uniqueKey());
 		checkLength("concurrency key", job.concurrencyKey());
+		checkLength("sequence key", job.sequenceKey());
 		if (job.runAt() != null && job.runAt().isAfter(Timestamps.MAX)) {
 			throw new IllegalArgumentException(
 					"Job runAt must not be after " + Timestamps.MAX + ", got " + job.runAt() + " (job type " + job.type() + ")");
@@ -60,7 +61,8 @@ record InsertRow(String id, String type, String queue, String args, String meta,
 				(job.expiresAt() != null) ? job.expiresAt().truncatedTo(ChronoUnit.MICROS) : null, job.id() != null,
 				(job.uniqueKey() != null) ? job.uniqueScope() : null,
 				(job.timeout() != null) ? job.timeout().toMillis() : null,
-				(job.visibilityTimeout() != null) ? job.visibilityTimeout().toMillis() : null, job.concurrencyKey());
+				(job.visibilityTimeout() != null) ? job.visibilityTimeout().toMillis() : null, job.concurrencyKey(),
+				job.sequenceKey());
 	}
 
 	/** Rejects a name longer than its column ({@value #MAX_NAME_LENGTH} characters). */

@@ -39,7 +39,7 @@ abstract class InsertSql extends SqlSupport {
 
 	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
 			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at,"
-			+ " timeout_ms, visibility_timeout_ms, concurrency_key)";
+			+ " timeout_ms, visibility_timeout_ms, concurrency_key, sequence_key)";
 
 	/**
 	 * A transaction for inserts with unique keys: a key's live holder is read after waiting
@@ -246,7 +246,7 @@ abstract class InsertSql extends SqlSupport {
 
 	String insertSql(int rows) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?, ?)";
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
@@ -273,6 +273,7 @@ abstract class InsertSql extends SqlSupport {
 		ps.setObject(index++, row.timeoutMs(), Types.BIGINT);
 		ps.setObject(index++, row.visibilityTimeoutMs(), Types.BIGINT);
 		ps.setString(index++, row.concurrencyKey());
+		ps.setString(index++, row.sequenceKey());
 		return index;
 	}
 

@@ -105,10 +105,10 @@ final class MariaDbClaimSql extends ClaimSql {
 	/** The next {@code wanted} due jobs of a priority after {@code after} (from the start when {@code null}), without locks. */
 	private List<Due> dueJobs(String queue, long rank, List<String> types, Collection<String> excludedKeys, Instant now,
 			@Nullable Due after, int wanted) {
-		String sql = "SELECT id, scheduled_at FROM " + this.table + claimIndex()
+		String sql = "SELECT c.id, c.scheduled_at FROM " + this.table + " c" + claimIndex()
 				+ " WHERE claim_queue = ? AND claim_rank = ? AND scheduled_at <= ?"
 				+ ((after != null) ? " AND (scheduled_at > ? OR (scheduled_at = ? AND id > ?))" : "") + NOT_EXPIRED
-				+ typeFilter(types) + keyFilter(excludedKeys) + " ORDER BY scheduled_at, id LIMIT ?";
+				+ typeFilter(types) + keyFilter(excludedKeys) + sequenceFilter("c") + " ORDER BY scheduled_at, id LIMIT ?";
 		return this.jdbc.query(sql, (ps) -> {
 			ps.setString(1, queue);
 			ps.setLong(2, rank);

@@ -143,9 +143,9 @@ final class PostgresClaimSql extends ClaimSql {
 	String claimSql(Map<String, Duration> visibilityByType, boolean resume, boolean excludesKeys) {
 		String due = " state IN (" + CLAIMABLE + ") AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED
 				+ (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
-				+ (excludesKeys ? " AND (concurrency_key IS NULL OR concurrency_key <> ALL(?))" : "");
+				+ (excludesKeys ? " AND (concurrency_key IS NULL OR concurrency_key <> ALL(?))" : "") + sequenceFilter("c");
 		String select = resume
-				? "WITH due AS (SELECT id FROM " + this.table + " WHERE" + due
+				? "WITH due AS (SELECT id FROM " + this.table + " c WHERE" + due
 						+ " AND priority = ? AND (scheduled_at, id) > (?, ?::uuid)"
 						+ " ORDER BY priority DESC, scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
 				: "WITH RECURSIVE prio AS ((SELECT priority, scheduled_at, id FROM " + this.table + " WHERE state IN ("
@@ -155,7 +155,7 @@ final class PostgresClaimSql extends ClaimSql {
 						+ " AND p.queue = ? AND p.priority < prio.priority ORDER BY p.priority DESC, p.scheduled_at, p.id"
 						+ " LIMIT 1) n),"
 						+ " due AS (SELECT d.id FROM prio, LATERAL (SELECT id, priority, scheduled_at FROM " + this.table
-						+ " WHERE" + due + " AND priority = prio.priority AND (scheduled_at, id) >= (prio.scheduled_at, prio.id)"
+						+ " c WHERE" + due + " AND priority = prio.priority AND (scheduled_at, id) >= (prio.scheduled_at, prio.id)"
 						+ " ORDER BY scheduled_at, id LIMIT ? FOR UPDATE SKIP LOCKED) d"
 						+ " ORDER BY d.priority DESC, d.scheduled_at, d.id LIMIT ?)";
 		return select + " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"

@@ -42,13 +42,13 @@ final class PostgresInsertSql extends InsertSql {
 		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
 				+ " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0, r.max_attempts,"
 				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at,"
-				+ " r.timeout_ms, r.visibility_timeout_ms, r.concurrency_key"
+				+ " r.timeout_ms, r.visibility_timeout_ms, r.concurrency_key, r.sequence_key"
 				+ " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[],"
-				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[], ?::text[])"
+				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[], ?::text[], ?::text[])"
 				+ " AS r(id, type, queue, args, meta, priority, state, max_attempts, retry_policy, scheduled_at, created_at,"
-				+ " expires_at, timeout_ms, visibility_timeout_ms, concurrency_key)";
+				+ " expires_at, timeout_ms, visibility_timeout_ms, concurrency_key, sequence_key)";
 		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?, ?"
+				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?, ?, ?"
 				+ " FROM unnest(?::uuid[], ?::text[]) AS r(id, args)";
 	}
 
@@ -119,7 +119,8 @@ final class PostgresInsertSql extends InsertSql {
 					&& Objects.equals(row.expiresAt(), first.expiresAt())
 					&& Objects.equals(row.timeoutMs(), first.timeoutMs())
 					&& Objects.equals(row.visibilityTimeoutMs(), first.visibilityTimeoutMs())
-					&& Objects.equals(row.concurrencyKey(), first.concurrencyKey()))) {
+					&& Objects.equals(row.concurrencyKey(), first.concurrencyKey())
+					&& Objects.equals(row.sequenceKey(), first.sequenceKey()))) {
 				return false;
 			}
 		}
@@ -144,6 +145,7 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setObject(index++, first.timeoutMs(), Types.BIGINT);
 		ps.setObject(index++, first.visibilityTimeoutMs(), Types.BIGINT);
 		ps.setString(index++, first.concurrencyKey());
+		ps.setString(index++, first.sequenceKey());
 		Object[] ids = new Object[rows.size()];
 		Object[] args = new Object[rows.size()];
 		for (int i = 0; i < ids.length; i++) {
@@ -173,6 +175,7 @@ final class PostgresInsertSql extends InsertSql {
 		Object[] timeouts = new Object[size];
 		Object[] visibilities = new Object[size];
 		Object[] keys = new Object[size];
+		Object[] sequenceKeys = new Object[size];
 		TimestampTexts texts = new TimestampTexts();
 		for (int i = 0; i < size; i++) {
 			InsertRow row = rows.get(i);
@@ -191,6 +194,7 @@ final class PostgresInsertSql extends InsertSql {
 			timeouts[i] = row.timeoutMs();
 			visibilities[i] = row.visibilityTimeoutMs();
 			keys[i] = row.concurrencyKey();
+			sequenceKeys[i] = row.sequenceKey();
 		}
 		int index = 1;
 		for (Object[] column : List.of(ids, types, queues, args, metas)) {
@@ -206,6 +210,7 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("int8", timeouts));
 		ps.setArray(index++, con.createArrayOf("int8", visibilities));
 		ps.setArray(index++, con.createArrayOf("text", keys));
+		ps.setArray(index++, con.createArrayOf("text", sequenceKeys));
 		return index;
 	}
 

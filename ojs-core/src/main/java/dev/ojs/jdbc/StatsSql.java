@@ -6,6 +6,8 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DuplicateKeyException;
+
 import dev.ojs.admin.StatsBucket;
 
 /**
@@ -66,16 +68,35 @@ final class StatsSql extends SqlSupport {
 					: a.start().compareTo(b.start()))
 			.toList();
 		for (StatsBucket bucket : sorted) {
-			this.jdbc.update(this.add, (ps) -> {
-				setInstant(ps, 1, bucket.start());
-				ps.setString(2, bucket.queue());
-				ps.setString(3, this.writer);
-				ps.setLong(4, bucket.completed());
-				ps.setLong(5, bucket.failed());
-				ps.setLong(6, bucket.retried());
-				ps.setLong(7, bucket.deadLettered());
-				ps.setLong(8, bucket.discarded());
-			});
+			add(bucket);
+		}
+	}
+
+	/**
+	 * Adds one row's counters. H2's {@code MERGE} of two concurrent outcome batches of this
+	 * writer may both find no row and insert it: the second fails on the key once the first
+	 * commits, and is run again, finding the row then.
+	 */
+	private void add(StatsBucket bucket) {
+		for (int tries = 1;; tries++) {
+			try {
+				this.jdbc.update(this.add, (ps) -> {
+					setInstant(ps, 1, bucket.start());
+					ps.setString(2, bucket.queue());
+					ps.setString(3, this.writer);
+					ps.setLong(4, bucket.completed());
+					ps.setLong(5, bucket.failed());
+					ps.setLong(6, bucket.retried());
+					ps.setLong(7, bucket.deadLettered());
+					ps.setLong(8, bucket.discarded());
+				});
+				return;
+			}
+			catch (DuplicateKeyException ex) {
+				if (this.platform != JdbcPlatform.H2 || tries == 3) {
+					throw ex;
+				}
+			}
 		}
 	}
 

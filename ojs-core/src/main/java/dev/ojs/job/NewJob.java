@@ -36,11 +36,14 @@ import dev.ojs.retry.RetryPolicy;
  * or {@code null} for the worker's
  * @param concurrencyKey the key its type's limit per key counts it under (at most so many
  * jobs of the type with one key run at once), or {@code null} for none
+ * @param sequenceKey the key of its sequence (jobs with one key run one at a time, in enqueue
+ * order), or {@code null} for none
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
 		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
-		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey) {
+		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey,
+		@Nullable String sequenceKey) {
 
 	public NewJob {
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
@@ -51,13 +54,22 @@ public record NewJob(String type, @Nullable String queue, int priority, String a
 		}
 	}
 
+	/** A job without a sequence key. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
+			@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
+				id, uniqueScope, timeout, visibilityTimeout, concurrencyKey, null);
+	}
+
 	/** A job without a concurrency key. */
 	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
 			boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
 			@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
 		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
-				id, uniqueScope, timeout, visibilityTimeout, null);
+				id, uniqueScope, timeout, visibilityTimeout, null, null);
 	}
 
 	/** A job without timeouts of its own. */

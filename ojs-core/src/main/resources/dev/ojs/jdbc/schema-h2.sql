@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	timeout_ms      BIGINT,
 	visibility_timeout_ms BIGINT,
 	concurrency_key VARCHAR(255),
+	sequence_key    VARCHAR(255),
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE state WHEN 'available' THEN queue WHEN 'scheduled' THEN queue WHEN 'retryable' THEN queue END),
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority),
@@ -55,6 +56,10 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT;
 -- and concurrency_key (the key of a per-key limit of its type) after them.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key VARCHAR(255);
+-- and sequence_key (jobs with one key run one at a time, in enqueue order) after it.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS sequence_key VARCHAR(255);
+-- Sequences: a claim takes a job with a sequence key only when no earlier (lower id) job of the key is live.
+CREATE INDEX IF NOT EXISTS ojs_jobs_sequence_idx ON ojs_jobs (sequence_key, id);
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS live_expires_at TIMESTAMP(6) WITH TIME ZONE GENERATED ALWAYS AS
 	(CASE state WHEN 'scheduled' THEN expires_at WHEN 'available' THEN expires_at WHEN 'retryable' THEN expires_at
 		WHEN 'pending' THEN expires_at END);

@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	timeout_ms      BIGINT       NULL,
 	visibility_timeout_ms BIGINT NULL,
 	concurrency_key VARCHAR(255) NULL,
+	sequence_key    VARCHAR(255) NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -69,6 +70,10 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms BIGINT NULL;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms BIGINT NULL;
 -- and concurrency_key (the key of a per-key limit of its type) after them.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key VARCHAR(255) NULL;
+-- and sequence_key (jobs with one key run one at a time, in enqueue order) after it.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS sequence_key VARCHAR(255) NULL;
+-- Sequences: a claim takes a job with a sequence key only when no earlier (lower id) job of the key is live.
+CREATE INDEX IF NOT EXISTS ojs_jobs_sequence_idx ON ojs_jobs (sequence_key, id);
 
 -- Tables created before lists used the primary key get the error-type index in id order here, and
 -- lose their (created_at, id) indexes.

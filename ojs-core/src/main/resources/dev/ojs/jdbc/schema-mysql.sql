@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	workflow_role   VARCHAR(16)  NULL,
 	parent_results  LONGTEXT     NULL,
 	concurrency_key VARCHAR(255) NULL,
+	sequence_key    VARCHAR(255) NULL,
 	claim_queue     VARCHAR(255) GENERATED ALWAYS AS
 		(CASE WHEN state IN ('available', 'scheduled', 'retryable') THEN queue END) STORED,
 	claim_rank      BIGINT GENERATED ALWAYS AS (-priority) STORED,
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 		(CASE WHEN state IN ('scheduled', 'available', 'retryable', 'pending') THEN expires_at END) STORED,
 	PRIMARY KEY (id),
 	INDEX ojs_jobs_claim_idx (claim_queue, claim_rank, scheduled_at, id),
+	INDEX ojs_jobs_sequence_idx (sequence_key, id),
 	INDEX ojs_jobs_due_idx (state, queue, scheduled_at),
 	UNIQUE INDEX ojs_jobs_unique_idx (type, live_unique_key),
 	INDEX ojs_jobs_locked_idx (state, locked_until),
@@ -77,6 +79,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 --     ADD COLUMN parent_results LONGTEXT NULL, ADD INDEX ojs_jobs_workflow_idx (workflow_id, workflow_step);
 -- and one created before concurrency_key (the key of a per-key limit of its type) needs, once:
 --   ALTER TABLE ojs_jobs ADD COLUMN concurrency_key VARCHAR(255) NULL;
+-- and one created before sequence_key (jobs with one key run one at a time, in enqueue order), once:
+--   ALTER TABLE ojs_jobs ADD COLUMN sequence_key VARCHAR(255) NULL, ADD INDEX ojs_jobs_sequence_idx (sequence_key, id);
 -- Lists use the primary key since ids carry created_at's millisecond; a table created before needs, once:
 --   ALTER TABLE ojs_jobs ADD INDEX ojs_jobs_error_idx (last_error_type, id),
 --     DROP INDEX ojs_jobs_error_created_idx, DROP INDEX ojs_jobs_created_idx;

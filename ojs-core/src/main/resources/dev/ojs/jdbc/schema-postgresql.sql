@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	expires_at      timestamptz,
 	timeout_ms      bigint,
 	visibility_timeout_ms bigint,
-	concurrency_key varchar(255)
+	concurrency_key varchar(255),
+	sequence_key    varchar(255)
 );
 
 -- expires_at came after the first release: tables created before it get the column here.
@@ -40,6 +41,13 @@ ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS timeout_ms bigint;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS visibility_timeout_ms bigint;
 -- and concurrency_key (the key of a per-key limit of its type) after them.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS concurrency_key varchar(255);
+-- and sequence_key (jobs with one key run one at a time, in enqueue order) after it.
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS sequence_key varchar(255);
+
+-- Sequences: a claim takes a job with a sequence key only when no earlier (lower id) job of the key
+-- is live; jobs without a key have no entry.
+CREATE INDEX IF NOT EXISTS ojs_jobs_sequence_idx ON ojs_jobs (sequence_key, id)
+	WHERE sequence_key IS NOT NULL;
 
 -- Claim: WHERE state IN (available, scheduled, retryable) AND queue = ? AND scheduled_at <= now
 -- ORDER BY priority DESC, scheduled_at, id

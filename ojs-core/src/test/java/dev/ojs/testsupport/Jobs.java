@@ -41,6 +41,8 @@ public final class Jobs {
 
 	private String concurrencyKey;
 
+	private String sequenceKey;
+
 	private Jobs(String type) {
 		this.type = type;
 	}
@@ -135,11 +137,16 @@ public final class Jobs {
 		return this;
 	}
 
+	public Jobs sequenceKey(String sequenceKey) {
+		this.sequenceKey = sequenceKey;
+		return this;
+	}
+
 	public NewJob build() {
 		int maxAttempts = ((this.policy != null) ? this.policy : RetryPolicy.DEFAULT).effective().maxAttempts();
 		return new NewJob(this.type, this.queue, this.priority, this.args, this.meta, this.policy, this.runAt,
 				this.uniqueKey, maxAttempts, this.pending, this.expiresAt, this.id, this.uniqueScope, this.timeout,
-				this.visibilityTimeout, this.concurrencyKey);
+				this.visibilityTimeout, this.concurrencyKey, this.sequenceKey);
 	}
 
 }

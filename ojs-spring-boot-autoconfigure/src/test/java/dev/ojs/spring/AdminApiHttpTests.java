@@ -22,6 +22,7 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.RateLimit;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.worker.NodeInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -318,6 +319,45 @@ abstract class AdminApiHttpTests {
 		assertThat(post(API + "/queues/default/resume", null).get("paused")).isEqualTo(false);
 		await().atMost(TIMEOUT).until(() -> state(id) == JobState.COMPLETED);
 		this.client.get().uri(API + "/queues/none").exchange().expectStatus().isNotFound();
+	}
+
+	/**
+	 * Issue 30: a job type's limits on all nodes ({@code concurrency}, {@code concurrency_per_key})
+	 * are set, listed and removed through the Admin API; a field left out stays as it is, a bad one
+	 * is 400 naming the field and changes nothing, an unknown one 422.
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void configuresAJobTypesLimits() {
+		try {
+			assertThat((Map<String, Object>) put(API + "/limits/types/it.limited", Map.of("concurrency", 3), 200))
+				.containsEntry("type", "it.limited").containsEntry("concurrency", 3)
+				.containsEntry("concurrency_per_key", null);
+			put(API + "/limits/types/it.limited", Map.of("concurrency_per_key", 1), 200);
+			assertThat(this.jobStore.typeLimits()).containsEntry("it.limited", new TypeLimit(3, 1));
+			assertThat(((List<Map<String, Object>>) get(API + "/limits").get("items")).stream()
+				.filter((item) -> item.get("type").equals("it.limited"))).singleElement()
+				.satisfies((item) -> assertThat(item).containsEntry("concurrency", 3)
+					.containsEntry("concurrency_per_key", 1)
+					.containsEntry("active", 0));
+			for (Object bad : List.of(0, "3", 1.5)) {
+				assertThat(put(API + "/limits/types/it.limited", Map.of("concurrency_per_key", bad), 400))
+					.extracting("error").extracting("details").extracting("field").isEqualTo("concurrency_per_key");
+			}
+			assertThat(put(API + "/limits/types/it.limited", Map.of("concurrency", 2, "rate_limit", 3), 422)).extracting("error")
+				.extracting("code").isEqualTo("unsupported");
+			assertThat(put(API + "/limits/types/Bad_Type", Map.of("concurrency", 3), 400)).extracting("error")
+				.extracting("details").extracting("field").isEqualTo("type");
+			assertThat(this.jobStore.typeLimits()).containsEntry("it.limited", new TypeLimit(3, 1));
+			Map<String, Object> remove = new HashMap<>();
+			remove.put("concurrency", null);
+			remove.put("concurrency_per_key", null);
+			put(API + "/limits/types/it.limited", remove, 200);
+			assertThat(this.jobStore.typeLimits()).doesNotContainKey("it.limited");
+		}
+		finally {
+			this.jobStore.setTypeLimit("it.limited", TypeLimit.NONE);
+		}
 	}
 
 	/** §6.6, ojs-queue-config.md §8.3: a queue's rate limit is set, shown and removed; bad ones are 400 naming the field. */

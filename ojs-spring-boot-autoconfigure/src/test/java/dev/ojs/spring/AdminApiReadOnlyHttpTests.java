@@ -1,6 +1,7 @@
 package dev.ojs.spring;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +9,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -59,6 +61,15 @@ class AdminApiReadOnlyHttpTests {
 				.jsonPath("$.error.code").isEqualTo("forbidden");
 		}
 		this.client.delete().uri(API + "/jobs/" + id).exchange().expectStatus().isForbidden();
+		this.client.put()
+			.uri(API + "/limits/types/it.ok")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("concurrency", 1))
+			.exchange()
+			.expectStatus()
+			.isForbidden();
+		assertThat(this.jobStore.typeLimits()).doesNotContainKey("it.ok");
+		this.client.get().uri(API + "/limits").exchange().expectStatus().isOk();
 		assertThat(this.jobStore.find(id).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
 		this.client.get().uri(API + "/queues").exchange().expectStatus().isOk();
 		this.client.get()

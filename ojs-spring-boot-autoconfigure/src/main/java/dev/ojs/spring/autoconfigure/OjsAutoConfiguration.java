@@ -51,6 +51,7 @@ import dev.ojs.spring.OjsJobs;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsTypeLimits;
 import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.observation.JobEnqueueObservationConvention;
@@ -151,6 +152,12 @@ public final class OjsAutoConfiguration {
 			}
 		});
 		return queues;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OjsTypeLimits ojsTypeLimits(JobStore jobStore, ObjectProvider<AdminStore> adminStore) {
+		return new OjsTypeLimits(jobStore, adminStore.getIfAvailable());
 	}
 
 	@Bean

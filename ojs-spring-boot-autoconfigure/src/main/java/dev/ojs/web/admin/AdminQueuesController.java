@@ -29,7 +29,6 @@ import dev.ojs.json.QueueJson;
 import dev.ojs.spring.OjsNames;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsWorker;
-import dev.ojs.web.ApiError;
 import dev.ojs.web.ApiException;
 import dev.ojs.web.PathVariables;
 import dev.ojs.web.RateLimits;
@@ -102,18 +101,11 @@ public class AdminQueuesController {
 			@RequestBody(required = false) @Nullable Map<String, Object> body) {
 		// the service's rule, applied before the body is read: a bad name is the answer whatever the body
 		PathVariables.named("name", () -> OjsNames.checkQueue(name, "queue"));
-		if (body == null || CONFIGURABLE.stream().noneMatch(body::containsKey)) {
-			throw ApiException.invalidRequest("The body must set 'concurrency' (an integer, or null to remove the"
-					+ " limit) or 'rate_limit' (an object, or null to remove it)", Map.of("field", "rate_limit"));
-		}
-		for (String field : body.keySet()) {
-			if (!CONFIGURABLE.contains(field)) {
-				throw new ApiException(422, ApiError.UNSUPPORTED, "Only 'concurrency' and 'rate_limit' can be"
-						+ " configured here; '" + field + "' cannot", false, Map.of("field", field));
-			}
-		}
+		AdminViews.configuration(body, CONFIGURABLE, "'concurrency' and 'rate_limit'", "rate_limit",
+				"The body must set 'concurrency' (an integer, or null to remove the limit) or 'rate_limit' (an"
+						+ " object, or null to remove it)");
 		// both read before either is set: a bad one changes nothing
-		Integer concurrency = body.containsKey("concurrency") ? concurrency(body.get("concurrency")) : null;
+		Integer concurrency = body.containsKey("concurrency") ? limit(body.get("concurrency"), "concurrency") : null;
 		Object value = body.get("rate_limit");
 		RateLimit limit = (value != null) ? RateLimits.read(value, "rate_limit") : null;
 		QueueState state = null;
@@ -128,17 +120,17 @@ public class AdminQueuesController {
 		return view;
 	}
 
-	/** A concurrency limit from a body: a whole number of at least 1, or {@code null}. */
-	private static @Nullable Integer concurrency(@Nullable Object value) {
+	/** A concurrency limit from a body's {@code field}: a whole number of at least 1, or {@code null}. */
+	static @Nullable Integer limit(@Nullable Object value, String field) {
 		if (value == null) {
 			return null;
 		}
-		if (!(value instanceof Integer concurrency) || concurrency < 1) {
+		if (!(value instanceof Integer limit) || limit < 1) {
 			throw ApiException.invalidRequest(
-					"The 'concurrency' must be an integer of at least 1, or null to remove the limit.",
-					Map.of("field", "concurrency"));
+					"The '" + field + "' must be an integer of at least 1, or null to remove the limit.",
+					Map.of("field", field));
 		}
-		return concurrency;
+		return limit;
 	}
 
 	@PostMapping("/{name}/pause")

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -14,6 +15,8 @@ import dev.ojs.job.Job;
 import dev.ojs.json.JobJson;
 import dev.ojs.json.QueueJson;
 import dev.ojs.retry.RetryPolicyLayers;
+import dev.ojs.web.ApiError;
+import dev.ojs.web.ApiException;
 
 /**
  * The Admin API's JSON shapes (snake_case, RFC 3339 UTC instants), built as ordered maps so
@@ -33,6 +36,26 @@ final class AdminViews {
 
 	static @Nullable String time(@Nullable Instant instant) {
 		return JobJson.Surface.ADMIN.time(instant);
+	}
+
+	/**
+	 * Checks a configuration body: it sets at least one of the {@code configurable} fields
+	 * ({@code 400} naming {@code field} otherwise, saying {@code missing}) and no other
+	 * ({@code 422 unsupported} naming it); {@code names} lists them for the message.
+	 * @return {@code body}
+	 */
+	static Map<String, Object> configuration(@Nullable Map<String, Object> body, Set<String> configurable,
+			String names, String field, String missing) {
+		if (body == null || configurable.stream().noneMatch(body::containsKey)) {
+			throw ApiException.invalidRequest(missing, Map.of("field", field));
+		}
+		for (String given : body.keySet()) {
+			if (!configurable.contains(given)) {
+				throw new ApiException(422, ApiError.UNSUPPORTED, "Only " + names + " can be configured here; '" + given
+						+ "' cannot", false, Map.of("field", given));
+			}
+		}
+		return body;
 	}
 
 	/** A list response (decision 13): items, pagination and the next cursor. */

@@ -65,7 +65,8 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 	/** Options accepted under {@code options} or at the top level. */
 	private static final Set<String> OPTIONS = Set.of("queue", "priority", "timeout_ms", "scheduled_at",
 			"delay_until", "expires_at", "retry", "retry_policy", "unique", "tags", "visibility_timeout_ms",
-			"visibility_timeout", "metadata", "pending", "rate_limit", "concurrency_key");
+			"visibility_timeout", "metadata", "pending", "rate_limit", "concurrency_key",
+			"sequence_key");
 
 	/**
 	 * Envelope fields of ojs-core.md §5 and the binding that are read here or set by the
@@ -131,6 +132,7 @@ record EnqueueRequest(String type, List<JsonNode> args, JobOptions options, @Nul
 		builder.visibilityTimeout((visibility != null) ? visibility
 				: (visibilityIso != null && !visibilityIso.isZero() && !visibilityIso.isNegative()) ? visibilityIso : null);
 		builder.concurrencyKey(optionalString(options.get("concurrency_key"), path + "options.concurrency_key"));
+		builder.sequenceKey(optionalString(options.get("sequence_key"), path + "options.sequence_key"));
 		List<String> tags = tags(options.get("tags"), path + "options.tags");
 		if (tags != null) {
 			builder.tags(tags);

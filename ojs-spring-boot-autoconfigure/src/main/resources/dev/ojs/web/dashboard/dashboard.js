@@ -567,7 +567,10 @@ pages.job = {
     const job = await get('/jobs/' + encodeURIComponent(r.id));
     // the queue's concurrency limit, shown beside the queue; the job shows without it
     const queue = await get('/queues/' + encodeURIComponent(job.queue)).catch(() => null);
-    return { ...job, queue_view: queue };
+    // and its type's limits on all nodes, when it has some
+    const limits = await get('/limits').catch(() => null);
+    const typeLimit = ((limits && limits.items) || []).find((l) => l.type === job.type) || null;
+    return { ...job, queue_view: queue, type_limit: typeLimit };
   },
   notFound: (r) => html`<div class="card"><div class="empty"><span class="big">∅</span>No job <code>${r.id}</code>. It may have been pruned by retention.<br><br><a href="#/jobs">Back to jobs</a></div></div>`,
   view(j) {
@@ -595,6 +598,7 @@ pages.job = {
       <div class="grid two">
         <div class="card"><h2>Details</h2><div class="card-body"><dl class="props">
           <dt>Queue</dt><dd id="job-queue"><a href="#/jobs${query({ queue: j.queue })}">${j.queue}</a>${j.queue_view && j.queue_view.configuration ? runningAgainstLimit((j.queue_view.counts || {}).active, j.queue_view.configuration.concurrency) : ''}</dd>
+          ${j.type_limit ? html`<dt>Type limit</dt><dd id="job-type-limit">${j.type_limit.concurrency ? runningAgainstLimit(j.type_limit.active, j.type_limit.concurrency) : ''}${j.type_limit.concurrency_per_key ? html`<span class="sub per-key" title="active jobs of one concurrency key at once, on all nodes">at most ${num(j.type_limit.concurrency_per_key)} per key</span>` : ''}</dd>` : ''}
           <dt>Attempt</dt><dd>${j.attempt} of ${j.max_attempts}</dd>
           <dt>Next retry</dt><dd>${j.next_retry_at ? html`${countdown(j.next_retry_at)} <span class="muted">(${when(j.next_retry_at)})</span>` : '–'}</dd>
           <dt>Priority</dt><dd>${j.priority}</dd>

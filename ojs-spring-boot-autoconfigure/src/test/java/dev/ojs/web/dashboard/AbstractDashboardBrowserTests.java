@@ -11,6 +11,7 @@ import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorkflows;
+import dev.ojs.spring.OjsTypeLimits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,6 +67,9 @@ abstract class AbstractDashboardBrowserTests {
 
 	@Autowired
 	private OjsWorkflows workflows;
+
+	@Autowired
+	private OjsTypeLimits typeLimits;
 
 	@Autowired
 	private DataSource dataSource;
@@ -323,6 +327,29 @@ abstract class AbstractDashboardBrowserTests {
 	private String workflowState(String id) {
 		return this.jdbc.queryForObject("SELECT state FROM " + tablePrefix() + "workflows WHERE id = '" + id + "'",
 				String.class);
+	}
+
+	/**
+	 * The page of a job of a limited type shows the type's running jobs against its
+	 * limit on all nodes, and its limit per key, read from the Admin API's {@code GET /limits}.
+	 */
+	@Test
+	@Order(9)
+	void showsAJobTypesLimitOnItsJobsPage() {
+		try {
+			this.typeLimits.set(SEND, 3, 1);
+			this.browser.go("jobs/" + firstId(SEND));
+			this.browser.waitUntil((d) -> this.browser.text("#job-type-limit").contains("0 of 3 running"));
+			assertThat(this.browser.text("#job-type-limit")).contains("at most 1 per key");
+			shot("job-type-limited", "light");
+		}
+		finally {
+			this.typeLimits.set(SEND, null, null);
+		}
+		this.browser.go("queues");
+		this.browser.go("jobs/" + firstId(SEND));
+		this.browser.find("#job-queue");
+		this.browser.waitUntil((d) -> rows("#job-type-limit").isEmpty());
 	}
 
 	private List<WebElement> rows(String css) {

@@ -141,6 +141,35 @@ abstract class MixedWorkersConcurrencyTests {
 		assertThat(most).as("keys side by side").isGreaterThan(1);
 	}
 
+	/**
+	 * Sequences over HTTP (issue 30): jobs enqueued with the option {@code sequence_key} are
+	 * fetched one at a time in enqueue order, the next only once the one before is acked.
+	 */
+	@Test
+	void httpFetchesTakeASequenceOneJobAtATimeInEnqueueOrder() {
+		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			OjsClient.Response enqueued = client.post("/ojs/v1/jobs", Map.of("type", TYPE_HTTP_ONLY, "args", List.of(i),
+					"options", Map.of("queue", "sequenced", "sequence_key", "account-1")));
+			assertThat(enqueued.status()).as(enqueued.text()).isEqualTo(201);
+			ids.add(enqueued.body().path("job").path("id").stringValue());
+		}
+		String table = ((JdbcJobStore) this.store).settings().tableName();
+		assertThat(new JdbcTemplate(this.dataSource).queryForList("SELECT sequence_key FROM " + table
+				+ " WHERE queue = 'sequenced'", String.class)).containsOnly("account-1").hasSize(3);
+		for (String id : ids) {
+			OjsClient.Response fetched = client.post("/ojs/v1/workers/fetch",
+					Map.of("queues", List.of("sequenced"), "count", 10));
+			assertThat(fetched.body().path("jobs")).as(fetched.text()).hasSize(1);
+			assertThat(fetched.body().path("jobs").get(0).path("id").stringValue()).isEqualTo(id);
+			OjsClient.Response held = client.post("/ojs/v1/workers/fetch",
+					Map.of("queues", List.of("sequenced"), "count", 10));
+			assertThat(held.body().path("jobs")).as("held behind the active job").isEmpty();
+			assertThat(client.post("/ojs/v1/workers/ack", Map.of("job_id", id)).status()).isEqualTo(200);
+		}
+	}
+
 	private long active(String where, String value) {
 		Long count = new JdbcTemplate(this.dataSource).queryForObject("SELECT count(*) FROM "
 				+ ((JdbcJobStore) this.store).settings().tableName() + " WHERE state = ? AND " + where, Long.class,

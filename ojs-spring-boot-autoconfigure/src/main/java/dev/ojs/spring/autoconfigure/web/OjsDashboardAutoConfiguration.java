@@ -40,6 +40,7 @@ import dev.ojs.spring.OjsRecurringJobs;
 import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.spring.OjsStatistics;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsTypeLimits;
 import dev.ojs.spring.OjsWorker;
 import dev.ojs.spring.OjsWorkerNodes;
 import dev.ojs.web.ApiExceptionHandler;
@@ -50,6 +51,7 @@ import dev.ojs.web.RequestSizeFilter;
 import dev.ojs.web.admin.AdminApiSettings;
 import dev.ojs.web.admin.AdminDeadLetterController;
 import dev.ojs.web.admin.AdminJobsController;
+import dev.ojs.web.admin.AdminLimitsController;
 import dev.ojs.web.admin.AdminQueuesController;
 import dev.ojs.web.admin.AdminSystemController;
 import dev.ojs.web.admin.AdminRecurringJobsController;
@@ -98,6 +100,11 @@ public final class OjsDashboardAutoConfiguration {
 	@Bean
 	AdminQueuesController ojsAdminQueuesController(OjsQueues queues, ObjectProvider<OjsWorker> worker) {
 		return new AdminQueuesController(queues, worker);
+	}
+
+	@Bean
+	AdminLimitsController ojsAdminLimitsController(OjsTypeLimits limits) {
+		return new AdminLimitsController(limits);
 	}
 
 	@Bean

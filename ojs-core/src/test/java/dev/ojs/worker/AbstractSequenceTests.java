@@ -1,0 +1,183 @@
+package dev.ojs.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.AttemptFailure;
+import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
+import dev.ojs.retry.ErrorCode;
+
+import static dev.ojs.testsupport.Jobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Sequences (issue 30): jobs with one sequence key run one at a time, strictly in enqueue
+ * order, on all nodes together; a job holds the ones after it until it ends in a terminal
+ * state (its retries included), and a dead letter, discard or cancel releases them. Claims of
+ * named types (in-process pollers) and of any type (HTTP fetches) alike. Run against each
+ * database by a subclass.
+ */
+abstract class AbstractSequenceTests extends QueueLimitTestSupport {
+
+	static final Map<String, Duration> ANY = Map.of(WorkerStore.ANY_TYPE, Duration.ofMinutes(5));
+
+	@Test
+	void jobsOfOneKeyAreClaimedOneAtATimeInEnqueueOrder() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(seq("a"), seq("a"), seq("b"), seq("a"), plain(), seq("b")));
+		List<Job> first = store.claim("n", QUEUE, VISIBILITY, 20);
+		assertThat(ids(first)).as("the head of each sequence, and the job without a key")
+			.containsExactlyInAnyOrder(ids.get(0), ids.get(2), ids.get(4));
+		assertThat(store.claim("n", QUEUE, VISIBILITY, 20)).as("an active job holds its sequence").isEmpty();
+		assertThat(store.claim("http:w", QUEUE, ANY, 20)).as("a fetch of any type too").isEmpty();
+		store.complete(first, false);
+		List<Job> second = store.claim("http:w", QUEUE, ANY, 20);
+		assertThat(ids(second)).containsExactlyInAnyOrder(ids.get(1), ids.get(5));
+		store.complete(second, false);
+		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(ids.get(3));
+	}
+
+	/** Enqueue order wins over priority and due time within a sequence (decision 18 orders the rest). */
+	@Test
+	void aLaterJobOfASequenceWaitsWhateverItsPriorityOrDueTime() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(job(TYPE).queue(QUEUE).sequenceKey("a").runAt(this.clock.instant()
+			.plusSeconds(30)).build(), job(TYPE).queue(QUEUE).sequenceKey("a").priority(10).build()));
+		assertThat(store.claim("n", QUEUE, VISIBILITY, 20)).as("the head is not due yet, and holds the rest").isEmpty();
+		this.clock.advance(Duration.ofSeconds(31));
+		List<Job> head = store.claim("n", QUEUE, VISIBILITY, 20);
+		assertThat(ids(head)).containsExactly(ids.get(0));
+		store.complete(head, false);
+		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(ids.get(1));
+	}
+
+	@Test
+	void aFailingJobHoldsItsSequenceThroughItsRetriesAndADeadLetterReleasesIt() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(seq("a"), seq("a"), seq("a")));
+		Job first = store.claim("n", QUEUE, VISIBILITY, 20).get(0);
+		store.fail(List.of(failure(first, JobState.RETRYABLE)));
+		assertThat(store.claim("n", QUEUE, VISIBILITY, 20)).as("a retryable job holds its sequence").isEmpty();
+		this.clock.advance(Duration.ofSeconds(61));
+		List<Job> retry = store.claim("n", QUEUE, VISIBILITY, 20);
+		assertThat(ids(retry)).as("the retry runs before the rest").containsExactly(ids.get(0));
+		store.fail(List.of(failure(retry.get(0), JobState.DISCARDED)));
+		assertThat(store.find(ids.get(0)).orElseThrow().deadLetter()).isTrue();
+		List<Job> next = store.claim("n", QUEUE, VISIBILITY, 20);
+		assertThat(ids(next)).as("a dead letter releases its sequence").containsExactly(ids.get(1));
+		store.complete(next, false);
+		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(ids.get(2));
+	}
+
+	/**
+	 * A node killed mid-job holds its job's sequence until the reservation expires and the
+	 * rescuer ends the attempt (retry spec §9.2); the job's retry then runs before the rest.
+	 */
+	@Test
+	void aDeadNodesJobHoldsItsSequenceUntilItsReservationExpires() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(seq("a"), seq("a")));
+		assertThat(ids(store.claim("dead", QUEUE, Map.of(TYPE, Duration.ofSeconds(10)), 5))).containsExactly(ids.get(0));
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(store.claim("alive", QUEUE, VISIBILITY, 5)).as("expired but not yet rescued").isEmpty();
+		assertThat(store.reapExpired(10, (job) -> new AttemptFailure(job, JobState.RETRYABLE, this.clock.instant(),
+				List.of(), false, this.clock.instant()))).hasSize(1);
+		List<Job> retry = store.claim("alive", QUEUE, VISIBILITY, 5);
+		assertThat(ids(retry)).as("the rescued job's retry, alone").containsExactly(ids.get(0));
+		store.complete(retry, false);
+		assertThat(ids(store.claim("alive", QUEUE, VISIBILITY, 5))).containsExactly(ids.get(1));
+	}
+
+	@Test
+	void aCancelledJobReleasesItsSequence() {
+		JdbcJobStore store = store();
+		List<String> ids = store.insert(List.of(seq("a"), seq("a")));
+		assertThat(store.cancel(ids.get(0))).isTrue();
+		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(ids.get(1));
+	}
+
+	/**
+	 * Four nodes with four threads each, half claiming named types as pollers do, half any type
+	 * as HTTP workers do, run 5 sequences of 16 jobs each, enqueued interleaved, beside jobs
+	 * without a key: each sequence's jobs start strictly in enqueue order, never two of one
+	 * key are active at once (sampled in the database), and every job completes.
+	 */
+	@Test
+	void fourNodesRunEachSequenceInOrderOneAtATime() throws Exception {
+		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());
+		List<NewJob> jobs = new ArrayList<>();
+		for (int i = 0; i < 80; i++) {
+			jobs.add(seq("k" + (i % 5)));
+			if (i % 4 == 0) {
+				jobs.add(plain());
+			}
+		}
+		List<String> ids = nodes.get(0).insert(jobs);
+		Map<String, String> keyById = new HashMap<>();
+		for (int i = 0; i < ids.size(); i++) {
+			if (jobs.get(i).sequenceKey() != null) {
+				keyById.put(ids.get(i), jobs.get(i).sequenceKey());
+			}
+		}
+		Map<String, List<String>> started = new HashMap<>();
+		ClaimRace.Result race = ClaimRace.run(nodes, 4, ids.size(),
+				(node, n, t) -> node.claim("node-" + n + "-" + t, QUEUE, (t % 2 == 0) ? VISIBILITY : ANY, 3), (claimed) -> {
+					synchronized (started) {
+						claimed.stream().filter((job) -> keyById.containsKey(job.id())).forEach((job) -> started
+							.computeIfAbsent(keyById.get(job.id()), (key) -> new ArrayList<>()).add(job.id()));
+					}
+					return claimed.size();
+				}, this::mostActiveOfOneKey);
+		assertThat(race.samples()).as("the most active jobs of one key, sampled in the database").isNotEmpty()
+			.allMatch((count) -> count <= 1);
+		assertThat(race.completed()).isEqualTo(ids.size());
+		assertThat(started).hasSize(5);
+		started.forEach((key, order) -> {
+			List<String> enqueued = ids.stream().filter((id) -> key.equals(keyById.get(id))).toList();
+			assertThat(order).as("start order of " + key).containsExactlyElementsOf(enqueued);
+		});
+		List<String> sorted = new ArrayList<>(ids);
+		Collections.sort(sorted);
+		assertThat(sorted).as("ids grow in enqueue order").containsExactlyElementsOf(ids);
+	}
+
+	private NewJob seq(String key) {
+		return job(TYPE).queue(QUEUE).sequenceKey(key).build();
+	}
+
+	private NewJob plain() {
+		return job(TYPE).queue(QUEUE).build();
+	}
+
+	private AttemptFailure failure(Job job, JobState state) {
+		boolean retry = state == JobState.RETRYABLE;
+		return new AttemptFailure(job, state, retry ? this.clock.instant().plusSeconds(60) : null,
+				List.of(new ErrorEntry(job.attempt(), "handler_error", "failed", retry ? ErrorCode.RETRY : ErrorCode.DEAD_LETTER,
+						this.clock.instant(), Map.of())),
+				!retry, this.clock.instant());
+	}
+
+	private static List<String> ids(List<Job> jobs) {
+		return jobs.stream().map(Job::id).toList();
+	}
+
+	private long mostActiveOfOneKey() {
+		List<Long> counts = new JdbcTemplate(this.schema.dataSource()).queryForList("SELECT count(*) FROM "
+				+ this.schema.tableName() + " WHERE state = 'active' AND sequence_key IS NOT NULL GROUP BY sequence_key",
+				Long.class);
+		return counts.stream().mapToLong(Long::longValue).max().orElse(0);
+	}
+
+}
