@@ -28,40 +28,23 @@ public final class JobOptions {
 	private static final JobOptions NONE = builder().build();
 
 	private final @Nullable String queue;
-
 	private final @Nullable Integer priority;
-
 	private final @Nullable Duration delay;
-
 	private final @Nullable Instant runAt;
-
 	private final @Nullable RetryPolicy retry;
-
 	private final @Nullable String retryJson;
-
 	private final Map<String, Object> meta;
-
 	private final @Nullable String uniqueKey;
-
 	private final boolean pending;
-
 	private final @Nullable Duration expiresIn;
-
 	private final @Nullable Instant expiresAt;
-
 	private final @Nullable String id;
-
 	private final @Nullable Duration uniquePeriod;
-
 	private final Set<JobState> uniqueStates;
-
 	private final List<String> tags;
 	private final @Nullable Duration timeout;
-
 	private final @Nullable Duration visibilityTimeout;
-
 	private final @Nullable String concurrencyKey;
-
 	private final @Nullable String sequenceKey;
 
 	/** {@link #retryJson} parsed, once parsed. */
@@ -87,41 +70,6 @@ public final class JobOptions {
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.concurrencyKey = builder.concurrencyKey;
 		this.sequenceKey = builder.sequenceKey;
-	}
-
-	/**
-	 * A copy whose metadata also has these entries (they win over the same keys).
-	 * @throws RetryPolicyValidationException when the retry JSON is malformed or invalid
-	 */
-	private JobOptions(JobOptions options, Map<String, String> meta) {
-		this(options, meta, options.id, options.pending);
-	}
-
-	/** A copy with more metadata, this id and this {@code pending}. */
-	private JobOptions(JobOptions options, Map<String, String> meta, @Nullable String id, boolean pending) {
-		this.queue = options.queue;
-		this.priority = options.priority;
-		this.delay = options.delay;
-		this.runAt = options.runAt;
-		this.retry = options.retry;
-		this.retryJson = options.retryJson;
-		Map<String, Object> merged = new LinkedHashMap<>(options.meta);
-		merged.putAll(meta);
-		this.meta = Collections.unmodifiableMap(merged);
-		this.uniqueKey = options.uniqueKey;
-		this.pending = pending;
-		this.expiresIn = options.expiresIn;
-		this.expiresAt = options.expiresAt;
-		this.id = id;
-		this.uniquePeriod = options.uniquePeriod;
-		this.uniqueStates = options.uniqueStates;
-		this.tags = options.tags;
-		this.timeout = options.timeout;
-		this.visibilityTimeout = options.visibilityTimeout;
-		this.concurrencyKey = options.concurrencyKey;
-		this.sequenceKey = options.sequenceKey;
-		// parsed (and kept) on the original, so copies made per enqueue do not parse again
-		this.parsedRetryJson = (options.retryJson != null) ? options.partialRetry() : null;
 	}
 
 	/** No options: everything defaults. */
@@ -192,12 +140,15 @@ public final class JobOptions {
 	 * context of an observed enqueue.
 	 */
 	JobOptions withMeta(Map<String, String> entries) {
-		return entries.isEmpty() ? this : new JobOptions(this, entries);
+		if (entries.isEmpty()) {
+			return this;
+		}
+		return copy(toBuilder().meta(entries).id(this.id));
 	}
 
 	/** These options for a job of a workflow: its id, and held until the workflow activates it or not. */
 	JobOptions forWorkflow(String id, boolean pending) {
-		return new JobOptions(this, Map.of(), id, pending);
+		return copy(toBuilder().id(id).pending(pending));
 	}
 
 	/** The job's id as chosen by the producer, or {@code null} for a new UUIDv7. */
@@ -263,6 +214,37 @@ public final class JobOptions {
 		return this.tags;
 	}
 
+	/** A copy built from {@code builder}, keeping the retry JSON parsed (copies are made per enqueue). */
+	private JobOptions copy(Builder builder) {
+		JobOptions copy = new JobOptions(builder);
+		copy.parsedRetryJson = (this.retryJson != null) ? partialRetry() : null;
+		return copy;
+	}
+
+	/** A builder holding these options. */
+	private Builder toBuilder() {
+		Builder builder = new Builder();
+		builder.queue = this.queue;
+		builder.priority = this.priority;
+		builder.delay = this.delay;
+		builder.runAt = this.runAt;
+		builder.retry = this.retry;
+		builder.retryJson = this.retryJson;
+		builder.meta.putAll(this.meta);
+		builder.uniqueKey = this.uniqueKey;
+		builder.pending = this.pending;
+		builder.expiresIn = this.expiresIn;
+		builder.expiresAt = this.expiresAt;
+		builder.uniquePeriod = this.uniquePeriod;
+		builder.uniqueStates = this.uniqueStates;
+		builder.tags = this.tags;
+		builder.timeout = this.timeout;
+		builder.visibilityTimeout = this.visibilityTimeout;
+		builder.concurrencyKey = this.concurrencyKey;
+		builder.sequenceKey = this.sequenceKey;
+		return builder;
+	}
+
 	@Override
 	public String toString() {
 		return "JobOptions[queue=" + this.queue + ", priority=" + this.priority + ", delay=" + this.delay + ", runAt="
@@ -282,40 +264,27 @@ public final class JobOptions {
 	public static final class Builder {
 
 		private @Nullable String queue;
-
 		private @Nullable Integer priority;
-
 		private @Nullable Duration delay;
-
 		private @Nullable Instant runAt;
-
 		private @Nullable RetryPolicy retry;
-
 		private @Nullable String retryJson;
 
 		private final Map<String, Object> meta = new LinkedHashMap<>();
 
 		private @Nullable String uniqueKey;
-
 		private boolean pending;
-
 		private @Nullable Duration expiresIn;
-
 		private @Nullable Instant expiresAt;
-
 		private @Nullable String id;
-
 		private @Nullable Duration uniquePeriod;
 
 		private Set<JobState> uniqueStates = Set.of();
 
 		private List<String> tags = List.of();
 		private @Nullable Duration timeout;
-
 		private @Nullable Duration visibilityTimeout;
-
 		private @Nullable String concurrencyKey;
-
 		private @Nullable String sequenceKey;
 
 		private Builder() {
