@@ -1,9 +1,11 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +100,52 @@ class PrunerTests {
 	}
 
 	/** Records the budget of every prune. */
+	/** A slice that used its whole budget stopped with rows left: the next one follows in the same run. */
+	@Test
+	void slicesFollowEachOtherWhileEachUsesItsWholeBudget() {
+		AtomicLong nanos = new AtomicLong();
+		List<Long> slices = new ArrayList<>(List.of(1000L, 1000L, 1000L, 40L));
+		RecordingStore behind = new RecordingStore(this.store) {
+
+			@Override
+			public long prune(RetentionSettings retention, Duration budget) {
+				super.prune(retention, budget);
+				long deleted = slices.remove(0);
+				// a full slice runs out its budget; the last one finds no more rows in less
+				nanos.addAndGet((deleted == 1000L) ? budget.toNanos() : budget.toNanos() / 10);
+				return deleted;
+			}
+
+		};
+
+		new Pruner(behind, NODE, this.retention, nanos::get).prune();
+
+		assertThat(behind.budgets).hasSize(4);
+		assertThat(slices).isEmpty();
+	}
+
+	/** However far behind, one run prunes for at most half the prune interval. */
+	@Test
+	void aRunStopsAtHalfTheInterval() {
+		AtomicLong nanos = new AtomicLong();
+		RecordingStore neverDone = new RecordingStore(this.store) {
+
+			@Override
+			public long prune(RetentionSettings retention, Duration budget) {
+				super.prune(retention, budget);
+				nanos.addAndGet(budget.toNanos());
+				return 1000;
+			}
+
+		};
+
+		new Pruner(neverDone, NODE, this.retention, nanos::get).prune();
+
+		// half of the 5 minute interval, in slices of one budget
+		assertThat(neverDone.budgets).hasSize((int) (this.retention.pruneInterval().dividedBy(2).toNanos()
+				/ Pruner.BUDGET.toNanos()));
+	}
+
 	static class RecordingStore extends ForwardingWorkerStore {
 
 		final List<Duration> budgets = new CopyOnWriteArrayList<>();
