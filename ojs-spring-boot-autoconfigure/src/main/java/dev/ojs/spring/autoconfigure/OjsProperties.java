@@ -363,7 +363,9 @@ public class OjsProperties implements Validator {
 		private Duration discarded = RetentionSettings.DEFAULT_DISCARDED;
 
 		/**
-		 * How often a worker node prunes finished jobs and old dead letters.
+		 * How often a worker node prunes finished jobs and old dead letters. A run deletes in
+		 * slices of at most 1 s, one after the other while each finds rows left, for up to half
+		 * the interval.
 		 */
 		private Duration pruneInterval = RetentionSettings.DEFAULT_PRUNE_INTERVAL;
 
