@@ -45,7 +45,9 @@ final class LimitSql extends SqlSupport {
 
 	/** Sets or (with {@link TypeLimit#NONE}) removes a type's limits, creating its row when it has none. */
 	void setTypeLimit(String type, TypeLimit limit) {
-		String update = "UPDATE " + this.limits + " SET concurrency = ?, concurrency_per_key = ? WHERE name = ?";
+		// active_max: claims while the type had no limit were not added to it, so its next claim counts
+		String update = "UPDATE " + this.limits + " SET concurrency = ?, concurrency_per_key = ?, active_max = NULL"
+				+ " WHERE name = ?";
 		Object[] values = { limit.concurrency(), limit.concurrencyPerKey(), TYPE + type };
 		int[] types = { Types.INTEGER, Types.INTEGER, Types.VARCHAR };
 		if (this.jdbc.update(update, values, types) > 0) {
@@ -85,21 +87,40 @@ final class LimitSql extends SqlSupport {
 	}
 
 	/**
+	 * A limited type's limits as stored, and the most jobs of it that can be active (the last
+	 * count plus the jobs claimed since; {@code null} until a claim counts them).
+	 */
+	record Locked(TypeLimit limit, @Nullable Integer activeMax) {
+	}
+
+	/**
 	 * Locks the rows of these types until {@link #inClaimTransaction}'s transaction ends, in
 	 * name order (so claims never wait on each other in a cycle), and reads their limits; a
 	 * type whose limit was removed is left out.
 	 */
-	Map<String, TypeLimit> lockTypes(Collection<String> types) {
+	Map<String, Locked> lockTypes(Collection<String> types) {
 		List<String> names = types.stream().map((type) -> TYPE + type).sorted().toList();
-		Map<String, TypeLimit> limits = new LinkedHashMap<>();
-		this.jdbc.query("SELECT name, concurrency, concurrency_per_key FROM " + this.limits + " WHERE name IN ("
-				+ markers(names.size()) + ") ORDER BY name FOR UPDATE", (rs) -> {
+		Map<String, Locked> limits = new LinkedHashMap<>();
+		this.jdbc.query("SELECT name, concurrency, concurrency_per_key, active_max FROM " + this.limits
+				+ " WHERE name IN (" + markers(names.size()) + ") ORDER BY name FOR UPDATE", (rs) -> {
 					TypeLimit limit = typeLimit(rs);
+					int activeMax = rs.getInt(4);
+					Integer bound = rs.wasNull() ? null : activeMax;
 					if (!limit.isNone()) {
-						limits.put(rs.getString(1).substring(TYPE.length()), limit);
+						limits.put(rs.getString(1).substring(TYPE.length()), new Locked(limit, bound));
 					}
 				}, names.toArray());
 		return limits;
+	}
+
+	/** Stores the most jobs of each of these locked types that can now be active. */
+	void setActiveMax(Map<String, Integer> activeMaxByType) {
+		List<Object[]> rows = activeMaxByType.entrySet().stream()
+			.sorted(Map.Entry.comparingByKey())
+			.map((entry) -> new Object[] { entry.getValue(), TYPE + entry.getKey() })
+			.toList();
+		this.jdbc.batchUpdate("UPDATE " + this.limits + " SET active_max = ? WHERE name = ?", rows,
+				new int[] { Types.INTEGER, Types.VARCHAR });
 	}
 
 	/** The active jobs of {@code type} with a concurrency key (on every node), by key. */

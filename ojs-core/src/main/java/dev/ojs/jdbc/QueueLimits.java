@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -24,17 +25,19 @@ import dev.ojs.job.RateLimit;
 
 /**
  * Holds the claims of limited queues to their limits (ojs-queue-config.md §6.2, §8.3): such a
- * claim locks the queue's row, counts the queue's active jobs when it has a concurrency limit,
- * takes no more jobs than the limit leaves and than the rate limit's bucket holds, and moves the
- * bucket on by the jobs it took, all in one transaction. Claims of one limited queue thus take
+ * claim locks the queue's row, bounds the queue's active jobs when it has a concurrency limit
+ * (counting them when the limit could bind, see {@link #active}), takes no more jobs than the
+ * limit leaves and than the rate limit's bucket holds, and moves the bucket and the bound on by
+ * the jobs it took, all in one transaction. Claims of one limited queue thus take
  * their turns on every node, and each counts the jobs the claims before it took. Every claim goes
  * through it, in-process pollers' and HTTP workers' fetches alike, so the limits hold across nodes
  * and kinds of worker.
  * <p>
  * Which queues have a limit is read at most once a second, so a claim of a queue without one
  * costs nothing more; a queue newly limited is held to it on every node within a second, at once
- * on the node that set it (a claim already under way there is not held back by it). The claims of
- * a queue already limited read its limits from its locked row, so a changed limit holds at once.
+ * on the node that set it (a claim already under way there is not held back by it; the jobs such
+ * claims take count from the queue's next count). The claims of a queue already limited read its
+ * limits from its locked row, so a changed limit holds at once.
  * <p>
  * When jobs of a queue with a concurrency limit end, the pollers of that queue are woken (as by
  * an insert), so a claim that found no free slot is tried again at once rather than at the next
@@ -85,31 +88,48 @@ final class QueueLimits {
 				this.throttledUntil.remove(queue);
 				return claim.apply(limit);
 			}
-			int wanted = limit;
-			if (limits.concurrency() != null) {
-				wanted = Math.min(wanted, Math.max(0, limits.concurrency() - this.queues.countActive(queue)));
-			}
-			RateLimit rateLimit = limits.rateLimit();
-			if (rateLimit == null) {
+			Integer active = (limits.concurrency() != null) ? active(queue, limits, limit) : null;
+			int wanted = (active != null) ? Math.min(limit, Math.max(0, limits.concurrency() - active)) : limit;
+			Drawn drawn;
+			if (limits.rateLimit() == null) {
 				this.throttledUntil.remove(queue);
-				return (wanted > 0) ? claim.apply(wanted) : List.of();
+				drawn = new Drawn((wanted > 0) ? claim.apply(wanted) : List.of(), limits.tat());
 			}
-			return drawFromBucket(queue, rateLimit, limits.tat(), wanted, now, claim);
+			else {
+				drawn = drawFromBucket(queue, limits.rateLimit(), limits.tat(), wanted, now, claim);
+			}
+			Integer activeMax = (active != null) ? active + drawn.jobs().size() : null;
+			if (!drawn.jobs().isEmpty() || !Objects.equals(activeMax, limits.activeMax())) {
+				this.queues.claimed(queue, drawn.tat(), activeMax);
+			}
+			return drawn.jobs();
 		});
 	}
 
+	/**
+	 * The most jobs of a queue with a concurrency limit that can be active: the queue's row keeps
+	 * the last count plus the jobs claimed since (jobs that ended since are not taken off), and
+	 * the active jobs are counted again only when that bound and this claim's {@code limit} could
+	 * reach the concurrency limit. A limit that never binds is thus counted rarely; a count reads
+	 * every entry the active jobs left in the index since its last vacuum.
+	 */
+	private int active(String queue, QueueSql.Limits limits, int limit) {
+		Integer bound = limits.activeMax();
+		return (bound != null && bound + limit <= limits.concurrency()) ? bound : this.queues.countActive(queue);
+	}
+
+	/** The jobs a claim took, and the bucket's theoretical arrival time after it. */
+	private record Drawn(List<Job> jobs, @Nullable Long tat) {
+	}
+
 	/** A claim of up to {@code wanted} jobs of a rate-limited queue, drawn from its bucket. */
-	private List<Job> drawFromBucket(String queue, RateLimit rateLimit, @Nullable Long tat, int wanted, Instant now,
+	private Drawn drawFromBucket(String queue, RateLimit rateLimit, @Nullable Long tat, int wanted, Instant now,
 			IntFunction<List<Job>> claim) {
 		long nanos = RateLimit.epochNanos(now);
 		int available = rateLimit.available(tat, nanos);
 		int take = Math.min(wanted, available);
 		List<Job> claimed = (take > 0) ? claim.apply(take) : List.of();
-		Long newTat = tat;
-		if (!claimed.isEmpty()) {
-			newTat = rateLimit.taken(tat, nanos, claimed.size());
-			this.queues.setRateTat(queue, newTat);
-		}
+		Long newTat = claimed.isEmpty() ? tat : rateLimit.taken(tat, nanos, claimed.size());
 		if (available < wanted && claimed.size() == available) {
 			// short for want of tokens, not of due jobs or free slots
 			this.throttledUntil.put(queue, Instant.ofEpochSecond(0, rateLimit.nextTokenAt(newTat, nanos)));
@@ -117,7 +137,7 @@ final class QueueLimits {
 		else {
 			this.throttledUntil.remove(queue);
 		}
-		return claimed;
+		return new Drawn(claimed, newTat);
 	}
 
 	static void checkQueueName(String queue) {

@@ -104,9 +104,11 @@ final class QueueSql extends SqlSupport {
 
 	/**
 	 * A limited queue's limits as stored: its rate limit and its bucket's theoretical arrival
-	 * time (epoch ns), its concurrency limit; each {@code null} when it has none.
+	 * time (epoch ns), its concurrency limit and the most jobs of it that can be active (the
+	 * last count plus the jobs claimed since); each {@code null} when it has none.
 	 */
-	record Limits(@Nullable RateLimit rateLimit, @Nullable Long tat, @Nullable Integer concurrency) {
+	record Limits(@Nullable RateLimit rateLimit, @Nullable Long tat, @Nullable Integer concurrency,
+			@Nullable Integer activeMax) {
 	}
 
 	/** Sets or (with {@code null}) removes a queue's rate limit, creating its row when it has none. */
@@ -118,9 +120,13 @@ final class QueueSql extends SqlSupport {
 		});
 	}
 
-	/** Sets or (with {@code null}) removes a queue's concurrency limit, creating its row when it has none. */
+	/**
+	 * Sets or (with {@code null}) removes a queue's concurrency limit, creating its row when it
+	 * has none; the queue's active jobs are counted again at its next claim (claims of the queue
+	 * while it had no limit were not added to {@code active_max}).
+	 */
 	void setConcurrency(String queue, @Nullable Integer concurrency) {
-		set(queue, "concurrency = ?", "concurrency", (ps) -> {
+		set(queue, "concurrency = ?, active_max = NULL", "concurrency", (ps) -> {
 			ps.setObject(1, concurrency, Types.INTEGER);
 			ps.setString(2, queue);
 		});
@@ -161,13 +167,14 @@ final class QueueSql extends SqlSupport {
 	 * limits; {@code null} when the queue has no limit.
 	 */
 	@Nullable Limits lockLimits(String queue) {
-		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency FROM "
+		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency, active_max FROM "
 				+ this.queues + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
 					RateLimit rateLimit = rateLimit(rs, 1);
 					long tat = rs.getLong(3);
 					Long bucket = rs.wasNull() ? null : tat;
 					Integer concurrency = concurrency(rs, 4);
-					return (rateLimit != null || concurrency != null) ? new Limits(rateLimit, bucket, concurrency) : null;
+					return (rateLimit != null || concurrency != null)
+							? new Limits(rateLimit, bucket, concurrency, concurrency(rs, 5)) : null;
 				}, queue);
 		return limits.isEmpty() ? null : limits.get(0);
 	}
@@ -183,11 +190,15 @@ final class QueueSql extends SqlSupport {
 		return (count != null) ? count : 0;
 	}
 
-	/** Stores the bucket's theoretical arrival time after a claim drew from it. */
-	void setRateTat(String queue, long tat) {
-		this.jdbc.update("UPDATE " + this.queues + " SET rate_tat = ? WHERE name = ?", (ps) -> {
-			ps.setLong(1, tat);
-			ps.setString(2, queue);
+	/**
+	 * Stores what a claim of a limited queue changed in its locked row: the bucket's theoretical
+	 * arrival time, and the most jobs of the queue that can now be active.
+	 */
+	void claimed(String queue, @Nullable Long tat, @Nullable Integer activeMax) {
+		this.jdbc.update("UPDATE " + this.queues + " SET rate_tat = ?, active_max = ? WHERE name = ?", (ps) -> {
+			ps.setObject(1, tat, Types.BIGINT);
+			ps.setObject(2, activeMax, Types.INTEGER);
+			ps.setString(3, queue);
 		});
 	}
 

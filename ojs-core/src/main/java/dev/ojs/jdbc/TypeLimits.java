@@ -19,8 +19,9 @@ import dev.ojs.job.TypeLimit;
  * Holds claims to the limits of job types on all nodes together: at most so many jobs of a
  * type active at once, and at most so many of them with one concurrency key (a partitioned
  * limit: the key is the job's {@code concurrency_key}, given at enqueue). A claim that may take
- * jobs of a limited type locks the type's row in {@code <prefix>limits}, counts the type's
- * active jobs (per key too) and takes no more than the limits leave, in one transaction (the
+ * jobs of a limited type locks the type's row in {@code <prefix>limits}, bounds the type's
+ * active jobs (counting them when the limit could bind; per key at every claim) and takes no
+ * more than the limits leave, in one transaction (the
  * queue limit's, when its queue is limited too: queue row first, then type rows in name
  * order).
  * <p>
@@ -70,14 +71,15 @@ final class TypeLimits {
 			types.retainAll(visibilityByType.keySet());
 		}
 		return this.limits.inClaimTransaction((status) -> {
-			Map<String, TypeLimit> locked = this.limits.lockTypes(types);
+			Map<String, LimitSql.Locked> locked = this.limits.lockTypes(types);
 			if (locked.isEmpty()) {
 				// the limits were removed since they were read
 				return claim.claim(visibilityByType, limit, List.of());
 			}
-			Budget budget = new Budget(locked);
+			Budget budget = new Budget(locked, limit);
 			List<Job> claimed = anyType ? budget.keep(claim.claim(visibilityByType, limit, List.of()))
 					: claimNamed(visibilityByType, limit, budget, claim);
+			budget.storeActiveMax(claimed);
 			if (claimed.size() > 1) {
 				claimed.sort(JobRows.CLAIM_ORDER);
 			}
@@ -112,27 +114,67 @@ final class TypeLimits {
 	/** What the locked types' limits leave, counted down as jobs are kept. */
 	private final class Budget {
 
-		final Map<String, TypeLimit> byType;
+		final Map<String, TypeLimit> byType = new HashMap<>();
 
 		/** Free slots per type with a concurrency limit. */
 		private final Map<String, Integer> free = new HashMap<>();
 
+		/** The most jobs that can be active per type with a concurrency limit, as stored and as now. */
+		private final Map<String, @Nullable Integer> storedActiveMax = new HashMap<>();
+
+		private final Map<String, Integer> activeMax = new HashMap<>();
+
 		/** Active jobs per key, per type with a limit per key. */
 		private final Map<String, Map<String, Integer>> activeByKey = new HashMap<>();
 
-		Budget(Map<String, TypeLimit> limits) {
-			this.byType = limits;
-			List<String> counted = limits.entrySet().stream().filter((entry) -> entry.getValue().concurrency() != null)
-				.map(Map.Entry::getKey).toList();
+		/**
+		 * The budget of a claim of up to {@code limit} jobs. A type's active jobs are the bound
+		 * its row keeps (the last count plus the jobs claimed since), counted again only when
+		 * that bound and {@code limit} could reach its concurrency limit, as for queues
+		 * ({@link QueueLimits}); active jobs per key are counted at every claim.
+		 */
+		Budget(Map<String, LimitSql.Locked> locked, int limit) {
+			List<String> counted = new ArrayList<>();
+			locked.forEach((type, row) -> {
+				this.byType.put(type, row.limit());
+				Integer concurrency = row.limit().concurrency();
+				if (concurrency != null) {
+					this.storedActiveMax.put(type, row.activeMax());
+					if (row.activeMax() != null && row.activeMax() + limit <= concurrency) {
+						this.activeMax.put(type, row.activeMax());
+					}
+					else {
+						counted.add(type);
+					}
+				}
+			});
 			Map<String, Integer> active = counted.isEmpty() ? Map.of() : TypeLimits.this.limits.countActive(counted);
 			for (String type : counted) {
-				this.free.put(type, Math.max(0, limits.get(type).concurrency() - active.getOrDefault(type, 0)));
+				this.activeMax.put(type, active.getOrDefault(type, 0));
 			}
-			limits.forEach((type, limit) -> {
-				if (limit.concurrencyPerKey() != null) {
+			this.activeMax.forEach((type, count) -> this.free.put(type,
+					Math.max(0, this.byType.get(type).concurrency() - count)));
+			this.byType.forEach((type, typeLimit) -> {
+				if (typeLimit.concurrencyPerKey() != null) {
 					this.activeByKey.put(type, TypeLimits.this.limits.countActiveByKey(type));
 				}
 			});
+		}
+
+		/** Stores the bounds that changed: by a count, or by the {@code claimed} jobs. */
+		void storeActiveMax(List<Job> claimed) {
+			for (Job job : claimed) {
+				this.activeMax.computeIfPresent(job.type(), (type, count) -> count + 1);
+			}
+			Map<String, Integer> changed = new HashMap<>();
+			this.activeMax.forEach((type, count) -> {
+				if (!count.equals(this.storedActiveMax.get(type))) {
+					changed.put(type, count);
+				}
+			});
+			if (!changed.isEmpty()) {
+				TypeLimits.this.limits.setActiveMax(changed);
+			}
 		}
 
 		int free(String type) {

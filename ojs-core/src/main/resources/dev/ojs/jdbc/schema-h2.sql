@@ -156,7 +156,8 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_due_idx).
+-- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
+-- state and queue: ojs_jobs_due_idx) only when the claim could reach the limit.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL PRIMARY KEY,
 	paused         BOOLEAN      DEFAULT FALSE NOT NULL,
@@ -164,7 +165,8 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_limit     INTEGER,
 	rate_period_ms BIGINT,
 	rate_tat       BIGINT,
-	concurrency    INTEGER
+	concurrency    INTEGER,
+	active_max     INTEGER
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit INTEGER;
@@ -172,16 +174,22 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms BIGINT;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat BIGINT;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INTEGER;
+-- and active_max (the most jobs of the queue that can be active: the last count plus the jobs
+-- claimed since; NULL until a claim counts them) after it.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS active_max INTEGER;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
--- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
--- its active jobs (by state and type, and by key), as for queues above.
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and bounds
+-- its active jobs with active_max, as for queues above (per key, it counts them at every claim).
 CREATE TABLE IF NOT EXISTS ojs_limits (
 	name        VARCHAR(255) NOT NULL PRIMARY KEY,
 	concurrency INTEGER,
-	concurrency_per_key INTEGER
+	concurrency_per_key INTEGER,
+	active_max  INTEGER
 );
+-- active_max (as for queues) came after the table: tables created before it get it here.
+ALTER TABLE ojs_limits ADD COLUMN IF NOT EXISTS active_max INTEGER;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

@@ -161,7 +161,8 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_due_idx).
+-- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
+-- state and queue: ojs_jobs_due_idx) only when the claim could reach the limit.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL,
 	paused         BOOLEAN     NOT NULL DEFAULT FALSE,
@@ -170,6 +171,7 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_period_ms BIGINT      NULL,
 	rate_tat       BIGINT      NULL,
 	concurrency    INT         NULL,
+	active_max     INT         NULL,
 	PRIMARY KEY (name)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 -- the rate-limit columns came after the first release: tables created before them get them here.
@@ -178,17 +180,23 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms BIGINT NULL;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat BIGINT NULL;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INT NULL;
+-- and active_max (the most jobs of the queue that can be active: the last count plus the jobs
+-- claimed since; NULL until a claim counts them) after it.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS active_max INT NULL;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
--- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
--- its active jobs (by state and type, and by key), as for queues above.
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and bounds
+-- its active jobs with active_max, as for queues above (per key, it counts them at every claim).
 CREATE TABLE IF NOT EXISTS ojs_limits (
 	name        VARCHAR(255) NOT NULL,
 	concurrency INT NULL,
 	concurrency_per_key INT NULL,
+	active_max  INT NULL,
 	PRIMARY KEY (name)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+-- active_max (as for queues) came after the table: tables created before it get it here.
+ALTER TABLE ojs_limits ADD COLUMN IF NOT EXISTS active_max INT NULL;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.

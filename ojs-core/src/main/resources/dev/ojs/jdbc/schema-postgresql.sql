@@ -171,7 +171,9 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and counts its active jobs (by state and queue: ojs_jobs_locked_idx holds only active jobs).
+-- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
+-- state and queue: ojs_jobs_locked_idx holds only active jobs) only when the claim
+-- could reach the limit.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           varchar(255) NOT NULL PRIMARY KEY,
 	paused         boolean      NOT NULL DEFAULT false,
@@ -179,7 +181,8 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_limit     integer,
 	rate_period_ms bigint,
 	rate_tat       bigint,
-	concurrency    integer
+	concurrency    integer,
+	active_max     integer
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit integer;
@@ -187,16 +190,22 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_period_ms bigint;
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_tat bigint;
 -- and the concurrency column after them.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency integer;
+-- and active_max (the most jobs of the queue that can be active: the last count plus the jobs
+-- claimed since; NULL until a claim counts them) after it.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS active_max integer;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with
--- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and counts
--- its active jobs (by state and type, and by key), as for queues above.
+-- one concurrency_key. A claim that may take jobs of a limited type locks the type's row and bounds
+-- its active jobs with active_max, as for queues above (per key, it counts them at every claim).
 CREATE TABLE IF NOT EXISTS ojs_limits (
 	name        varchar(255) NOT NULL PRIMARY KEY,
 	concurrency integer,
-	concurrency_per_key integer
+	concurrency_per_key integer,
+	active_max  integer
 );
+-- active_max (as for queues) came after the table: tables created before it get it here.
+ALTER TABLE ojs_limits ADD COLUMN IF NOT EXISTS active_max integer;
 
 -- Worker nodes (ojs-admin-api.md §9): one row per running node, upserted on its heartbeat and
 -- deleted when it stops cleanly; a node not seen for three heartbeat intervals is stale.
