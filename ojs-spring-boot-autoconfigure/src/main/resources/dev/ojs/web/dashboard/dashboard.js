@@ -485,7 +485,7 @@ function typeLimitTable(limits) {
       <td class="nowrap"><span class="concurrency" title="active jobs against the concurrency limit on all nodes">${num(l.active || 0)} ${l.concurrency ? html`of ${num(l.concurrency)} running` : html`running <span class="muted">· no limit</span>`}</span></td>
       <td class="nowrap">${l.concurrency_per_key ? html`<span class="per-key" title="active jobs of one concurrency key at once, on all nodes">at most ${num(l.concurrency_per_key)} per key</span>` : html`<span class="muted">–</span>`}</td>
       ${canWrite ? html`<td><div class="actions"><button class="btn sm" type="button" data-act="type-limit" data-type="${l.type}" data-concurrency="${l.concurrency || ''}" data-per-key="${l.concurrency_per_key || ''}" title="limits of this type on all nodes">Limit…</button></div></td>` : ''}</tr>`)
-      : emptyRow(canWrite ? 4 : 3, html`No job type has a limit. <code>@OjsJob(globalConcurrency, globalConcurrencyPerKey)</code> sets one${canWrite ? html`; so does <b>Limit a type…</b>` : '.'}`, '⧗')}
+      : emptyRow(canWrite ? 4 : 3, html`No job type has a limit. <code>@OjsJob(globalConcurrency, globalConcurrencyPerKey)</code> sets one${canWrite ? html`; so does <b>Limit a type…</b>` : '.'}`, '∞')}
     </tbody></table></div></div>`;
 }
 
