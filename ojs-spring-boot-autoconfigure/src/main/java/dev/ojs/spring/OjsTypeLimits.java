@@ -72,7 +72,9 @@ public class OjsTypeLimits {
 		TypeLimit limit = new TypeLimit(concurrency, concurrencyPerKey);
 		this.store.setTypeLimit(type, limit);
 		logger.info("OJS job type '" + type + "' " + (limit.isNone() ? "limits removed"
-				: "limited to " + concurrency + " at once and " + concurrencyPerKey + " per key on all nodes"));
+				: "limited to " + ((concurrency != null) ? concurrency + " at once" : "")
+						+ ((concurrency != null && concurrencyPerKey != null) ? " and " : "")
+						+ ((concurrencyPerKey != null) ? concurrencyPerKey + " per key" : "") + " on all nodes"));
 		return limit;
 	}
 

@@ -476,10 +476,27 @@ function queueTable(queues, actions) {
     </tbody></table></div></div>`;
 }
 
+/** The job types with limits on all nodes: running against the limit, the limit per key, and the Limit… control. */
+function typeLimitTable(limits) {
+  const canWrite = writable();
+  return html`<div class="card" id="type-limits"><div class="card-head"><h2>Job type limits</h2>${canWrite ? html`<button class="btn sm" type="button" data-act="type-limit" data-type="" id="type-limit-add" title="limit a job type on all nodes">+ Limit a type…</button>` : ''}</div>
+    <div class="table-wrap"><table id="type-limits-table"><thead><tr><th>Job type</th><th>Running on all nodes</th><th>Per key</th>${canWrite ? html`<th></th>` : ''}</tr></thead><tbody>
+    ${limits.length ? limits.map((l) => html`<tr data-type="${l.type}"><td><a href="#/jobs${query({ type: l.type })}"><b>${l.type}</b></a></td>
+      <td class="nowrap"><span class="concurrency" title="active jobs against the concurrency limit on all nodes">${num(l.active || 0)} ${l.concurrency ? html`of ${num(l.concurrency)} running` : html`running <span class="muted">· no limit</span>`}</span></td>
+      <td class="nowrap">${l.concurrency_per_key ? html`<span class="per-key" title="active jobs of one concurrency key at once, on all nodes">at most ${num(l.concurrency_per_key)} per key</span>` : html`<span class="muted">–</span>`}</td>
+      ${canWrite ? html`<td><div class="actions"><button class="btn sm" type="button" data-act="type-limit" data-type="${l.type}" data-concurrency="${l.concurrency || ''}" data-per-key="${l.concurrency_per_key || ''}" title="limits of this type on all nodes">Limit…</button></div></td>` : ''}</tr>`)
+      : emptyRow(canWrite ? 4 : 3, html`No job type has a limit. <code>@OjsJob(globalConcurrency, globalConcurrencyPerKey)</code> sets one${canWrite ? html`; so does <b>Limit a type…</b>` : '.'}`, '∞')}
+    </tbody></table></div></div>`;
+}
+
 pages.queues = {
   title: () => 'Queues',
-  load: () => get('/queues'),
-  view: (d) => queueTable(d.items || [], true)
+  async load() {
+    // the page shows the queues without the type limits when they cannot be read
+    const [queues, limits] = await Promise.all([get('/queues'), get('/limits').catch(() => null)]);
+    return { ...queues, limits };
+  },
+  view: (d) => html`${queueTable(d.items || [], true)}${d.limits ? typeLimitTable(d.limits.items || []) : ''}`
 };
 
 /* Jobs: filters in the hash, keyset paging by cursor, live counts. */
@@ -787,6 +804,26 @@ const actions = {
     if (value !== null && !(Number.isInteger(value) && value >= 1)) { toast('A concurrency limit is a whole number of at least 1', 'error'); return; }
     await run(value === null ? `Queue ${name} has no concurrency limit` : `Queue ${name} runs at most ${num(value)} at once`,
       () => api('PUT', '/queues/' + encodeURIComponent(name) + '/config', { concurrency: value }));
+  },
+  async 'type-limit'(el) {
+    const { concurrency, perKey } = el.dataset;
+    const adding = !el.dataset.type;
+    const { button, inputs } = await dialog({ title: adding ? 'Limit a job type' : html`Limits of ${el.dataset.type}`, focus: adding ? '#type-limit-type' : '#type-limit-input',
+      body: html`<p>At most this many jobs of the type run at once, on all nodes together (in-process and HTTP workers alike), and at most this many of them with one concurrency key. A node whose <code>@OjsJob</code> sets other limits puts its own back when it starts.</p>
+        ${adding ? html`<label for="type-limit-type">Job type</label><input class="limit-input" id="type-limit-type" type="text" autocomplete="off" placeholder="email.send" spellcheck="false">` : ''}
+        <label for="type-limit-input">Jobs at once, empty for no limit</label><input class="limit-input" id="type-limit-input" type="number" min="1" step="1" value="${concurrency || ''}" placeholder="no limit">
+        <label for="type-limit-per-key">Jobs at once per key, empty for no limit</label><input class="limit-input" id="type-limit-per-key" type="number" min="1" step="1" value="${perKey || ''}" placeholder="no limit">`,
+      buttons: html`${concurrency || perKey ? html`<button class="btn danger" type="button" data-modal="clear" id="type-limit-clear">Remove limits</button>` : ''}<button class="btn primary" type="button" data-modal="ok" id="type-limit-save">Save</button>` });
+    if (button === 'cancel') return;
+    const type = adding ? (inputs['type-limit-type'] || '').trim() : el.dataset.type;
+    if (!type) { toast('Name the job type to limit', 'error'); return; }
+    // an empty field removes that limit
+    const value = (id) => { const v = (inputs[id] || '').trim(); return button === 'clear' || v === '' ? null : Number(v); };
+    const limits = { concurrency: value('type-limit-input'), concurrency_per_key: value('type-limit-per-key') };
+    if (Object.values(limits).some((v) => v !== null && !(Number.isInteger(v) && v >= 1))) { toast('A concurrency limit is a whole number of at least 1', 'error'); return; }
+    const said = [limits.concurrency && num(limits.concurrency) + ' at once', limits.concurrency_per_key && num(limits.concurrency_per_key) + ' per key'].filter(Boolean);
+    await run(said.length ? `Job type ${type} runs at most ${said.join(', ')}` : `Job type ${type} has no limits`,
+      () => api('PUT', '/limits/types/' + encodeURIComponent(type), limits));
   },
   async schedule(el) {
     const { op, name } = el.dataset;

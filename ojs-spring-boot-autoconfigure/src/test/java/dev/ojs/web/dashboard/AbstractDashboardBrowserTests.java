@@ -7,6 +7,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import dev.ojs.job.RateLimit;
+import dev.ojs.job.TypeLimit;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsQueues;
 import dev.ojs.spring.OjsTemplate;
@@ -350,6 +351,57 @@ abstract class AbstractDashboardBrowserTests {
 		this.browser.go("jobs/" + firstId(SEND));
 		this.browser.find("#job-queue");
 		this.browser.waitUntil((d) -> rows("#job-type-limit").isEmpty());
+	}
+
+	/**
+	 * Issue 30: the queues page lists every limited job type with its running jobs against its
+	 * limit, and sets, changes and removes a type's limits through the Admin API's
+	 * {@code PUT /limits/types/{type}}; a limit the server refuses is shown with its message.
+	 */
+	@Test
+	@Order(10)
+	void setsChangesAndRemovesAJobTypesLimit() {
+		this.browser.driver().executeScript("document.querySelectorAll('.toast').forEach((t) => t.remove())");
+		this.browser.go("queues");
+		assertThat(this.browser.text("#type-limits-table")).contains("No job type has a limit");
+		// set: a type without limits, named in the dialog
+		this.browser.click("#type-limit-add");
+		this.browser.find("#type-limit-type").sendKeys(SEND);
+		this.browser.find("#type-limit-input").sendKeys("2");
+		this.browser.find("#type-limit-per-key").sendKeys("1");
+		shot("type-limit-dialog", "light");
+		this.browser.click("#type-limit-save");
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(this.typeLimits.limit(SEND)).isEqualTo(new TypeLimit(2, 1)));
+		this.browser.waitUntil((d) -> this.browser.text("#type-limits-table").contains("0 of 2 running"));
+		assertThat(this.browser.text("tr[data-type='" + SEND + "']")).contains(SEND, "at most 1 per key");
+		shot("type-limited", "light");
+		// change: the dialog shows the current limits; an empty field removes that one
+		this.browser.click("tr[data-type='" + SEND + "'] [data-act='type-limit']");
+		WebElement concurrency = this.browser.find("#type-limit-input");
+		assertThat(concurrency.getAttribute("value")).isEqualTo("2");
+		assertThat(this.browser.find("#type-limit-per-key").getAttribute("value")).isEqualTo("1");
+		concurrency.clear();
+		concurrency.sendKeys("4");
+		this.browser.find("#type-limit-per-key").clear();
+		this.browser.click("#type-limit-save");
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(this.typeLimits.limit(SEND)).isEqualTo(new TypeLimit(4, null)));
+		this.browser.waitUntil((d) -> this.browser.text("tr[data-type='" + SEND + "']").contains("0 of 4 running"));
+		assertThat(this.browser.text("tr[data-type='" + SEND + "']")).doesNotContain("per key");
+		// the server's validation, not the page's, refuses a name that is not a job type
+		this.browser.click("#type-limit-add");
+		this.browser.find("#type-limit-type").sendKeys("Bad_Type");
+		this.browser.find("#type-limit-input").sendKeys("1");
+		this.browser.click("#type-limit-save");
+		this.browser.waitUntil((d) -> !this.browser.all(".toast.error").isEmpty());
+		assertThat(this.browser.text(".toast.error")).contains("type");
+		this.browser.assertNoSevereLogsExcept((message) -> message.contains("400"));
+		assertThat(this.typeLimits.limits()).containsOnlyKeys(SEND);
+		// remove
+		this.browser.click("tr[data-type='" + SEND + "'] [data-act='type-limit']");
+		this.browser.click("#type-limit-clear");
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(this.typeLimits.limits()).doesNotContainKey(SEND));
+		this.browser.waitUntil((d) -> this.browser.all("tr[data-type='" + SEND + "']").isEmpty());
+		assertThat(this.browser.text("#type-limits-table")).contains("No job type has a limit");
 	}
 
 	private List<WebElement> rows(String css) {

@@ -6,7 +6,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
 
+import dev.ojs.job.TypeLimit;
 import dev.ojs.spring.OjsTemplate;
+import dev.ojs.spring.OjsTypeLimits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,6 +46,9 @@ class ReadOnlyDashboardBrowserTests {
 
 	@Autowired
 	private OjsTemplate ojs;
+
+	@Autowired
+	private OjsTypeLimits typeLimits;
 
 	@Autowired
 	private DataSource dataSource;
@@ -89,13 +94,41 @@ class ReadOnlyDashboardBrowserTests {
 			this.browser.go(route);
 			assertThat(this.browser.text("#readonly-badge")).isEqualTo("Read-only");
 			assertThat(this.browser.all("#content [data-act='job'], #content [data-act='queue'], #content [data-act='schedule'], "
-					+ "#content [data-act='dl-group'], #content [data-act='bulk']"))
+					+ "#content [data-act='dl-group'], #content [data-act='bulk'], #content [data-act='limit'], "
+					+ "#content [data-act='type-limit']"))
 				.as("write buttons on %s", route)
 				.isEmpty();
 		}
 		this.browser.go("dead-letters");
 		assertThat(this.browser.text("#groups-table")).contains(CHARGE);
 		this.browser.screenshot("read-only-dead-letters");
+	}
+
+	/**
+	 * Issue 30: a job type's limit shows, running against the limit, without its control, and
+	 * the Admin API refuses the write the control would send.
+	 */
+	@Test
+	void showsTypeLimitsAndRefusesChangingThem() {
+		this.typeLimits.set(CHARGE, 2, null);
+		try {
+			this.browser.go("queues");
+			this.browser.waitUntil((d) -> this.browser.text("#type-limits-table").contains("0 of 2 running"));
+			assertThat(this.browser.text("tr[data-type='" + CHARGE + "']")).contains(CHARGE);
+			assertThat(this.browser.all("#type-limit-add, [data-act='type-limit']")).isEmpty();
+			this.browser.screenshot("read-only-type-limits");
+			Object status = this.browser.driver().executeAsyncScript("""
+					const done = arguments[arguments.length - 1];
+					fetch(arguments[0], { method: 'PUT', headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({ concurrency: 9 }) }).then((r) => done(r.status), (e) => done(String(e)));
+					""", "http://localhost:" + this.port + "/ojs/v1/admin/limits/types/" + CHARGE);
+			assertThat(status).isEqualTo(403L);
+			this.browser.assertNoSevereLogsExcept((message) -> message.contains("403"));
+			assertThat(this.typeLimits.limit(CHARGE)).isEqualTo(new TypeLimit(2, null));
+		}
+		finally {
+			this.typeLimits.set(CHARGE, null, null);
+		}
 	}
 
 	@Test
