@@ -44,6 +44,18 @@ class BenchmarkSmokeTests {
 		}
 	}
 
+	/** A queue limited on all nodes: two nodes drain it within its limit (the scenario fails on more active). */
+	@Test
+	void limitedQueueScenarioReportsItsRateAgainstWhatTheLimitAllows() throws Exception {
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=limited",
+				"--jdbc-url=" + BenchTestDatabase.postgresUrl() }, out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.lastLine()).startsWith("RESULT scenario=limited ")
+			.containsPattern(" limit10_of_allowed=[0-9.]+ ")
+			.containsPattern(" limit24_max_active=([0-9]|1[0-9]|2[0-4])\\.");
+	}
+
 	@Test
 	void repeatedRunsEndWithTheirMedian() throws Exception {
 		String url = BenchTestDatabase.postgresUrl();

@@ -32,6 +32,7 @@ public interface Scenario {
 			case "http" -> new HttpScenario();
 			case "limit" -> new LimitScenario();
 			case "soak" -> new SoakScenario();
+			case "limited" -> new LimitedQueueScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}

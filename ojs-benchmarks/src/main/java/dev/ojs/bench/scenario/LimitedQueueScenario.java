@@ -1,0 +1,110 @@
+package dev.ojs.bench.scenario;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.ojs.bench.BenchmarkOptions;
+import dev.ojs.bench.LatencyRecorder;
+import dev.ojs.bench.LatencySummary;
+import dev.ojs.bench.ResultTable;
+import dev.ojs.bench.ScenarioResult;
+import dev.ojs.spring.JobOptions;
+
+/**
+ * A queue with a concurrency limit on all nodes reaches the throughput its limit allows: two
+ * worker nodes with 32 slots each drain jobs that each run a fixed time from a queue limited to
+ * fewer; the limit allows {@code limit / run} jobs a second, and the figure is the rate reached as
+ * a fraction of it. The active jobs, sampled in the table every 10 ms, never exceed the limit.
+ * Two cases: a small limit with longer jobs, where the wake-up of a freed slot dominates, and a
+ * larger limit with short jobs, where the claims' turns on the queue's row do.
+ */
+final class LimitedQueueScenario implements Scenario {
+
+	private static final long SAMPLE_MILLIS = 10;
+
+	private static final int NODE_SLOTS = 32;
+
+	@Override
+	public String name() {
+		return "limited";
+	}
+
+	@Override
+	public ScenarioResult run(BenchEnvironment environment) throws Exception {
+		BenchmarkOptions options = environment.options();
+		boolean smoke = options.smoke();
+		Case small = new Case(10, 20, smoke ? 100 : 5_000);
+		Case large = new Case(24, 2, smoke ? 200 : 40_000);
+		ResultTable table = new ResultTable(
+				"limited: two nodes of " + NODE_SLOTS + " slots each on a queue limited on all nodes together",
+				"limit", "job ms", "jobs", "seconds", "jobs/s", "allowed jobs/s", "of allowed", "max active");
+		ScenarioResult result = null;
+		for (Case limited : List.of(small, large)) {
+			Measured measured = run(environment, limited);
+			table.row(limited.limit(), limited.jobMillis(), limited.jobs(), measured.seconds(), measured.rate(),
+					limited.allowed(), String.format("%.1f%%", 100 * measured.rate() / limited.allowed()),
+					measured.maxActive());
+			String key = "limit" + limited.limit() + "_";
+			result = (result != null) ? result : new ScenarioResult(name(), limited.jobs(), measured.seconds(),
+					LatencySummary.EMPTY);
+			result = result.with(key + "jobs_per_sec", measured.rate())
+				.with(key + "of_allowed", measured.rate() / limited.allowed())
+				.with(key + "max_active", measured.maxActive());
+		}
+		table.print(environment.out());
+		return result;
+	}
+
+	/** A queue limited to {@code limit}, and jobs that each run {@code jobMillis}. */
+	private record Case(int limit, long jobMillis, int jobs) {
+
+		double allowed() {
+			return this.limit * 1000.0 / this.jobMillis;
+		}
+
+	}
+
+	private record Measured(double seconds, double rate, long maxActive) {
+	}
+
+	private Measured run(BenchEnvironment environment, Case limited) throws Exception {
+		String prefix = environment.newPrefix();
+		Map<String, Object> properties = Map.of("ojs.worker.concurrency", NODE_SLOTS, "ojs.queues.default.concurrency",
+				limited.limit());
+		BenchEnvironment.Node first = environment.start(prefix, true, properties);
+		BenchEnvironment.Node second = environment.start(prefix, true, properties);
+		JdbcTemplate jdbc = new JdbcTemplate(first.context().getBean(DataSource.class));
+		String table = prefix + "jobs";
+		long start = System.nanoTime();
+		first.template()
+			.enqueueAll(BenchJobs.SLEEP, Collections.nCopies(limited.jobs(),
+					List.of(LatencyRecorder.nowMicros(), limited.jobMillis())), JobOptions.none());
+		long deadline = start + environment.options().timeout().toNanos();
+		long maxActive = 0;
+		while (count(jdbc, table, "completed") < limited.jobs()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("limited jobs did not complete within " + environment.options().timeout());
+			}
+			maxActive = Math.max(maxActive, count(jdbc, table, "active"));
+			Thread.sleep(SAMPLE_MILLIS);
+		}
+		double seconds = (System.nanoTime() - start) / 1e9;
+		environment.stop(second);
+		environment.stop(first);
+		if (maxActive > limited.limit()) {
+			throw new IllegalStateException(maxActive + " jobs active at once on a queue limited to " + limited.limit());
+		}
+		return new Measured(seconds, limited.jobs() / seconds, maxActive);
+	}
+
+	private static long count(JdbcTemplate jdbc, String table, String state) {
+		Long count = jdbc.queryForObject("SELECT count(*) FROM " + table + " WHERE state = ?", Long.class, state);
+		return (count != null) ? count : 0;
+	}
+
+}
