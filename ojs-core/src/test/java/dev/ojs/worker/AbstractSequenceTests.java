@@ -43,6 +43,9 @@ abstract class AbstractSequenceTests extends QueueLimitTestSupport {
 		List<Job> first = store.claim("n", QUEUE, VISIBILITY, 20);
 		assertThat(ids(first)).as("the head of each sequence, and the job without a key")
 			.containsExactlyInAnyOrder(ids.get(0), ids.get(2), ids.get(4));
+		assertThat(first).as("a claimed job carries its key").extracting(Job::sequenceKey)
+			.containsExactlyInAnyOrder("a", "b", null);
+		assertThat(store.find(ids.get(1)).orElseThrow().sequenceKey()).isEqualTo("a");
 		assertThat(store.claim("n", QUEUE, VISIBILITY, 20)).as("an active job holds its sequence").isEmpty();
 		assertThat(store.claim("http:w", QUEUE, ANY, 20)).as("a fetch of any type too").isEmpty();
 		store.complete(first, false);
