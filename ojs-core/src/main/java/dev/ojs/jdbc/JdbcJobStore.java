@@ -378,7 +378,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
-		return jobs.isEmpty() ? Set.of() : this.limits.freed(jobs, this.dialect.outcomes().complete(jobs, results, now(), delete));
+		return jobs.isEmpty() ? Set.of() : this.limits.ended(jobs, this.dialect.outcomes().complete(jobs, results, now(), delete));
 	}
 
 	/**
@@ -389,7 +389,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 */
 	@Override
 	public Set<String> fail(List<AttemptFailure> failures) {
-		return failures.isEmpty() ? Set.of() : this.limits.freed(QueueLimits.jobs(failures), this.dialect.outcomes().fail(failures));
+		return failures.isEmpty() ? Set.of() : this.limits.failed(failures, this.dialect.outcomes().fail(failures));
 	}
 
 	@Override
@@ -426,12 +426,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	@Override
 	public List<AttemptFailure> reapExpired(int limit, Function<Job, AttemptFailure> decide) {
 		List<AttemptFailure> reaped = this.dialect.outcomes().reapExpired(now(), limit, decide);
-		return this.limits.freed(QueueLimits.jobs(reaped), reaped);
+		return this.limits.failed(reaped, reaped);
 	}
 
 	@Override
 	public List<Job> expire(int limit) {
-		return this.dialect.outcomes().expire(now(), limit);
+		return this.limits.expired(this.dialect.outcomes().expire(now(), limit));
 	}
 
 	@Override

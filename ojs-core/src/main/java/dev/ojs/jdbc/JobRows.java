@@ -29,7 +29,7 @@ final class JobRows extends SqlSupport {
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
 			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at",
-			"timeout_ms", "visibility_timeout_ms", "workflow_id", "parent_results");
+			"timeout_ms", "visibility_timeout_ms", "workflow_id", "parent_results", "sequence_key");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -87,7 +87,7 @@ final class JobRows extends SqlSupport {
 				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
 				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24),
-				lowercase(rs.getString(25)), rs.getString(26));
+				lowercase(rs.getString(25)), rs.getString(26), rs.getString(27));
 	}
 
 	/** A duration stored in milliseconds, or {@code null}. */
@@ -112,7 +112,7 @@ final class JobRows extends SqlSupport {
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
 				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
 				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt(), row.timeout(),
-				row.visibilityTimeout(), row.workflowId(), row.parentResultsJson());
+				row.visibilityTimeout(), row.workflowId(), row.parentResultsJson(), row.sequenceKey());
 	}
 
 	/** The job as the expirer left {@code row} (read before its UPDATE). */
@@ -120,7 +120,8 @@ final class JobRows extends SqlSupport {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
 				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
-				null, row.expiresAt(), row.timeout(), row.visibilityTimeout(), row.workflowId(), row.parentResultsJson());
+				null, row.expiresAt(), row.timeout(), row.visibilityTimeout(), row.workflowId(), row.parentResultsJson(),
+				row.sequenceKey());
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.ojs.jdbc;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +42,8 @@ import dev.ojs.job.RateLimit;
  * <p>
  * When jobs of a queue with a concurrency limit end, the pollers of that queue are woken (as by
  * an insert), so a claim that found no free slot is tried again at once rather than at the next
- * poll.
+ * poll; so are the pollers of a job's queue when it ends a job of a sequence, whose next job
+ * the claims held back until then.
  */
 final class QueueLimits {
 
@@ -159,18 +161,69 @@ final class QueueLimits {
 	}
 
 	/**
-	 * These jobs ended (their outcome written), freeing their slots: wakes the pollers of their
-	 * queues that have a concurrency limit or hold a type that has one, whose last claim may have
-	 * found no free slot, so they need not wait for their next poll: this process's at once, on
-	 * PostgreSQL every process's through NOTIFY. Other queues were not held back and are not
-	 * told; which queues and types have a limit is read from memory.
+	 * These jobs ended in a terminal state (their outcome written): frees their slots, as
+	 * {@link #freed}, and lets the next job of each one's sequence run, whose pollers are woken
+	 * likewise.
+	 * @return {@code written}
+	 */
+	<T> T ended(List<Job> jobs, T written) {
+		return wake(jobs, jobs, written);
+	}
+
+	/**
+	 * These attempts failed (their outcome written): each frees its slot, and those that ended
+	 * in a terminal state let the next job of their sequence run; a retry holds its sequence.
+	 * @return {@code written}
+	 */
+	<T> T failed(List<AttemptFailure> failures, T written) {
+		List<Job> jobs = new ArrayList<>(failures.size());
+		List<Job> ended = new ArrayList<>();
+		for (AttemptFailure failure : failures) {
+			jobs.add(failure.job());
+			if (failure.state().isTerminal()) {
+				ended.add(failure.job());
+			}
+		}
+		return wake(jobs, ended, written);
+	}
+
+	/**
+	 * These jobs expired before they started (discarded): they held no slot, but the next job
+	 * of each one's sequence may run now.
+	 * @return {@code jobs}
+	 */
+	List<Job> expired(List<Job> jobs) {
+		return wake(List.of(), jobs, jobs);
+	}
+
+	/**
+	 * These jobs handed back their slots but stay live (released): wakes the pollers of their
+	 * limited queues.
 	 * @return {@code written}
 	 */
 	<T> T freed(List<Job> jobs, T written) {
+		return wake(jobs, List.of(), written);
+	}
+
+	/**
+	 * Wakes the pollers of the queues where a claim may now take more: of the jobs of
+	 * {@code freed} whose queue has a concurrency limit or whose type has one (the last claim
+	 * may have found no free slot), and of the jobs of {@code ended} with a sequence key (the
+	 * next job of the key was held back); this process's pollers at once, on PostgreSQL every
+	 * process's through NOTIFY, so neither waits for its next poll. Other jobs were not held
+	 * back and wake nobody; which queues and types have a limit, and a job's sequence key, are
+	 * read from memory, so they cost no query.
+	 */
+	private <T> T wake(List<Job> freed, List<Job> ended, T written) {
 		Set<String> limited = this.limited.get().concurrency();
 		Set<String> queues = new HashSet<>();
-		for (Job job : jobs) {
+		for (Job job : freed) {
 			if (limited.contains(job.queue()) || this.typeLimited.test(job.type())) {
+				queues.add(job.queue());
+			}
+		}
+		for (Job job : ended) {
+			if (job.sequenceKey() != null) {
 				queues.add(job.queue());
 			}
 		}
@@ -180,15 +233,10 @@ final class QueueLimits {
 			}
 			catch (DataAccessException ex) {
 				// the outcomes are written; the pollers look at their next poll
-				logger.debug("OJS could not tell the pollers of " + queues + " that slots were freed", ex);
+				logger.debug("OJS could not tell the pollers of " + queues + " that jobs may be claimable", ex);
 			}
 		}
 		return written;
-	}
-
-	/** The jobs of these attempts. */
-	static List<Job> jobs(List<AttemptFailure> failures) {
-		return failures.stream().map(AttemptFailure::job).toList();
 	}
 
 	/** A limit changed on this node: read them again before the next claim. */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -211,15 +210,7 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	void workersOnTwoNodesRunNoMoreThanTheLimit() {
 		JdbcJobStore operator = this.schema.newStore();
 		operator.setConcurrency(QUEUE, 3);
-		AtomicInteger running = new AtomicInteger();
-		AtomicInteger maxRunning = new AtomicInteger();
-		JobHandler handler = ClaimRace.counting(running, maxRunning);
-		startWorker(handler, Duration.ofMillis(100));
-		startWorker(handler, Duration.ofMillis(100));
-		List<String> ids = insert(operator, 30);
-		await().atMost(TIMEOUT)
-			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
-		assertThat(maxRunning.get()).isEqualTo(3);
+		assertThat(mostRunningOnTwoNodes(operator, Duration.ofMillis(100), () -> insert(operator, 30))).isEqualTo(3);
 	}
 
 	/**

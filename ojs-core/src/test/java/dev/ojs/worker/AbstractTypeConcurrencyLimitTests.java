@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,6 @@ import dev.ojs.job.TypeLimit;
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Concurrency limits of job types on all nodes together ({@code @OjsJob(globalConcurrency)}):
@@ -165,15 +163,7 @@ abstract class AbstractTypeConcurrencyLimitTests extends QueueLimitTestSupport {
 	void workersOnTwoNodesRunNoMoreThanTheTypeLimit() {
 		JdbcJobStore operator = this.schema.newStore();
 		operator.setTypeConcurrency(TYPE, 2);
-		AtomicInteger running = new AtomicInteger();
-		AtomicInteger maxRunning = new AtomicInteger();
-		JobHandler handler = ClaimRace.counting(running, maxRunning);
-		startWorker(handler, Duration.ofSeconds(5));
-		startWorker(handler, Duration.ofSeconds(5));
-		List<String> ids = insert(operator, 20, TYPE);
-		await().atMost(TIMEOUT)
-			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
-		assertThat(maxRunning.get()).isEqualTo(2);
+		assertThat(mostRunningOnTwoNodes(operator, Duration.ofSeconds(5), () -> insert(operator, 20, TYPE))).isEqualTo(2);
 	}
 
 	@Test

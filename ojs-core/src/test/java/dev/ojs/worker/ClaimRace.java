@@ -98,17 +98,4 @@ final class ClaimRace {
 		}
 	}
 
-	/** A handler that counts the jobs running at once into {@code running} and the most into {@code maxRunning}, taking 50 ms. */
-	static JobHandler counting(AtomicInteger running, AtomicInteger maxRunning) {
-		return (attempt) -> {
-			maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-			try {
-				Thread.sleep(50);
-			}
-			finally {
-				running.decrementAndGet();
-			}
-		};
-	}
-
 }

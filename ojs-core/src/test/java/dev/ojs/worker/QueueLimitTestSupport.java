@@ -6,22 +6,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.DatabaseTests;
 import dev.ojs.testsupport.MutableClock;
 
 import static dev.ojs.testsupport.Jobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the tests of queue limits share: one limited queue on a clean table and queue table,
- * stores on a controllable clock, jobs and in-process workers of that queue.
+ * stores on a controllable clock, jobs and in-process workers of that queue, and the
+ * measures of workers the tests of limits and sequences take.
  */
 abstract class QueueLimitTestSupport extends DatabaseTests {
 
@@ -78,6 +85,48 @@ abstract class QueueLimitTestSupport extends DatabaseTests {
 		this.workers.add(worker);
 		worker.start();
 		return store;
+	}
+
+	/**
+	 * Runs the jobs {@code insert} enqueues on in-process workers on two nodes (10 slots each,
+	 * polling every {@code pollInterval}) whose handler takes 50 ms and counts the jobs running
+	 * at once, until {@code operator} finds them all completed.
+	 * @return the most jobs that ran at once
+	 */
+	int mostRunningOnTwoNodes(JdbcJobStore operator, Duration pollInterval, Supplier<List<String>> insert) {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger maxRunning = new AtomicInteger();
+		JobHandler handler = (attempt) -> {
+			maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				Thread.sleep(50);
+			}
+			finally {
+				running.decrementAndGet();
+			}
+		};
+		startWorker(handler, pollInterval);
+		startWorker(handler, pollInterval);
+		List<String> ids = insert.get();
+		await().atMost(TIMEOUT)
+			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
+		return maxRunning.get();
+	}
+
+	/**
+	 * How soon a held job starts once what holds it ends: waits {@code held} while a worker's
+	 * poller idles (its wait doubling from 5 ms towards the poll interval), checks the job has
+	 * not started, ends what holds it through {@code end}, and waits for the job's start.
+	 * @param started when the held job started ({@link System#nanoTime()}), 0 until it has
+	 * @return from the end to that start
+	 */
+	static Duration fromEndToStart(Duration held, LongSupplier started, Runnable end) {
+		await().pollDelay(held).atMost(held.plusSeconds(5)).until(() -> true);
+		assertThat(started.getAsLong()).as("the job is held").isZero();
+		long ended = System.nanoTime();
+		end.run();
+		await().atMost(TIMEOUT).until(() -> started.getAsLong() != 0);
+		return Duration.ofNanos(started.getAsLong() - ended);
 	}
 
 }
