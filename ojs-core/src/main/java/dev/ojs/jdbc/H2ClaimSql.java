@@ -50,7 +50,7 @@ final class H2ClaimSql extends ClaimSql {
 			}
 			ps.setInt(index++, limit);
 			setInstant(ps, index, now);
-		}, this.rows::map);
+		}, this.rows.lazily());
 		jobs.sort(JobRows.CLAIM_ORDER);
 		return jobs;
 	}

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.PreparedStatementSetter;
+import org.springframework.jdbc.core.RowMapper;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -25,7 +26,7 @@ import dev.ojs.retry.RetryPolicy;
  */
 final class JobRows extends SqlSupport {
 
-	/** Column order of {@link #map(ResultSet, int)}. */
+	/** Column order of the rows {@link #lazily()} and {@link #read} map. */
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
 			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at",
@@ -59,10 +60,19 @@ final class JobRows extends SqlSupport {
 		this.errors = errors;
 	}
 
-	/** A job whose error history is read from the errors table when first used (a claim's). */
-	Job map(ResultSet rs, int rowNum) throws SQLException {
-		String id = rs.getString(1);
-		return map(rs, () -> this.errors.rows(List.of(id)).getOrDefault(id, List.of()));
+	/**
+	 * A mapper of one query's jobs (a claim's, an expiry's) whose error histories are read from
+	 * the errors table when first used: the first history used reads those of all the query's
+	 * jobs in one statement, so a fetch that answers every job's history costs one read, and a
+	 * claim whose handlers need none costs none.
+	 */
+	RowMapper<Job> lazily() {
+		HistoryBatch batch = new HistoryBatch(this.errors);
+		return (rs, rowNum) -> {
+			String id = rs.getString(1);
+			batch.add(id);
+			return map(rs, () -> batch.rows(id));
+		};
 	}
 
 	/**

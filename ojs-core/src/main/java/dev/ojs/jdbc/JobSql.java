@@ -35,12 +35,15 @@ final class JobSql extends SqlSupport {
 			.findFirst();
 	}
 
-	/** The jobs with these ids that exist, one query per {@value #CHUNK} ids (and one for their errors). */
+	/**
+	 * The jobs with these ids that exist, one query per {@value #CHUNK} ids; their error
+	 * histories are read when first used, one query for each chunk's (an ack needs none).
+	 */
 	List<Job> findByIds(List<String> ids) {
 		List<Job> found = new ArrayList<>(ids.size());
 		for (List<String> chunk : chunks(ids, CHUNK)) {
-			found.addAll(this.rows.read("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
-					+ idMarkers(chunk.size()) + ")", (ps) -> bindValues(ps, 1, chunk)));
+			found.addAll(this.jdbc.query("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
+					+ idMarkers(chunk.size()) + ")", (ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
 		}
 		return found;
 	}

@@ -146,7 +146,7 @@ final class MariaDbClaimSql extends ClaimSql {
 			}
 			ps.setString(index++, queue);
 			setInstant(ps, index, now);
-		}, this.rows::map);
+		}, this.rows.lazily());
 	}
 
 	/** The queue's next priority in claim order after {@code after} (all when {@code null}), or {@code null}. */

@@ -44,7 +44,7 @@ final class MariaDbOutcomeSql extends OutcomeSql {
 						ps.setString(index++, id);
 					}
 					setInstant(ps, index, now);
-				}, this.rows::map);
+				}, this.rows.lazily());
 	}
 
 }

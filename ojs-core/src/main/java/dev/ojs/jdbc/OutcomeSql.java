@@ -323,7 +323,7 @@ class OutcomeSql extends SqlSupport {
 				ps -> {
 					setInstant(ps, 1, now);
 					ps.setInt(2, limit);
-				}, this.rows::map);
+				}, this.rows.lazily());
 	}
 
 	/** Whether some active job's reservation expired before {@code now}; locks nothing. */
@@ -337,7 +337,7 @@ class OutcomeSql extends SqlSupport {
 		List<Job> expired = this.jdbc.query(expiredSelect(), ps -> {
 			setInstant(ps, 1, now);
 			ps.setInt(2, limit);
-		}, this.rows::map);
+		}, this.rows.lazily());
 		if (!expired.isEmpty()) {
 			this.jdbc.update("UPDATE " + this.table + " SET state = 'discarded', discarded_at = ?, locked_by = NULL,"
 					+ " locked_until = NULL WHERE state IN (" + EXPIRABLE + ") AND id IN (" + idMarkers(expired.size())

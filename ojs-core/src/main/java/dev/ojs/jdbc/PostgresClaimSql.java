@@ -90,7 +90,7 @@ final class PostgresClaimSql extends ClaimSql {
 			PreparedStatement ps = PostgresStatements.customPlans(con.prepareStatement(sql));
 			bindClaim(con, ps, nodeId, queue, visibilityByType, limit, now, resumeAfter, excludedKeys);
 			return ps;
-		}, this.rows::map);
+		}, this.rows.lazily());
 		jobs.sort(JobRows.CLAIM_ORDER);
 		return jobs;
 	}

@@ -135,7 +135,7 @@ public final class RemoteAttempts {
 	 * group commits.
 	 */
 	public Outcome complete(String id, @Nullable String workerId, @Nullable String resultJson) {
-		Optional<Job> held = held(id, workerId);
+		Optional<Job> held = heldToComplete(id, workerId);
 		if (held.isEmpty()) {
 			return refused(id, workerId);
 		}
@@ -252,7 +252,7 @@ public final class RemoteAttempts {
 			}
 		}
 		if (this.events.listening()) {
-			extended.forEach((id) -> this.store.find(id).ifPresent((job) -> this.events.heartbeat(job, until)));
+			this.store.findAll(extended).forEach((job) -> this.events.heartbeat(job, until));
 		}
 		return extended;
 	}
@@ -260,6 +260,14 @@ public final class RemoteAttempts {
 	/** The job if an external worker (this one, when named) holds its reservation. */
 	private Optional<Job> held(String id, @Nullable String workerId) {
 		return this.store.find(id).filter((job) -> holds(job, workerId));
+	}
+
+	/**
+	 * {@link #held}, read as {@link WorkerStore#findAll}: its error history only if used, as a
+	 * claimed job's (a completion needs none).
+	 */
+	private Optional<Job> heldToComplete(String id, @Nullable String workerId) {
+		return this.store.findAll(List.of(id)).stream().filter((job) -> holds(job, workerId)).findFirst();
 	}
 
 	private static boolean holds(Job job, @Nullable String workerId) {

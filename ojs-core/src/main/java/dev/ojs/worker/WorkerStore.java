@@ -109,8 +109,9 @@ public interface WorkerStore {
 	}
 
 	/**
-	 * The jobs with these ids that exist, as stored now, in any order (for a batch of outcomes
-	 * external workers report by id).
+	 * The jobs with these ids that exist, as stored now, in any order (for the outcomes external
+	 * workers report by id). A store may read their error histories when first used, as a
+	 * claim's: an outcome's reservation check needs none.
 	 */
 	default List<Job> findAll(List<String> ids) {
 		return ids.stream().distinct().map(this::find).flatMap(Optional::stream).toList();

@@ -1120,6 +1120,60 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 	}
 
 	/**
+	 * The histories of one claim's jobs are read together (an HTTP fetch answers every job's,
+	 * ojs-http-binding §10.1): none is read by the claim, the first used reads all of them in
+	 * one statement, and each job gets its own, retried jobs theirs and first attempts none.
+	 * Jobs found for outcomes by id are read the same way.
+	 */
+	@Test
+	void claimedHistoriesAreReadTogetherWhenFirstUsed() {
+		insertOne(job("email.send"));
+		insertOne(job("email.send"));
+		Instant now = this.store.now();
+		Map<String, ErrorEntry> failed = new LinkedHashMap<>();
+		for (Job job : claim(2)) {
+			ErrorEntry error = error(1, "x.failed_" + failed.size(), now);
+			this.store.fail(List.of(new AttemptFailure(job, JobState.RETRYABLE, now, List.of(error), false, now)));
+			failed.put(job.id(), error);
+		}
+		Set<String> fresh = Set.of(insertOne(job("email.send")), insertOne(job("email.send")),
+				insertOne(job("email.send")));
+		this.clock.advance(Duration.ofSeconds(1));
+		List<String> historyReads = new java.util.concurrent.CopyOnWriteArrayList<>();
+		String historySelect = "SELECT job_id, error FROM " + this.schema.settings().errorsTableName();
+		JdbcJobStore counting = new JdbcJobStore(new dev.ojs.testsupport.InterceptingDataSource(
+				this.schema.dataSource(), (call) -> {
+					if (call.sql() != null && call.sql().startsWith(historySelect)) {
+						historyReads.add(call.sql());
+					}
+					return call.proceed();
+				}), this.schema.settings(), this.clock);
+
+		List<Job> claimed = counting.claim(NODE, "default", EMAIL, 10);
+		assertThat(claimed).extracting(Job::id).containsExactlyInAnyOrderElementsOf(
+				java.util.stream.Stream.concat(failed.keySet().stream(), fresh.stream()).toList());
+		assertThat(historyReads).as("history reads of the claim").isEmpty();
+		for (Job job : claimed) {
+			if (fresh.contains(job.id())) {
+				assertThat(job.attempt()).isEqualTo(1);
+				assertThat(job.errors()).as(job.id()).isEmpty();
+			}
+			else {
+				assertThat(job.attempt()).isEqualTo(2);
+				assertThat(job.errors()).as(job.id()).containsExactly(failed.get(job.id()));
+			}
+		}
+		assertThat(historyReads).as("history reads of the claimed jobs").hasSize(1);
+
+		List<String> ids = claimed.stream().map(Job::id).toList();
+		List<Job> found = counting.findAll(ids);
+		assertThat(historyReads).as("history reads of the jobs found").hasSize(1);
+		found.forEach((job) -> assertThat(job.errors()).as(job.id())
+			.isEqualTo(failed.containsKey(job.id()) ? List.of(failed.get(job.id())) : List.of()));
+		assertThat(historyReads).as("history reads of the jobs found, used").hasSize(2);
+	}
+
+	/**
 	 * A job's effective policy is stored as the fields that differ from the spec default, and
 	 * read back whole; a policy stored whole (by an earlier version) reads the same.
 	 */

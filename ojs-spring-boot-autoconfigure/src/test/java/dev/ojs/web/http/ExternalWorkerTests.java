@@ -26,6 +26,7 @@ import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End to end with a worker in another process that knows nothing but HTTP
@@ -100,6 +101,70 @@ abstract class ExternalWorkerTests {
 		assertThat(produced).hasSize(FROM_PYTHON);
 		assertThat(this.javaJobs.ran).containsAll(produced);
 		assertThat(this.javaJobs.args).contains("from-python-0", "from-python-4");
+	}
+
+	/**
+	 * FETCH (§10.1) of first attempts and retried jobs at once: each job comes with its own
+	 * history ({@code errors}, and its newest as {@code error}), none for a first attempt,
+	 * though the store reads the histories of one claim together.
+	 */
+	@Test
+	void fetchAnswersEachJobWithItsOwnHistory() {
+		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+		Map<String, Object> options = Map.of("queue", "histories", "retry",
+				Map.of("max_attempts", 3, "initial_interval", "PT0.05S", "jitter", false));
+		List<String> retried = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			retried.add(enqueue(client, options));
+		}
+		assertThat(fetchHistories(client, 2, "h1")).hasSize(2);
+		for (String id : retried) {
+			assertThat(client.post("/ojs/v1/workers/nack", Map.of("job_id", id, "worker_id", "h1", "error",
+					Map.of("type", "failed." + retried.indexOf(id), "message", "no"))).status()).isEqualTo(200);
+		}
+		List<String> fresh = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			fresh.add(enqueue(client, options));
+		}
+		// the retries are due once their backoff (50 ms) has passed
+		await().atMost(Duration.ofSeconds(5)).until(() -> retried.stream()
+			.allMatch((id) -> !this.store.find(id).orElseThrow().scheduledAt().isAfter(java.time.Instant.now())));
+
+		JsonNode fetched = fetchHistories(client, 10, "h2");
+
+		assertThat(fetched).hasSize(5);
+		for (JsonNode job : fetched) {
+			String id = job.path("id").stringValue();
+			if (fresh.contains(id)) {
+				assertThat(job.path("attempt").intValue()).isEqualTo(1);
+				assertThat(job.path("errors").isArray()).isTrue();
+				assertThat(job.path("errors")).as(id).isEmpty();
+				assertThat(job.has("error")).as(id).isFalse();
+			}
+			else {
+				String type = "failed." + retried.indexOf(id);
+				assertThat(job.path("attempt").intValue()).isEqualTo(2);
+				assertThat(job.path("errors")).as(id).hasSize(1);
+				assertThat(job.path("errors").get(0).path("type").stringValue()).isEqualTo(type);
+				assertThat(job.path("errors").get(0).path("attempt").intValue()).isEqualTo(1);
+				assertThat(job.path("error").path("type").stringValue()).isEqualTo(type);
+			}
+		}
+	}
+
+	private static String enqueue(OjsClient client, Map<String, Object> options) {
+		return client.post("/ojs/v1/jobs", Map.of("type", "history.job", "args", List.of(), "options", options))
+			.body()
+			.path("job")
+			.path("id")
+			.stringValue();
+	}
+
+	private static JsonNode fetchHistories(OjsClient client, int count, String workerId) {
+		return client
+			.post("/ojs/v1/workers/fetch", Map.of("queues", List.of("histories"), "count", count, "worker_id", workerId))
+			.body()
+			.path("jobs");
 	}
 
 	/**
