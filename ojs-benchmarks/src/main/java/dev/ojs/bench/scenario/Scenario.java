@@ -32,6 +32,7 @@ public interface Scenario {
 			case "http" -> new HttpScenario();
 			case "limit" -> new LimitScenario();
 			case "soak" -> new SoakScenario();
+			case "workflow" -> new WorkflowScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}
