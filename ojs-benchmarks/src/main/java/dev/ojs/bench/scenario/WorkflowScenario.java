@@ -48,10 +48,12 @@ final class WorkflowScenario implements Scenario {
 		WorkflowOptions workflow = options.workflow();
 		BatchRun batch = batch(environment, workflow.batch());
 		new ResultTable("workflow: a batch of " + workflow.batch() + " no-op jobs created in one call, one on_complete"
-				+ " callback; one node, concurrency " + options.concurrency(), "jobs", "create s", "created jobs/s",
-				"steps done s", "callback after last step ms", "callback after create s", "callbacks", "state")
-			.row(workflow.batch(), batch.createSeconds(), workflow.batch() / batch.createSeconds(), batch.stepsSeconds(),
-					batch.callbackAfterLastStepMillis(), batch.callbackSeconds(), batch.callbacks(), batch.state())
+				+ " callback; one node, concurrency " + options.concurrency(), "jobs", "create s", "of it: jobs' insert s",
+				"workflow row and marks s", "created jobs/s", "steps done s", "callback after last step ms",
+				"callback after create s", "callbacks", "state")
+			.row(workflow.batch(), batch.createSeconds(), batch.created().insertSeconds(), batch.created().markSeconds(),
+					workflow.batch() / batch.createSeconds(), batch.stepsSeconds(), batch.callbackAfterLastStepMillis(),
+					batch.callbackSeconds(), batch.callbacks(), batch.state())
 			.print(environment.out());
 		environment.out().println("callbacks: " + batch.callbacks());
 		ChainRun chain = chain(environment, workflow.chain());
@@ -70,6 +72,8 @@ final class WorkflowScenario implements Scenario {
 		ScenarioResult result = new ScenarioResult(name(), workflow.batch(), batch.callbackSeconds(), gaps)
 			.with("batch_jobs", workflow.batch())
 			.with("batch_create_s", batch.createSeconds())
+			.with("batch_insert_s", batch.created().insertSeconds())
+			.with("batch_marks_s", batch.created().markSeconds())
 			.with("batch_steps_done_s", batch.stepsSeconds())
 			.with("callback_after_last_step_ms", batch.callbackAfterLastStepMillis())
 			.with("callback_after_create_s", batch.callbackSeconds())
@@ -84,14 +88,25 @@ final class WorkflowScenario implements Scenario {
 	/**
 	 * A batch run.
 	 * @param createSeconds the create call
+	 * @param created the parts of the create call
 	 * @param stepsSeconds from the call's return until the last job completed
 	 * @param callbackAfterLastStepMillis from the last job's completion until the callback started
 	 * @param callbackSeconds from the call's return until the callback started
 	 * @param callbacks executions of the callback
 	 * @param state the workflow's state at the end
 	 */
-	record BatchRun(double createSeconds, double stepsSeconds, double callbackAfterLastStepMillis,
+	record BatchRun(double createSeconds, Created created, double stepsSeconds, double callbackAfterLastStepMillis,
 			double callbackSeconds, long callbacks, WorkflowState state) {
+
+	}
+
+	/**
+	 * A batch created in one call.
+	 * @param id the workflow's id
+	 * @param insertSeconds inserting its jobs, in the transaction
+	 * @param markSeconds its row and marking its jobs as its own ({@link WorkflowStore#create}), in the transaction
+	 */
+	record Created(String id, double insertSeconds, double markSeconds) {
 
 	}
 
@@ -118,8 +133,9 @@ final class WorkflowScenario implements Scenario {
 			jobs.add(new OjsTemplate.Enqueue(BenchJobs.NOOP, args, JobOptions.none()));
 		}
 		long start = System.nanoTime();
-		String id = createBatch(node.context(), transaction, jobs,
+		Created batch = createBatch(node.context(), transaction, jobs,
 				new OjsTemplate.Enqueue(WorkflowJobs.CALLBACK, List.of(), JobOptions.none()));
+		String id = batch.id();
 		long created = System.nanoTime();
 		node.probe().await(probe::callbacks, 1, timeout, "the batch's callback");
 		// the callback's completion ends the batch
@@ -134,7 +150,7 @@ final class WorkflowScenario implements Scenario {
 			throw new IllegalStateException(
 					"The batch's callback ran " + callbacks + " times (exactly once expected); the batch is " + state);
 		}
-		return new BatchRun((created - start) / 1e9, (lastStep - created) / 1e9, (callbackStart - lastStep) / 1e6,
+		return new BatchRun((created - start) / 1e9, batch, (lastStep - created) / 1e9, (callbackStart - lastStep) / 1e6,
 				(callbackStart - created) / 1e9, callbacks, state);
 	}
 
@@ -144,7 +160,7 @@ final class WorkflowScenario implements Scenario {
 	 * {@value OjsWorkflows#MAX_STEPS} jobs: the jobs (the callback {@code pending}) and the
 	 * workflow's row.
 	 */
-	static String createBatch(ConfigurableApplicationContext context, TransactionTemplate transaction,
+	static Created createBatch(ConfigurableApplicationContext context, TransactionTemplate transaction,
 			List<OjsTemplate.Enqueue> jobs, OjsTemplate.Enqueue callback) {
 		OjsTemplate template = context.getBean(OjsTemplate.class);
 		WorkflowStore store = context.getBean(WorkflowStore.class);
@@ -162,13 +178,17 @@ final class WorkflowScenario implements Scenario {
 		OjsTemplate.Enqueue callbackJob = new OjsTemplate.Enqueue(callback.type(), callback.args(),
 				JobOptions.builder().id(callbackId).pending(true).build());
 		members.add(new WorkflowJob(callbackId, callback.type(), WorkflowRole.ON_COMPLETE, 0, null));
+		long[] times = new long[3];
 		transaction.executeWithoutResult((status) -> {
+			times[0] = System.nanoTime();
 			template.enqueueBatch(stepJobs);
 			template.enqueueBatch(List.of(callbackJob));
+			times[1] = System.nanoTime();
 			store.create(new Workflow(id, WorkflowType.BATCH, "bench-batch", WorkflowState.RUNNING, jobs.size(), 0, 0,
 					"{}", now, null), members);
+			times[2] = System.nanoTime();
 		});
-		return id;
+		return new Created(id, (times[1] - times[0]) / 1e9, (times[2] - times[1]) / 1e9);
 	}
 
 	private ChainRun chain(BenchEnvironment environment, int steps) {
