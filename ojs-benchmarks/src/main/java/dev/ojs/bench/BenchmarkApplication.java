@@ -23,7 +23,8 @@ import dev.ojs.bench.scenario.Scenario;
 public final class BenchmarkApplication {
 
 	/** The scenarios that run on MariaDB as well as on PostgreSQL. */
-	static final List<String> MARIADB_SCENARIOS = List.of("drain", "retry", "backlog", "limit", "soak");
+	static final List<String> MARIADB_SCENARIOS = List.of("drain", "retry", "backlog", "limit", "soak",
+			"workflow");
 
 	private BenchmarkApplication() {
 	}

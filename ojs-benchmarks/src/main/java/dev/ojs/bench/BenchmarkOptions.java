@@ -47,13 +47,15 @@ import java.util.List;
  * @param httpWorkers HTTP workers of the {@code http} scenario
  * @param limit options of the {@code limit} scenario
  * @param soak options of the {@code soak} scenario
+ * @param workflow options of the {@code workflow} scenario
  */
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, int warmupRuns, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
 		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
 		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle,
-		int scheduledAhead, List<String> systems, int coldJobs, int httpWorkers, LimitOptions limit, SoakOptions soak) {
+		int scheduledAhead, List<String> systems, int coldJobs, int httpWorkers, LimitOptions limit, SoakOptions soak,
+		WorkflowOptions workflow) {
 
 	/** The starter's name in {@code --systems}. */
 	public static final String OJS = "ojs";
@@ -64,13 +66,14 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 
 	static final String USAGE = """
 			Usage: java -jar ojs-benchmarks.jar [options]
-			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|limit|limited|soak|chaos[,...]
+			  --scenario=all|admin|enqueue|enqueue-single|enqueue-batch|drain|steady|idle|retry|backlog|cron|long-jobs|http|limit|limited|soak|workflow|chaos[,...]
 			                            (long-jobs: 1 s jobs at the default concurrency, whatever --concurrency says)
 			                            (http: HTTP binding fetch/ack against in-process, --drain-jobs up to 20k, --http-workers=N (4))
 			                            (limit: plain JDBC insert/claim/complete cycles, no engine; soak: long load, sampled)
 			                            (limited: two nodes drain a queue with a concurrency limit, against what it allows)
+			                            (workflow: a large batch and its callback, a long chain, CPU per step against a plain job)
 			  --jdbc-url=URL            PostgreSQL (default %s; created when missing), or MariaDB
-			                            (jdbc:mariadb://...; drain, retry, backlog, limit and soak only)
+			                            (jdbc:mariadb://...; drain, retry, backlog, limit, soak and workflow only)
 			  --smoke                   tiny sizes, for CI
 			  --runs=N                  run each scenario N times and print the median (default 1)
 			  --warmup-runs=N           first run each scenario N times unmeasured, to compile its hot paths (default 0)
@@ -88,6 +91,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
+			  --workflow-batch=N (10k jobs in one call, one on_complete callback) --workflow-chain=N (100 steps)
+			  --workflow-jobs=N (20k per CPU variant) --workflow-group-size=N (100) --workflow-chain-length=N (10)
 			  --scheduled-ahead=N       drain and retry: first insert N jobs due a day later (default 0);
 			                            the claim's cost is measured after the drain either way
 			  --backlog-small=N (10k) --backlog-large=N (1m) --backlog-duration=DURATION (PT10S, after --steady-warmup)
@@ -136,7 +141,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("cron-idle", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(10)),
 				(int) line.number("scheduled-ahead", 0), systems(line.list("systems", List.of(OJS))),
 				positive(line, "cold-jobs", smoke ? 200 : 50_000), positive(line, "http-workers", 4),
-				LimitOptions.parse(line, smoke), SoakOptions.parse(line, smoke));
+				LimitOptions.parse(line, smoke), SoakOptions.parse(line, smoke),
+				WorkflowOptions.parse(line, smoke));
 		if (options.scheduledAhead() < 0) {
 			throw new IllegalArgumentException("--scheduled-ahead must not be negative");
 		}
@@ -180,10 +186,12 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				case "limit", "soak" -> scenarios.add(name);
 				// not in all: jobs that run for a time, so it measures the limit, not the engine
 				case "limited" -> scenarios.add(name);
+				// not in all: workflows at scale, several nodes and drains
+				case "workflow" -> scenarios.add(name);
 				default -> {
 					if (!ALL.contains(name)) {
 						throw new IllegalArgumentException(
-								"Unknown scenario '" + name + "'; expected all, enqueue, admin, http, limit, limited, soak, chaos"
+								"Unknown scenario '" + name + "'; expected all, enqueue, admin, http, limit, limited, soak, workflow, chaos"
 										+ " or one of " + ALL);
 					}
 					scenarios.add(name);

@@ -5,15 +5,21 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where CPU time goes during a measurement, read from Linux's {@code /proc}: this JVM, the
  * database server's processes (all {@code postgres} ones, or {@code mariadbd}/{@code mysqld};
  * "postgres" in the figures' names), and the whole machine. Each figure is in percent of one core
- * (a saturated 2-core machine shows 200%). Processes that exit during the window are not
- * counted; the connection pool keeps PostgreSQL's backends alive across a measurement.
+ * (a saturated 2-core machine shows 200%). The database's figure is summed process by process:
+ * a process that exits during the window is not counted (never subtracted), one that starts in it
+ * counts from its start; the connection pool keeps PostgreSQL's backends alive across a
+ * measurement.
  * Elsewhere than Linux every figure is {@code NaN}.
  */
 public final class CpuUsage {
@@ -29,11 +35,13 @@ public final class CpuUsage {
 
 	private final long javaNanos;
 
-	private final double postgresTicks;
+	/** CPU ticks of each database server process, by process id. */
+	private final @Nullable Map<String, Double> postgresTicks;
 
 	private final double machineBusyTicks;
 
-	private CpuUsage(long wallNanos, long javaNanos, double postgresTicks, double machineBusyTicks) {
+	private CpuUsage(long wallNanos, long javaNanos, @Nullable Map<String, Double> postgresTicks,
+			double machineBusyTicks) {
 		this.wallNanos = wallNanos;
 		this.javaNanos = javaNanos;
 		this.postgresTicks = postgresTicks;
@@ -55,7 +63,7 @@ public final class CpuUsage {
 	public Split since(CpuUsage since) {
 		double seconds = (this.wallNanos - since.wallNanos) / 1e9;
 		double java = (this.javaNanos < 0) ? Double.NaN : (this.javaNanos - since.javaNanos) / 1e9 / seconds * 100;
-		double postgres = (this.postgresTicks - since.postgresTicks) / TICKS_PER_SECOND / seconds * 100;
+		double postgres = ticksSince(since.postgresTicks, this.postgresTicks) / TICKS_PER_SECOND / seconds * 100;
 		double machine = (this.machineBusyTicks - since.machineBusyTicks) / TICKS_PER_SECOND / seconds * 100;
 		return new Split(java, postgres, machine, seconds);
 	}
@@ -86,18 +94,37 @@ public final class CpuUsage {
 
 	}
 
-	private static double postgresTicks() {
-		if (!Files.isDirectory(PROC)) {
+	/**
+	 * Ticks between two readings of processes' ticks: each process's ticks since the earlier
+	 * reading, all of them for a process that started since; a process gone by the later
+	 * reading counts nothing. {@code NaN} when either reading is missing.
+	 */
+	static double ticksSince(@Nullable Map<String, Double> before, @Nullable Map<String, Double> now) {
+		if (before == null || now == null) {
 			return Double.NaN;
 		}
 		double ticks = 0;
+		for (Map.Entry<String, Double> process : now.entrySet()) {
+			ticks += Math.max(0, process.getValue() - before.getOrDefault(process.getKey(), 0.0));
+		}
+		return ticks;
+	}
+
+	private static @Nullable Map<String, Double> postgresTicks() {
+		if (!Files.isDirectory(PROC)) {
+			return null;
+		}
+		Map<String, Double> ticks = new HashMap<>();
 		try (DirectoryStream<Path> processes = Files.newDirectoryStream(PROC, "[0-9]*")) {
 			for (Path process : processes) {
-				ticks += postgresTicks(process);
+				double used = postgresTicks(process);
+				if (used > 0) {
+					ticks.put(process.getFileName().toString(), used);
+				}
 			}
 		}
 		catch (IOException ex) {
-			return Double.NaN;
+			return null;
 		}
 		return ticks;
 	}

@@ -15,7 +15,9 @@ import java.util.Map;
  * <li>steady state ≥ 15,000 jobs/s;</li>
  * <li>idle latency p50 &lt; 10 ms and p99 &lt; 50 ms;</li>
  * <li>retry path ≥ 50% of the drain rate;</li>
- * <li>a 1M backlog within 20% of a 10k one (not slower than 0.8×).</li>
+ * <li>a 1M backlog within 20% of a 10k one (not slower than 0.8×);</li>
+ * <li>a workflow step's CPU (JVM and database) at most 1.5× a plain job's, for every kind of
+ * workflow measured.</li>
  * </ul>
  */
 public final class Targets {
@@ -62,6 +64,12 @@ public final class Targets {
 			double ratio = backlog.extra().getOrDefault("large_to_small", Double.NaN);
 			verdicts.add(new Verdict("1M backlog within 20% of 10k", figure(backlog.jobsPerSecond(), 0)
 					+ " jobs/s = " + figure(ratio, 2) + "× the 10k rate", ratio >= 0.8));
+		}
+		ScenarioResult workflow = results.get("workflow");
+		if (workflow != null) {
+			double ratio = workflow.extra().getOrDefault("cpu_ratio_max", Double.NaN);
+			verdicts.add(new Verdict("workflow step CPU ≤ 1.5× a plain job's",
+					"at most " + figure(ratio, 2) + "× (groups, batches, chains)", ratio <= 1.5));
 		}
 		return verdicts;
 	}

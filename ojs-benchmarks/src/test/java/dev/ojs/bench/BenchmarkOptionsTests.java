@@ -89,4 +89,31 @@ class BenchmarkOptionsTests {
 			.withMessageContaining("--limit-clients");
 	}
 
+	@Test
+	void workflowIsNotInAllAndItsSizesFollowIssue29() {
+		assertThat(BenchmarkOptions.parse(CommandLine.parse()).scenarios()).doesNotContain("workflow");
+		BenchmarkOptions options = BenchmarkOptions.parse(CommandLine.parse("--scenario=workflow"));
+		assertThat(options.scenarios()).containsExactly("workflow");
+		assertThat(options.workflow()).isEqualTo(new WorkflowOptions(10_000, 100, 20_000, 100, 10));
+		assertThat(BenchmarkOptions.parse(CommandLine.parse("--scenario=workflow", "--workflow-batch=50k",
+				"--workflow-chain=500", "--workflow-jobs=1k", "--workflow-group-size=10", "--workflow-chain-length=4"))
+			.workflow()).isEqualTo(new WorkflowOptions(50_000, 500, 1_000, 10, 4));
+	}
+
+	@Test
+	void workflowSizesAreChecked() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(CommandLine.parse("--workflow-chain=1001")))
+			.withMessageContaining("--workflow-chain");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(CommandLine.parse("--workflow-chain-length=1")))
+			.withMessageContaining("--workflow-chain-length");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(CommandLine.parse("--workflow-batch=0")))
+			.withMessageContaining("--workflow-batch");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(CommandLine.parse("--workflow-group-size=1001")))
+			.withMessageContaining("--workflow-group-size");
+	}
+
 }

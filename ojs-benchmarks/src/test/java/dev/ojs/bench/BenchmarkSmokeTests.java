@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,6 +102,26 @@ class BenchmarkSmokeTests {
 			assertThat(files.map((file) -> file.getFileName().toString().replaceAll("[0-9-]", "")))
 				.containsExactlyInAnyOrder("soak.csv", "soak.svg");
 		}
+	}
+
+	/**
+	 * Issue 29 §7: a batch created in one call whose callback runs exactly once, a chain step to
+	 * step, and the CPU of workflow steps against plain jobs, on PostgreSQL and on MariaDB.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "postgresql", "mariadb" })
+	void workflowScenarioCountsOneCallbackAndComparesCpu(String database) throws Exception {
+		String url = database.equals("mariadb") ? BenchTestDatabase.mariaDbUrl() : BenchTestDatabase.postgresUrl();
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=workflow", "--workflow-batch=1500",
+				"--workflow-chain=12", "--jdbc-url=" + url }, out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.text()).contains("== workflow: a batch of 1500 no-op jobs created in one call", "callbacks: 1",
+				"== workflow: a chain of 12 no-op steps", "what wakes the next step", "batches of 20 + callback",
+				"chains of 5", "plain jobs, again");
+		assertThat(out.lastLine()).startsWith("RESULT scenario=workflow ")
+			.contains(" jobs=1500 ", " batch_jobs=1500.00 ", " callbacks=1.00 ", " chain_steps=12.00 ")
+			.containsPattern(" cpu_ratio_max=[0-9.]+");
 	}
 
 	@Test

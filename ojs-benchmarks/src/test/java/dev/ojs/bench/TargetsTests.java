@@ -46,6 +46,20 @@ class TargetsTests {
 			.containsExactly(false);
 	}
 
+	/** Issue 29 §7: a workflow step's CPU is at most 1.5× a plain job's, the worst kind of workflow judged. */
+	@Test
+	void workflowStepCpuIsJudgedByItsWorstRatio() {
+		assertThat(Targets.judge(Map.of("workflow", rate("workflow", 1).with("cpu_ratio_max", 1.5))))
+			.containsExactly(new Verdict("workflow step CPU ≤ 1.5× a plain job's", "at most 1.50× (groups, batches, chains)",
+					true));
+		assertThat(Targets.judge(Map.of("workflow", rate("workflow", 1).with("cpu_ratio_max", 1.51))))
+			.extracting(Verdict::met)
+			.containsExactly(false);
+		assertThat(Targets.judge(Map.of("workflow", rate("workflow", 1)))).as("no ratio measured")
+			.extracting(Verdict::met)
+			.containsExactly(false);
+	}
+
 	/**
 	 * The steady scenario is throttled at the target rate by default: it meets the target by
 	 * keeping up with it, since it cannot complete more than it is offered.

@@ -27,4 +27,14 @@ public class BenchConfiguration {
 		return new BenchJobs(jobProbe);
 	}
 
+	@Bean
+	WorkflowProbe workflowProbe() {
+		return new WorkflowProbe();
+	}
+
+	@Bean
+	WorkflowJobs workflowJobs(WorkflowProbe workflowProbe) {
+		return new WorkflowJobs(workflowProbe);
+	}
+
 }

@@ -33,6 +33,7 @@ public interface Scenario {
 			case "limit" -> new LimitScenario();
 			case "soak" -> new SoakScenario();
 			case "limited" -> new LimitedQueueScenario();
+			case "workflow" -> new WorkflowScenario();
 			default -> throw new IllegalArgumentException("Unknown scenario " + name);
 		};
 	}
