@@ -31,8 +31,17 @@ import dev.ojs.workflow.WorkflowType;
  */
 public class OjsWorkflows {
 
-	/** Most steps (or jobs) in one workflow, as in one batch enqueue (decision 18). */
+	/**
+	 * Most steps (or jobs) in one workflow created over HTTP, as in one batch enqueue
+	 * (decision 18); the HTTP binding checks it.
+	 */
 	public static final int MAX_STEPS = 1000;
+
+	/**
+	 * Most steps (or jobs) in one workflow created through this service: one transaction
+	 * inserts them all, so a batch of tens of thousands is created at once or not at all.
+	 */
+	public static final int MAX_JOBS = 100_000;
 
 	private final OjsTemplate template;
 
@@ -90,10 +99,7 @@ public class OjsWorkflows {
 	public String create(WorkflowType type, @Nullable String name, List<OjsTemplate.Enqueue> steps,
 			Map<WorkflowRole, OjsTemplate.Enqueue> callbacks, Map<String, Object> metadata) {
 		String stepsField = (type == WorkflowType.CHAIN) ? "steps" : "jobs";
-		if (steps.isEmpty() || steps.size() > MAX_STEPS) {
-			throw new OjsValidationException(stepsField,
-					"The '{field}' field must hold 1 to " + MAX_STEPS + " jobs, got " + steps.size() + ".");
-		}
+		checkSize(stepsField, steps.size(), MAX_JOBS);
 		if (!callbacks.isEmpty() && type != WorkflowType.BATCH) {
 			throw new OjsValidationException("callbacks", "Only a batch has '{field}'.");
 		}
@@ -299,6 +305,14 @@ public class OjsWorkflows {
 	 */
 	public record WorkflowInfo(Workflow workflow, List<WorkflowJob> jobs, List<Job> failedJobs) {
 
+	}
+
+	/** Refuses a workflow without steps or with more than {@code max}, naming the field. */
+	public static void checkSize(String field, int size, int max) {
+		if (size < 1 || size > max) {
+			throw new OjsValidationException(field,
+					"The '{field}' field must hold 1 to " + max + " jobs, got " + size + ".");
+		}
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.ojs.spring;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -140,6 +141,20 @@ abstract class WorkflowIntegrationTests {
 			.isThrownBy(() -> this.workflows.batch("bad", List.of(step("it.wf.produce", 1)),
 					Map.of(WorkflowRole.ON_COMPLETE, step("Not A Type"))))
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("callbacks.on_complete.type"));
+	}
+
+	/** From Java a workflow may hold more jobs than one HTTP batch enqueue (decision 18's 1,000), up to MAX_JOBS. */
+	@Test
+	void javaBatchesHoldMoreJobsThanAnHttpBatchEnqueue() {
+		String id = this.workflows.group("large", Collections.nCopies(OjsWorkflows.MAX_STEPS + 500,
+				step("it.wf.produce", 1)));
+		assertThat(this.workflows.find(id)).hasValueSatisfying((info) -> {
+			assertThat(info.workflow().total()).isEqualTo(1500);
+			assertThat(info.jobs()).hasSize(1500);
+		});
+		assertThatExceptionOfType(OjsValidationException.class)
+			.isThrownBy(() -> OjsWorkflows.checkSize("jobs", OjsWorkflows.MAX_JOBS + 1, OjsWorkflows.MAX_JOBS))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("jobs"));
 	}
 
 	/** ojs-events.md §3.5: one event per transition, after its commit; a failure names its step and error. */

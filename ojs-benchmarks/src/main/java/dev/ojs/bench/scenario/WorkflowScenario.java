@@ -1,15 +1,11 @@
 package dev.ojs.bench.scenario;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.LatencyRecorder;
@@ -17,17 +13,12 @@ import dev.ojs.bench.LatencySummary;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
 import dev.ojs.bench.WorkflowOptions;
-import dev.ojs.jdbc.JdbcJobStore;
-import dev.ojs.job.JobIds;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
 import dev.ojs.spring.OjsWorkflows;
 import dev.ojs.workflow.Workflow;
-import dev.ojs.workflow.WorkflowJob;
-import dev.ojs.workflow.WorkflowRole;
 import dev.ojs.workflow.WorkflowState;
 import dev.ojs.workflow.WorkflowStore;
-import dev.ojs.workflow.WorkflowType;
 
 /**
  * Workflows at scale, on a node that runs the worker: a batch of {@code --workflow-batch} no-op
@@ -48,11 +39,9 @@ final class WorkflowScenario implements Scenario {
 		WorkflowOptions workflow = options.workflow();
 		BatchRun batch = batch(environment, workflow.batch());
 		new ResultTable("workflow: a batch of " + workflow.batch() + " no-op jobs created in one call, one on_complete"
-				+ " callback; one node, concurrency " + options.concurrency(), "jobs", "create s", "of it: jobs' insert s",
-				"workflow row and marks s", "created jobs/s", "steps done s", "callback after last step ms",
+				+ " callback; one node, concurrency " + options.concurrency(), "jobs", "create s", "created jobs/s", "steps done s", "callback after last step ms",
 				"callback after create s", "callbacks", "state")
-			.row(workflow.batch(), batch.createSeconds(), batch.created().insertSeconds(), batch.created().markSeconds(),
-					workflow.batch() / batch.createSeconds(), batch.stepsSeconds(), batch.callbackAfterLastStepMillis(),
+			.row(workflow.batch(), batch.createSeconds(), workflow.batch() / batch.createSeconds(), batch.stepsSeconds(), batch.callbackAfterLastStepMillis(),
 					batch.callbackSeconds(), batch.callbacks(), batch.state())
 			.print(environment.out());
 		environment.out().println("callbacks: " + batch.callbacks());
@@ -72,8 +61,6 @@ final class WorkflowScenario implements Scenario {
 		ScenarioResult result = new ScenarioResult(name(), workflow.batch(), batch.callbackSeconds(), gaps)
 			.with("batch_jobs", workflow.batch())
 			.with("batch_create_s", batch.createSeconds())
-			.with("batch_insert_s", batch.created().insertSeconds())
-			.with("batch_marks_s", batch.created().markSeconds())
 			.with("batch_steps_done_s", batch.stepsSeconds())
 			.with("callback_after_last_step_ms", batch.callbackAfterLastStepMillis())
 			.with("callback_after_create_s", batch.callbackSeconds())
@@ -88,25 +75,14 @@ final class WorkflowScenario implements Scenario {
 	/**
 	 * A batch run.
 	 * @param createSeconds the create call
-	 * @param created the parts of the create call
 	 * @param stepsSeconds from the call's return until the last job completed
 	 * @param callbackAfterLastStepMillis from the last job's completion until the callback started
 	 * @param callbackSeconds from the call's return until the callback started
 	 * @param callbacks executions of the callback
 	 * @param state the workflow's state at the end
 	 */
-	record BatchRun(double createSeconds, Created created, double stepsSeconds, double callbackAfterLastStepMillis,
+	record BatchRun(double createSeconds, double stepsSeconds, double callbackAfterLastStepMillis,
 			double callbackSeconds, long callbacks, WorkflowState state) {
-
-	}
-
-	/**
-	 * A batch created in one call.
-	 * @param id the workflow's id
-	 * @param insertSeconds inserting its jobs, in the transaction
-	 * @param markSeconds its row and marking its jobs as its own ({@link WorkflowStore#create}), in the transaction
-	 */
-	record Created(String id, double insertSeconds, double markSeconds) {
 
 	}
 
@@ -125,17 +101,15 @@ final class WorkflowScenario implements Scenario {
 		Duration timeout = environment.options().timeout();
 		BenchEnvironment.Node node = environment.start(environment.newPrefix(), true, Map.of());
 		WorkflowProbe probe = node.context().getBean(WorkflowProbe.class);
-		TransactionTemplate transaction = new TransactionTemplate(
-				new DataSourceTransactionManager(node.context().getBean(JdbcJobStore.class).dataSource()));
 		List<OjsTemplate.Enqueue> jobs = new ArrayList<>(size);
 		List<Long> args = List.of(LatencyRecorder.nowMicros());
 		for (int i = 0; i < size; i++) {
 			jobs.add(new OjsTemplate.Enqueue(BenchJobs.NOOP, args, JobOptions.none()));
 		}
 		long start = System.nanoTime();
-		Created batch = createBatch(node.context(), transaction, jobs,
-				new OjsTemplate.Enqueue(WorkflowJobs.CALLBACK, List.of(), JobOptions.none()));
-		String id = batch.id();
+		String id = node.context().getBean(OjsWorkflows.class).batch("bench-batch", jobs)
+			.onComplete(new OjsTemplate.Enqueue(WorkflowJobs.CALLBACK, List.of(), JobOptions.none()))
+			.enqueue();
 		long created = System.nanoTime();
 		node.probe().await(probe::callbacks, 1, timeout, "the batch's callback");
 		// the callback's completion ends the batch
@@ -150,45 +124,8 @@ final class WorkflowScenario implements Scenario {
 			throw new IllegalStateException(
 					"The batch's callback ran " + callbacks + " times (exactly once expected); the batch is " + state);
 		}
-		return new BatchRun((created - start) / 1e9, batch, (lastStep - created) / 1e9, (callbackStart - lastStep) / 1e6,
+		return new BatchRun((created - start) / 1e9, (lastStep - created) / 1e9, (callbackStart - lastStep) / 1e6,
 				(callbackStart - created) / 1e9, callbacks, state);
-	}
-
-	/**
-	 * Creates a batch with one {@code on_complete} callback in one transaction, through the
-	 * calls {@link OjsWorkflows#batch} makes but without its limit of
-	 * {@value OjsWorkflows#MAX_STEPS} jobs: the jobs (the callback {@code pending}) and the
-	 * workflow's row.
-	 */
-	static Created createBatch(ConfigurableApplicationContext context, TransactionTemplate transaction,
-			List<OjsTemplate.Enqueue> jobs, OjsTemplate.Enqueue callback) {
-		OjsTemplate template = context.getBean(OjsTemplate.class);
-		WorkflowStore store = context.getBean(WorkflowStore.class);
-		Instant now = context.getBean(JdbcJobStore.class).now();
-		String id = JobIds.newId(now);
-		List<OjsTemplate.Enqueue> stepJobs = new ArrayList<>(jobs.size());
-		List<WorkflowJob> members = new ArrayList<>(jobs.size() + 1);
-		for (int i = 0; i < jobs.size(); i++) {
-			OjsTemplate.Enqueue job = jobs.get(i);
-			String jobId = JobIds.newId(now);
-			stepJobs.add(new OjsTemplate.Enqueue(job.type(), job.args(), JobOptions.builder().id(jobId).build()));
-			members.add(new WorkflowJob(jobId, job.type(), WorkflowRole.STEP, i, null));
-		}
-		String callbackId = JobIds.newId(now);
-		OjsTemplate.Enqueue callbackJob = new OjsTemplate.Enqueue(callback.type(), callback.args(),
-				JobOptions.builder().id(callbackId).pending(true).build());
-		members.add(new WorkflowJob(callbackId, callback.type(), WorkflowRole.ON_COMPLETE, 0, null));
-		long[] times = new long[3];
-		transaction.executeWithoutResult((status) -> {
-			times[0] = System.nanoTime();
-			template.enqueueBatch(stepJobs);
-			template.enqueueBatch(List.of(callbackJob));
-			times[1] = System.nanoTime();
-			store.create(new Workflow(id, WorkflowType.BATCH, "bench-batch", WorkflowState.RUNNING, jobs.size(), 0, 0,
-					"{}", now, null), members);
-			times[2] = System.nanoTime();
-		});
-		return new Created(id, (times[1] - times[0]) / 1e9, (times[2] - times[1]) / 1e9);
 	}
 
 	private ChainRun chain(BenchEnvironment environment, int steps) {

@@ -68,6 +68,8 @@ public class OjsWorkflowsController {
 			throw EnqueueRequest.invalid(field, "The '" + field + "' field must be a non-empty array of jobs.", "array",
 					stepsNode);
 		}
+		// decision 18: over HTTP, as many as one batch enqueue
+		OjsWorkflows.checkSize(field, stepsNode.size(), OjsWorkflows.MAX_STEPS);
 		JsonNode defaults = request.get("options");
 		if (defaults != null && !defaults.isNull() && !defaults.isObject()) {
 			throw EnqueueRequest.invalid("options", "The 'options' field must be a JSON object.", "object", defaults);

@@ -1,5 +1,6 @@
 package dev.ojs.web.http;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -10,6 +11,8 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.ojs.spring.OjsWorkflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +44,9 @@ abstract class WorkflowsHttpTests {
 				List.of(Map.of("type", "group", "args", List.of(), "jobs", List.of(job))))), "steps[0].jobs");
 		assertRefused(this.client.post("/ojs/v1/workflows", Map.of("type", "dag", "jobs", List.of(job))), "type");
 		assertRefused(this.client.post("/ojs/v1/workflows", Map.of("type", "group", "jobs", List.of())), "jobs");
+		// decision 18: as many as one batch enqueue (the Java API takes more)
+		assertRefused(this.client.post("/ojs/v1/workflows", Map.of("type", "batch", "jobs",
+				Collections.nCopies(OjsWorkflows.MAX_STEPS + 1, job))), "jobs");
 		assertRefused(this.client.post("/ojs/v1/workflows", Map.of("type", "group", "jobs",
 				List.of(job, Map.of("type", "wf.job", "args", "not-an-array")))), "jobs[1].args");
 		assertRefused(this.client.post("/ojs/v1/workflows", Map.of("type", "batch", "jobs", List.of(job),
