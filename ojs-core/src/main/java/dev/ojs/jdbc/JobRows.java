@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.RowMapper;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -26,11 +27,16 @@ import dev.ojs.retry.RetryPolicy;
  */
 final class JobRows extends SqlSupport {
 
-	/** Column order of the rows {@link #lazily()} and {@link #read} map. */
+	/**
+	 * Column order of the rows {@link #lazily()} and {@link #read} map. The workflow columns
+	 * are nullable columns of the row itself, {@code NULL} on a plain job: no join, and a
+	 * workflow's advance reads its job's place from here.
+	 */
 	static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "priority", "state", "attempt",
 			"max_attempts", "retry_policy", "errors", "dead_letter", "unique_key", "scheduled_at", "created_at",
 			"enqueued_at", "started_at", "completed_at", "discarded_at", "locked_by", "locked_until", "expires_at",
-			"timeout_ms", "visibility_timeout_ms", "workflow_id", "parent_results", "sequence_key");
+			"timeout_ms", "visibility_timeout_ms", "workflow_id", "workflow_type", "workflow_role", "workflow_step",
+			"parent_results", "sequence_key");
 
 	static final String SELECT_COLUMNS = String.join(", ", COLUMNS);
 
@@ -97,7 +103,13 @@ final class JobRows extends SqlSupport {
 				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
 				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
 				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24),
-				lowercase(rs.getString(25)), rs.getString(26), rs.getString(27));
+				lowercase(rs.getString(25)), place(rs, 26), rs.getString(29), rs.getString(30));
+	}
+
+	/** The job's place in its workflow (type, role, step), or {@code null} for a plain job. */
+	private static @Nullable WorkflowPlace place(ResultSet rs, int column) throws SQLException {
+		String role = rs.getString(column + 1);
+		return (role != null) ? new WorkflowPlace(rs.getString(column), role, rs.getInt(column + 2)) : null;
 	}
 
 	/** A duration stored in milliseconds, or {@code null}. */
@@ -122,7 +134,8 @@ final class JobRows extends SqlSupport {
 				JobState.ACTIVE, row.attempt() + 1, row.maxAttempts(), row.retryPolicy(), row.errors(),
 				row.deadLetter(), row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), now,
 				row.completedAt(), row.discardedAt(), nodeId, lockedUntil, row.expiresAt(), row.timeout(),
-				row.visibilityTimeout(), row.workflowId(), row.parentResultsJson(), row.sequenceKey());
+				row.visibilityTimeout(), row.workflowId(), row.workflowPlace(), row.parentResultsJson(),
+				row.sequenceKey());
 	}
 
 	/** The job as the expirer left {@code row} (read before its UPDATE). */
@@ -130,8 +143,8 @@ final class JobRows extends SqlSupport {
 		return new Job(row.id(), row.type(), row.queue(), row.argsJson(), row.metaJson(), row.priority(),
 				JobState.DISCARDED, row.attempt(), row.maxAttempts(), row.retryPolicy(), row.errors(), false,
 				row.uniqueKey(), row.scheduledAt(), row.createdAt(), row.enqueuedAt(), row.startedAt(), null, now, null,
-				null, row.expiresAt(), row.timeout(), row.visibilityTimeout(), row.workflowId(), row.parentResultsJson(),
-				row.sequenceKey());
+				null, row.expiresAt(), row.timeout(), row.visibilityTimeout(), row.workflowId(), row.workflowPlace(),
+				row.parentResultsJson(), row.sequenceKey());
 	}
 
 }

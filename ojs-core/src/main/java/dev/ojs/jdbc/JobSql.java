@@ -40,10 +40,22 @@ final class JobSql extends SqlSupport {
 	 * histories are read when first used, one query for each chunk's (an ack needs none).
 	 */
 	List<Job> findByIds(List<String> ids) {
+		return findByIds(ids, "");
+	}
+
+	/**
+	 * The jobs of workflows among these ids, as {@link #findByIds(List)} reads them; a plain
+	 * job among them is not read.
+	 */
+	List<Job> findWorkflowJobs(List<String> ids) {
+		return findByIds(ids, " AND workflow_id IS NOT NULL");
+	}
+
+	private List<Job> findByIds(List<String> ids, String filter) {
 		List<Job> found = new ArrayList<>(ids.size());
 		for (List<String> chunk : chunks(ids, CHUNK)) {
 			found.addAll(this.jdbc.query("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
-					+ idMarkers(chunk.size()) + ")", (ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
+					+ idMarkers(chunk.size()) + ")" + filter, (ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
 		}
 		return found;
 	}

@@ -69,7 +69,8 @@ final class Reservations {
 				job.attempt(), job.maxAttempts(), job.retryPolicy(), job.errors(), job.deadLetter(), job.uniqueKey(),
 				job.scheduledAt(), job.createdAt(), job.enqueuedAt(), job.startedAt(), job.completedAt(),
 				job.discardedAt(), job.lockedBy(), lockedUntil, job.expiresAt(), job.timeout(),
-				job.visibilityTimeout(), job.workflowId(), job.parentResultsJson(), job.sequenceKey());
+				job.visibilityTimeout(), job.workflowId(), job.workflowPlace(), job.parentResultsJson(),
+				job.sequenceKey());
 	}
 
 }

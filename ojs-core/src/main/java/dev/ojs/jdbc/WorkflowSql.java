@@ -6,11 +6,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
 import dev.ojs.workflow.WorkflowListener;
@@ -84,12 +84,15 @@ final class WorkflowSql extends SqlSupport {
 					setInstant(ps, 9, workflow.createdAt());
 					setInstant(ps, 10, workflow.finishedAt());
 				});
+		// the type is kept on each job's row, so that a job read (a claim) tells its place without a join
 		this.jdbc.batchUpdate("UPDATE " + this.table + " SET workflow_id = " + idParam()
-				+ ", workflow_step = ?, workflow_role = ? WHERE id = " + idParam(), jobs, CHUNK, (ps, job) -> {
+				+ ", workflow_type = ?, workflow_step = ?, workflow_role = ? WHERE id = " + idParam(), jobs, CHUNK,
+				(ps, job) -> {
 					ps.setString(1, workflow.id());
-					ps.setInt(2, job.step());
-					ps.setString(3, job.role().value());
-					ps.setString(4, job.jobId());
+					ps.setString(2, workflow.type().value());
+					ps.setInt(3, job.step());
+					ps.setString(4, job.role().value());
+					ps.setString(5, job.jobId());
 				});
 	}
 
@@ -129,11 +132,9 @@ final class WorkflowSql extends SqlSupport {
 			if (!jobs.cancel(id, now)) {
 				return false;
 			}
-			List<String> workflow = this.jdbc.queryForList("SELECT workflow_id FROM " + this.table + " WHERE id = "
-					+ idParam() + " AND workflow_id IS NOT NULL", String.class, id);
-			if (!workflow.isEmpty()) {
-				jobs.findById(id).ifPresent((job) -> advance(List.of(new Ended(job, false)), Map.of(), now));
-			}
+			// one read, which finds nothing for a plain job
+			advance(jobs.findWorkflowJobs(List.of(id)).stream().map((job) -> new Ended(job, false)).toList(),
+					Map.of(), now);
 			return true;
 		}));
 	}
@@ -145,22 +146,18 @@ final class WorkflowSql extends SqlSupport {
 	 */
 	int cancelJobs(List<String> ids, Instant now, JobSql jobs) {
 		Integer cancelled = this.joined.execute((status) -> {
-			Set<String> members = new LinkedHashSet<>();
-			for (List<String> chunk : chunks(ids, CHUNK)) {
-				members.addAll(this.jdbc.query((con) -> {
-					var ps = con.prepareStatement("SELECT id FROM " + this.table + " WHERE id IN ("
-							+ idMarkers(chunk.size()) + ") AND workflow_id IS NOT NULL");
-					bindValues(ps, 1, chunk);
-					return ps;
-				}, (rs, rowNum) -> rs.getString(1).toLowerCase(java.util.Locale.ROOT)));
+			// the jobs of workflows as read before their cancel: what their advance uses does not change
+			Map<String, Job> members = new LinkedHashMap<>();
+			for (Job job : jobs.findWorkflowJobs(ids)) {
+				members.put(job.id().toLowerCase(java.util.Locale.ROOT), job);
 			}
-			List<String> plain = ids.stream().filter((id) -> !members.contains(id)).toList();
+			List<String> plain = ids.stream().filter((id) -> !members.containsKey(id)).toList();
 			int count = plain.isEmpty() ? 0 : jobs.cancel(plain, now);
 			List<Ended> ended = new ArrayList<>();
-			for (String id : members) {
-				if (jobs.cancel(id, now)) {
+			for (Map.Entry<String, Job> member : members.entrySet()) {
+				if (jobs.cancel(member.getKey(), now)) {
 					count++;
-					jobs.findById(id).ifPresent((job) -> ended.add(new Ended(job, false)));
+					ended.add(new Ended(member.getValue(), false));
 				}
 			}
 			advance(ended, Map.of(), now);
@@ -229,7 +226,7 @@ final class WorkflowSql extends SqlSupport {
 	/**
 	 * Advances the workflows of these ended jobs, in the transaction of their ends: the
 	 * workflows are locked in id order, so that two transactions never wait for each other
-	 * in a cycle.
+	 * in a cycle. Each job's role and step come with the job as read ({@link Job#workflowPlace()}).
 	 */
 	void advance(List<Ended> ended, Map<String, String> results, Instant now) {
 		List<Ended> ordered = new ArrayList<>(ended);
@@ -246,13 +243,12 @@ final class WorkflowSql extends SqlSupport {
 			// a cancelled workflow: its active steps finish but never advance it (decision 32)
 			return;
 		}
-		List<Object[]> place = this.jdbc.query("SELECT workflow_role, workflow_step FROM " + this.table + " WHERE id = "
-				+ idParam(), (rs, rowNum) -> new Object[] { rs.getString(1), rs.getInt(2) }, ended.job().id());
-		if (place.isEmpty() || place.get(0)[0] == null) {
+		WorkflowPlace place = ended.job().workflowPlace();
+		if (place == null) {
 			return;
 		}
-		WorkflowRole role = WorkflowRole.fromValue((String) place.get(0)[0]);
-		int step = (Integer) place.get(0)[1];
+		WorkflowRole role = WorkflowRole.fromValue(place.role());
+		int step = place.step();
 		if (role != WorkflowRole.STEP) {
 			callbackEnded(workflow, now);
 			return;

@@ -48,6 +48,7 @@ import dev.ojs.retry.RetryPolicy;
  * {@code timeout} once it has run this long ({@link #deadline()})
  * @param visibilityTimeout its own reservation for claims that name none, or {@code null}
  * @param workflowId the workflow the job is a step or callback of, or {@code null} for a plain job
+ * @param workflowPlace its type, role and step in that workflow, or {@code null} for a plain job
  * @param parentResultsJson the JSON array of the results it was given by its workflow (a chain's
  * earlier steps, a batch's jobs), or {@code null}
  * @param sequenceKey the key of its sequence (jobs with one key run one at a time, in enqueue
@@ -59,23 +60,10 @@ public record Job(String id, String type, String queue, String argsJson, String 
 		@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
 		@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt,
 		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String workflowId,
-		@Nullable String parentResultsJson, @Nullable String sequenceKey) {
+		@Nullable WorkflowPlace workflowPlace, @Nullable String parentResultsJson, @Nullable String sequenceKey) {
 
 	public Job {
 		errors = LazyErrorHistory.copyOf(errors);
-	}
-
-	/** A job outside any sequence. */
-	public Job(String id, String type, String queue, String argsJson, String metaJson, int priority, JobState state,
-			int attempt, int maxAttempts, RetryPolicy retryPolicy, List<ErrorEntry> errors, boolean deadLetter,
-			@Nullable String uniqueKey, Instant scheduledAt, Instant createdAt, Instant enqueuedAt,
-			@Nullable Instant startedAt, @Nullable Instant completedAt, @Nullable Instant discardedAt,
-			@Nullable String lockedBy, @Nullable Instant lockedUntil, @Nullable Instant expiresAt,
-			@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String workflowId,
-			@Nullable String parentResultsJson) {
-		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
-				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
-				lockedUntil, expiresAt, timeout, visibilityTimeout, workflowId, parentResultsJson, null);
 	}
 
 	/** A job outside any workflow. */
@@ -87,7 +75,7 @@ public record Job(String id, String type, String queue, String argsJson, String 
 			@Nullable Duration timeout, @Nullable Duration visibilityTimeout) {
 		this(id, type, queue, argsJson, metaJson, priority, state, attempt, maxAttempts, retryPolicy, errors,
 				deadLetter, uniqueKey, scheduledAt, createdAt, enqueuedAt, startedAt, completedAt, discardedAt, lockedBy,
-				lockedUntil, expiresAt, timeout, visibilityTimeout, null, null);
+				lockedUntil, expiresAt, timeout, visibilityTimeout, null, null, null, null);
 	}
 
 	/** A job without timeouts of its own. */
@@ -146,7 +134,7 @@ public record Job(String id, String type, String queue, String argsJson, String 
 						this.maxAttempts, this.retryPolicy, this.errors, this.deadLetter, this.uniqueKey, this.scheduledAt,
 						this.createdAt, this.enqueuedAt, this.startedAt, this.completedAt, this.discardedAt, this.lockedBy,
 						this.lockedUntil, this.expiresAt, this.timeout, this.visibilityTimeout, this.workflowId,
-						this.parentResultsJson, this.sequenceKey);
+						this.workflowPlace, this.parentResultsJson, this.sequenceKey);
 	}
 
 	/**

@@ -225,13 +225,15 @@ CREATE TABLE IF NOT EXISTS ojs_stats (
 -- Workflows (ojs-workflows.md, spec README decisions 25-34): one row per chain, group or batch; its
 -- steps and callbacks are rows of ojs_jobs with workflow_id set. workflow_step is the index of a step
 -- in its workflow; workflow_role is "step", or the callback a batch job is: on_success, on_failure,
--- on_complete. parent_results is the JSON array of the earlier steps' results (a chain step) or of
--- the jobs' results (a batch callback), set when the job is activated. total counts the steps (no
--- callbacks); completed and failed count those that ended. Every end of a workflow job locks its
--- workflow row in the same transaction, so each advance happens once.
+-- on_complete. workflow_type is the workflow's type, kept on the row so that a job read tells where
+-- it stands without a join. parent_results is the JSON array of the earlier steps' results (a chain
+-- step) or of the jobs' results (a batch callback), set when the job is activated. total counts the
+-- steps (no callbacks); completed and failed count those that ended. Every end of a workflow job
+-- locks its workflow row in the same transaction, so each advance happens once.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_id VARCHAR(36);
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_step INT;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_role VARCHAR(16);
+ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_type VARCHAR(16);
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS parent_results CLOB;
 CREATE INDEX IF NOT EXISTS ojs_jobs_workflow_idx ON ojs_jobs (workflow_id, workflow_step);
 CREATE TABLE IF NOT EXISTS ojs_workflows (

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	workflow_id     CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL,
 	workflow_step   INT          NULL,
 	workflow_role   VARCHAR(16)  NULL,
+	workflow_type   VARCHAR(16)  NULL,
 	parent_results  LONGTEXT     NULL,
 	concurrency_key VARCHAR(255) NULL,
 	sequence_key    VARCHAR(255) NULL,
@@ -76,6 +77,7 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 -- Workflows came later still; a table created before them needs, once:
 --   ALTER TABLE ojs_jobs ADD COLUMN workflow_id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NULL,
 --     ADD COLUMN workflow_step INT NULL, ADD COLUMN workflow_role VARCHAR(16) NULL,
+--     ADD COLUMN workflow_type VARCHAR(16) NULL,
 --     ADD COLUMN parent_results LONGTEXT NULL, ADD INDEX ojs_jobs_workflow_idx (workflow_id, workflow_step);
 -- and one created before concurrency_key (the key of a per-key limit of its type) needs, once:
 --   ALTER TABLE ojs_jobs ADD COLUMN concurrency_key VARCHAR(255) NULL;
@@ -235,10 +237,11 @@ CREATE TABLE IF NOT EXISTS ojs_stats (
 -- Workflows (ojs-workflows.md, spec README decisions 25-34): one row per chain, group or batch; its
 -- steps and callbacks are rows of ojs_jobs with workflow_id set. workflow_step is the index of a step
 -- in its workflow; workflow_role is "step", or the callback a batch job is: on_success, on_failure,
--- on_complete. parent_results is the JSON array of the earlier steps' results (a chain step) or of
--- the jobs' results (a batch callback), set when the job is activated. total counts the steps (no
--- callbacks); completed and failed count those that ended. Every end of a workflow job locks its
--- workflow row in the same transaction, so each advance happens once.
+-- on_complete. workflow_type is the workflow's type, kept on the row so that a job read tells where
+-- it stands without a join. parent_results is the JSON array of the earlier steps' results (a chain
+-- step) or of the jobs' results (a batch callback), set when the job is activated. total counts the
+-- steps (no callbacks); completed and failed count those that ended. Every end of a workflow job
+-- locks its workflow row in the same transaction, so each advance happens once.
 CREATE TABLE IF NOT EXISTS ojs_workflows (
 	id          CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
 	type        VARCHAR(16)  NOT NULL,

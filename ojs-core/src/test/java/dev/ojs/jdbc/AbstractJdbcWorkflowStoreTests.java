@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,8 +23,10 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
@@ -211,6 +214,73 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 			assertThat(claim("callbacks", 10)).as("round %d", round).hasSize(1);
 			assertThat(states(id)).as("round %d", round).containsOnly(JobState.COMPLETED);
 		}
+	}
+
+	/** A job read says where it stands in its workflow: type, role and step, from its own row. */
+	@Test
+	void jobsCarryTheirPlaceInTheirWorkflow() {
+		String chain = create(WorkflowType.CHAIN, 2, List.of());
+		Job first = claimOne("steps");
+		assertThat(first.workflowId()).isEqualTo(chain);
+		assertThat(first.workflowPlace()).isEqualTo(new WorkflowPlace("chain", "step", 0));
+		complete(first, null);
+		assertThat(claimOne("steps").workflowPlace()).isEqualTo(new WorkflowPlace("chain", "step", 1));
+		String batch = create(WorkflowType.BATCH, 1, List.of(WorkflowRole.ON_COMPLETE));
+		Job callback = this.store.find(this.workflows.jobs(batch)
+			.stream()
+			.filter((job) -> job.role() == WorkflowRole.ON_COMPLETE)
+			.findFirst()
+			.orElseThrow()
+			.jobId()).orElseThrow();
+		assertThat(callback.workflowPlace()).isEqualTo(new WorkflowPlace("batch", "on_complete", 0));
+		assertThat(callback.workflowPlace().isCallback()).isTrue();
+		String plain = this.store.insert(List.of(new NewJob("wf.step", "plain", 0, "[]", "{}", null, null, null, 1,
+				false, null, JobIds.newId(this.clock.instant()), null)))
+			.get(0);
+		Job read = this.store.find(plain).orElseThrow();
+		assertThat(read.workflowId()).isNull();
+		assertThat(read.workflowPlace()).isNull();
+	}
+
+	/**
+	 * The end of a step takes its role and step from the job as claimed, and a cancel of a
+	 * job reads its row once: neither reads the job's row by id again.
+	 */
+	@Test
+	void advanceReadsNoJobRowAndCancelReadsItOnce() {
+		List<String> reads = new CopyOnWriteArrayList<>();
+		String byId = "FROM " + this.schema.settings().tableName() + " WHERE id";
+		JdbcJobStore recording = new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			if (call.sql() != null && call.sql().startsWith("SELECT") && call.sql().contains(byId)) {
+				reads.add(call.sql());
+			}
+			return call.proceed();
+		}), this.schema.settings(), this.clock);
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		Job first = claimOne("steps");
+		assertThat(recording.complete(List.of(first), Map.of(first.id(), "1"), false)).containsExactly(first.id());
+		assertThat(reads).as("reads of a job row by id in the advance").isEmpty();
+		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.AVAILABLE, JobState.PENDING);
+		assertThat(recording.cancel(stepJob(id, 1))).isTrue();
+		assertThat(reads).as("reads of the cancelled job's row").hasSize(1);
+		Workflow failed = this.workflows.find(id).orElseThrow();
+		assertThat(failed.state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(failed.failed()).isEqualTo(1);
+		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.CANCELLED, JobState.CANCELLED);
+	}
+
+	/** A bulk cancel advances each workflow of the jobs it cancels, and cancels plain jobs among them. */
+	@Test
+	void bulkCancelAdvancesTheWorkflowsOfItsJobs() {
+		String group = create(WorkflowType.GROUP, 2, List.of());
+		String plain = this.store.insert(List.of(new NewJob("wf.step", "plain", 0, "[]", "{}", null, null, null, 1,
+				false, null, JobIds.newId(this.clock.instant()), null)))
+			.get(0);
+		assertThat(this.store.cancel(List.of(stepJob(group, 0), stepJob(group, 1), plain))).isEqualTo(3);
+		Workflow failed = this.workflows.find(group).orElseThrow();
+		assertThat(failed.state()).isEqualTo(WorkflowState.FAILED);
+		assertThat(failed.failed()).isEqualTo(2);
+		assertThat(this.store.find(plain).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
 	}
 
 	/** Another node's store on the same tables and clock. */

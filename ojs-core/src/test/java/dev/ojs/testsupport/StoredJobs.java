@@ -7,6 +7,7 @@ import java.util.List;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.retry.RetryPolicy;
 
 /**
@@ -59,6 +60,10 @@ public final class StoredJobs {
 
 	private final Instant lockedUntil;
 
+	private String workflowId;
+
+	private WorkflowPlace workflowPlace;
+
 	private StoredJobs(Job job) {
 		this.id = job.id();
 		this.type = job.type();
@@ -81,6 +86,8 @@ public final class StoredJobs {
 		this.discardedAt = job.discardedAt();
 		this.lockedBy = job.lockedBy();
 		this.lockedUntil = job.lockedUntil();
+		this.workflowId = job.workflowId();
+		this.workflowPlace = job.workflowPlace();
 	}
 
 	/**
@@ -150,11 +157,18 @@ public final class StoredJobs {
 		return this;
 	}
 
+	/** A job of the workflow with this id, at this place in it. */
+	public StoredJobs workflow(String workflowId, WorkflowPlace place) {
+		this.workflowId = workflowId;
+		this.workflowPlace = place;
+		return this;
+	}
+
 	public Job build() {
 		return new Job(this.id, this.type, this.queue, this.args, this.meta, this.priority, this.state, this.attempt,
 				this.maxAttempts, this.policy, this.errors, this.deadLetter, this.uniqueKey, this.scheduledAt,
 				this.createdAt, this.enqueuedAt, this.startedAt, this.completedAt, this.discardedAt, this.lockedBy,
-				this.lockedUntil);
+				this.lockedUntil, null, null, null, this.workflowId, this.workflowPlace, null, null);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.ErrorEntry;
+import dev.ojs.job.WorkflowPlace;
 
 /**
  * The running attempt, for {@link OjsJob @OjsJob} methods that declare a parameter of this
@@ -40,6 +41,14 @@ public interface JobContext {
 
 	/** The id of the workflow this job is a step or callback of, or {@code null} for a job outside one. */
 	default @Nullable String workflowId() {
+		return null;
+	}
+
+	/**
+	 * Where this job stands in its workflow: the workflow's type, and the job's role and step
+	 * index; {@code null} for a job outside a workflow.
+	 */
+	default @Nullable WorkflowPlace workflowPlace() {
 		return null;
 	}
 

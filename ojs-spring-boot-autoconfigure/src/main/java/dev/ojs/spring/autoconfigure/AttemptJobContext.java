@@ -9,6 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.spring.JobContext;
 import dev.ojs.worker.Attempt;
 
@@ -74,6 +75,11 @@ final class AttemptJobContext implements JobContext {
 	@Override
 	public @Nullable String workflowId() {
 		return job().workflowId();
+	}
+
+	@Override
+	public @Nullable WorkflowPlace workflowPlace() {
+		return job().workflowPlace();
 	}
 
 	@Override

@@ -51,12 +51,13 @@ public enum OjsObservationDocumentation implements ObservationDocumentation {
 		@Override
 		public KeyName[] getLowCardinalityKeyNames() {
 			return new KeyName[] { CommonKeyNames.MESSAGING_SYSTEM, CommonKeyNames.JOB_TYPE, CommonKeyNames.JOB_QUEUE,
-					ProcessKeyNames.OUTCOME };
+					ProcessKeyNames.OUTCOME, ProcessKeyNames.WORKFLOW_TYPE };
 		}
 
 		@Override
 		public KeyName[] getHighCardinalityKeyNames() {
-			return new KeyName[] { CommonKeyNames.JOB_ID, ProcessKeyNames.ATTEMPT, ProcessKeyNames.WORKFLOW_ID };
+			return new KeyName[] { CommonKeyNames.JOB_ID, ProcessKeyNames.ATTEMPT, ProcessKeyNames.WORKFLOW_ID,
+					ProcessKeyNames.WORKFLOW_STEP };
 		}
 
 	};
@@ -125,6 +126,33 @@ public enum OjsObservationDocumentation implements ObservationDocumentation {
 			@Override
 			public String asString() {
 				return "ojs.workflow.id";
+			}
+		},
+
+		/**
+		 * The type of the job's workflow: {@code chain}, {@code group} or {@code batch}, and
+		 * {@code none} for a job outside a workflow. Low cardinality: four values, so the
+		 * {@code ojs.job.process} timer can be split by it; present on every job, since
+		 * registries such as Prometheus want one set of tag keys per meter name.
+		 */
+		WORKFLOW_TYPE {
+			@Override
+			public String asString() {
+				return "ojs.workflow.type";
+			}
+		},
+
+		/**
+		 * The job's place in its workflow: the 0-based index of a step (ojs-distributed-tracing.md
+		 * §5.3), or the role of a batch callback ({@code on_success}, {@code on_failure},
+		 * {@code on_complete}); on a job of a workflow only. High cardinality: a batch has
+		 * as many values as jobs (up to 1000 over HTTP, more from Java), which as a tag would
+		 * make one timer per index; traces carry it, metrics split by type only.
+		 */
+		WORKFLOW_STEP {
+			@Override
+			public String asString() {
+				return "ojs.workflow.step";
 			}
 		}
 

@@ -15,6 +15,7 @@ import org.slf4j.MDC;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.spring.observation.DefaultJobProcessObservationConvention;
 import dev.ojs.spring.observation.JobProcessContext;
 import dev.ojs.testsupport.StoredJobs;
@@ -34,6 +35,8 @@ class ObservedJobHandlerTests {
 	private static final String TRACE_ID = "463ac35c9f6413ad";
 
 	private static final String ENQUEUE_SPAN_ID = "a2fb4a1d1a96d312";
+
+	private static final String WORKFLOW_ID = "019539a4-0001-7000-8000-000000000001";
 
 	private final Job job = StoredJobs.job("mail.send")
 		.queue("mail")
@@ -121,18 +124,50 @@ class ObservedJobHandlerTests {
 	}
 
 	@Test
-	void jobOfAWorkflowNamesItsWorkflow() throws Exception {
-		Job plain = StoredJobs.job("mail.send").queue("mail").attempt(1).build();
-		Job step = new Job(plain.id(), plain.type(), plain.queue(), plain.argsJson(), plain.metaJson(), plain.priority(),
-				plain.state(), plain.attempt(), plain.maxAttempts(), plain.retryPolicy(), plain.errors(),
-				plain.deadLetter(), plain.uniqueKey(), plain.scheduledAt(), plain.createdAt(), plain.enqueuedAt(),
-				plain.startedAt(), plain.completedAt(), plain.discardedAt(), plain.lockedBy(), plain.lockedUntil(),
-				plain.expiresAt(), plain.timeout(), plain.visibilityTimeout(), "019539a4-0001-7000-8000-000000000001",
-				null);
+	void jobOfAWorkflowNamesItsWorkflowItsTypeAndItsStep() throws Exception {
+		Job step = StoredJobs.job("mail.send")
+			.queue("mail")
+			.attempt(1)
+			.workflow(WORKFLOW_ID, new WorkflowPlace("chain", "step", 2))
+			.build();
 		handler((attempt) -> {
 		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(step));
-		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.id",
-				"019539a4-0001-7000-8000-000000000001");
+		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.id", WORKFLOW_ID)
+			.containsEntry("ojs.workflow.type", "chain")
+			.containsEntry("ojs.workflow.step", "2");
+		// the type splits the timer; the step, one value per index, stays on the trace only
+		TestObservationRegistryAssert.assertThat(this.tracing.registry())
+			.hasObservationWithNameEqualTo(DefaultJobProcessObservationConvention.NAME)
+			.that()
+			.hasLowCardinalityKeyValue("ojs.workflow.type", "chain")
+			.hasHighCardinalityKeyValue("ojs.workflow.step", "2")
+			.hasHighCardinalityKeyValue("ojs.workflow.id", WORKFLOW_ID);
+	}
+
+	@Test
+	void callbackOfABatchNamesItsRoleAsItsStep() throws Exception {
+		Job callback = StoredJobs.job("import.alert")
+			.queue("mail")
+			.attempt(1)
+			.workflow(WORKFLOW_ID, new WorkflowPlace("batch", "on_failure", 0))
+			.build();
+		handler((attempt) -> {
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(callback));
+		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.type", "batch")
+			.containsEntry("ojs.workflow.step", "on_failure");
+	}
+
+	@Test
+	void jobOutsideAWorkflowHasTheTypeNoneAndNoStep() throws Exception {
+		handler((attempt) -> {
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(this.job));
+		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.type", "none")
+			.doesNotContainKeys("ojs.workflow.id", "ojs.workflow.step");
+		TestObservationRegistryAssert.assertThat(this.tracing.registry())
+			.hasObservationWithNameEqualTo(DefaultJobProcessObservationConvention.NAME)
+			.that()
+			.hasLowCardinalityKeyValue("ojs.workflow.type", "none")
+			.doesNotHaveHighCardinalityKeyValueWithKey("ojs.workflow.step");
 	}
 
 	private ObservedJobHandler handler(JobHandler delegate, ObservationRegistry registry) {
