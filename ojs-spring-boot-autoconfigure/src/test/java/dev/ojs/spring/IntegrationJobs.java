@@ -22,6 +22,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.JobError;
 import dev.ojs.spring.event.OjsJobEvent;
@@ -36,12 +37,22 @@ public class IntegrationJobs {
 	/** Job id to what its handler saw, one entry per attempt. */
 	final Map<String, List<Object>> calls = new ConcurrentHashMap<>();
 
+	/** Job id to its place in its workflow, as its handler saw it. */
+	final Map<String, WorkflowPlace> places = new ConcurrentHashMap<>();
+
 	List<Object> calls(String id) {
 		return this.calls.getOrDefault(id, List.of());
 	}
 
 	private void record(JobContext context, Object value) {
 		this.calls.computeIfAbsent(context.id(), (id) -> new CopyOnWriteArrayList<>()).add(value);
+	}
+
+	private void place(JobContext context) {
+		WorkflowPlace place = context.workflowPlace();
+		if (place != null) {
+			this.places.put(context.id(), place);
+		}
 	}
 
 	// Precedence (enqueue-only node tests): handler settings between ojs.retry.* and the enqueue.
@@ -184,6 +195,7 @@ public class IntegrationJobs {
 	@OjsJob(type = "it.wf.produce", maxAttempts = 1)
 	public Produced produce(int n, JobContext context) {
 		record(context, n);
+		place(context);
 		if (n < 0) {
 			throw new IllegalArgumentException("negative");
 		}
@@ -194,6 +206,7 @@ public class IntegrationJobs {
 	public int consume(JobContext context) {
 		List<Produced> results = context.parentResults(Produced.class);
 		record(context, results);
+		place(context);
 		return results.size();
 	}
 

@@ -17,6 +17,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.JobState;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.spring.event.OjsWorkflowEvent;
 import dev.ojs.spring.event.WorkflowFailedEvent;
 import dev.ojs.spring.event.WorkflowStartedEvent;
@@ -64,6 +65,10 @@ abstract class WorkflowIntegrationTests {
 		String consumer = done.jobs().get(2).jobId();
 		assertThat(this.jobs.calls(consumer))
 			.containsExactly(List.of(new IntegrationJobs.Produced(1), new IntegrationJobs.Produced(2)));
+		// each step's handler sees its place, claimed with its job (ojs.workflow.type and .step)
+		assertThat(done.jobs()).extracting((job) -> this.jobs.places.get(job.jobId()))
+			.containsExactly(new WorkflowPlace("chain", "step", 0), new WorkflowPlace("chain", "step", 1),
+					new WorkflowPlace("chain", "step", 2));
 	}
 
 	/** Decision 29: a failed step fails the chain; the steps after it never run. */
@@ -111,6 +116,8 @@ abstract class WorkflowIntegrationTests {
 		results.add(new IntegrationJobs.Produced(1));
 		results.add(null);
 		assertThat(this.jobs.calls(callback(done, WorkflowRole.ON_COMPLETE).jobId())).containsExactly(results);
+		assertThat(this.jobs.places.get(callback(done, WorkflowRole.ON_COMPLETE).jobId()))
+			.isEqualTo(new WorkflowPlace("batch", "on_complete", 0));
 	}
 
 	/** A workflow created in the caller's transaction is gone with its rollback: jobs and row. */

@@ -146,7 +146,7 @@ public enum OjsObservationDocumentation implements ObservationDocumentation {
 		 * The job's place in its workflow: the 0-based index of a step (ojs-distributed-tracing.md
 		 * §5.3), or the role of a batch callback ({@code on_success}, {@code on_failure},
 		 * {@code on_complete}); on a job of a workflow only. High cardinality: a batch has
-		 * as many values as jobs (up to 1000 over HTTP, more from Java), which as a tag would
+		 * as many values as jobs (up to 1,000 over HTTP, 100,000 from Java), which as a tag would
 		 * make one timer per index; traces carry it, metrics split by type only.
 		 */
 		WORKFLOW_STEP {

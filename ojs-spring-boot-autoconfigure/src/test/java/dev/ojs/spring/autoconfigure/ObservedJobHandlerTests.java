@@ -125,14 +125,8 @@ class ObservedJobHandlerTests {
 
 	@Test
 	void jobOfAWorkflowNamesItsWorkflowItsTypeAndItsStep() throws Exception {
-		Job step = StoredJobs.job("mail.send")
-			.queue("mail")
-			.attempt(1)
-			.workflow(WORKFLOW_ID, new WorkflowPlace("chain", "step", 2))
-			.build();
-		handler((attempt) -> {
-		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(step));
-		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.id", WORKFLOW_ID)
+		assertThat(processTags(workflowJob(new WorkflowPlace("chain", "step", 2))))
+			.containsEntry("ojs.workflow.id", WORKFLOW_ID)
 			.containsEntry("ojs.workflow.type", "chain")
 			.containsEntry("ojs.workflow.step", "2");
 		// the type splits the timer; the step, one value per index, stays on the trace only
@@ -146,28 +140,31 @@ class ObservedJobHandlerTests {
 
 	@Test
 	void callbackOfABatchNamesItsRoleAsItsStep() throws Exception {
-		Job callback = StoredJobs.job("import.alert")
-			.queue("mail")
-			.attempt(1)
-			.workflow(WORKFLOW_ID, new WorkflowPlace("batch", "on_failure", 0))
-			.build();
-		handler((attempt) -> {
-		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(callback));
-		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.type", "batch")
+		assertThat(processTags(workflowJob(new WorkflowPlace("batch", "on_failure", 0))))
+			.containsEntry("ojs.workflow.type", "batch")
 			.containsEntry("ojs.workflow.step", "on_failure");
 	}
 
 	@Test
 	void jobOutsideAWorkflowHasTheTypeNoneAndNoStep() throws Exception {
-		handler((attempt) -> {
-		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(this.job));
-		assertThat(this.tracing.spans("mail process").get(0).getTags()).containsEntry("ojs.workflow.type", "none")
+		assertThat(processTags(this.job)).containsEntry("ojs.workflow.type", "none")
 			.doesNotContainKeys("ojs.workflow.id", "ojs.workflow.step");
 		TestObservationRegistryAssert.assertThat(this.tracing.registry())
 			.hasObservationWithNameEqualTo(DefaultJobProcessObservationConvention.NAME)
 			.that()
 			.hasLowCardinalityKeyValue("ojs.workflow.type", "none")
 			.doesNotHaveHighCardinalityKeyValueWithKey("ojs.workflow.step");
+	}
+
+	/** The tags of the process span of one successful attempt of {@code job}. */
+	private Map<String, String> processTags(Job job) throws Exception {
+		handler((attempt) -> {
+		}, this.tracing.registry()).handle(new TestJobs.TestAttempt(job));
+		return this.tracing.spans("mail process").get(0).getTags();
+	}
+
+	private static Job workflowJob(WorkflowPlace place) {
+		return StoredJobs.job("mail.send").queue("mail").attempt(1).workflow(WORKFLOW_ID, place).build();
 	}
 
 	private ObservedJobHandler handler(JobHandler delegate, ObservationRegistry registry) {
