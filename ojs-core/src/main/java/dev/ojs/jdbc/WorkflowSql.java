@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -224,74 +226,105 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
-	 * Advances the workflows of these ended jobs, in the transaction of their ends: the
-	 * workflows are locked in id order, so that two transactions never wait for each other
-	 * in a cycle. Each job's role and step come with the job as read ({@link Job#workflowPlace()}).
+	 * Advances the workflows of these ended jobs, in the transaction of their ends. Each
+	 * workflow is locked once, all of them by one statement in id order (so two transactions
+	 * never wait for each other in a cycle), and its counters are written once, whatever the
+	 * number of its jobs that ended together. Each job's role and step come with the job as
+	 * read ({@link Job#workflowPlace()}).
 	 */
 	void advance(List<Ended> ended, Map<String, String> results, Instant now) {
-		List<Ended> ordered = new ArrayList<>(ended);
-		ordered.sort(Comparator.comparing((Ended one) -> one.job().workflowId()).thenComparing((one) -> one.job().id()));
-		for (Ended one : ordered) {
-			advance(one, results.get(one.job().id()), now);
+		Map<String, List<Ended>> byWorkflow = new TreeMap<>();
+		for (Ended one : ended) {
+			byWorkflow.computeIfAbsent(one.job().workflowId().toLowerCase(Locale.ROOT), (id) -> new ArrayList<>())
+				.add(one);
+		}
+		List<Object[]> counters = new ArrayList<>();
+		for (Workflow workflow : lock(new ArrayList<>(byWorkflow.keySet()))) {
+			// a cancelled workflow: its active steps finish but never advance it (decision 32)
+			if (!workflow.state().isTerminal()) {
+				advance(workflow, byWorkflow.get(workflow.id()), results, now, counters);
+			}
+		}
+		if (!counters.isEmpty()) {
+			this.jdbc.batchUpdate("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
+					counters);
 		}
 	}
 
-	private void advance(Ended ended, @Nullable String result, Instant now) {
-		String id = ended.job().workflowId();
-		Workflow workflow = lock(id);
-		if (workflow == null || workflow.state().isTerminal()) {
-			// a cancelled workflow: its active steps finish but never advance it (decision 32)
-			return;
+	/** Advances one locked workflow by its jobs that ended; its new counters go to {@code counters}. */
+	private void advance(Workflow workflow, List<Ended> ended, Map<String, String> results, Instant now,
+			List<Object[]> counters) {
+		ended.sort(Comparator.comparing((Ended one) -> one.job().id()));
+		Workflow counted = workflow;
+		boolean callbackEnded = false;
+		for (Ended one : ended) {
+			WorkflowPlace place = one.job().workflowPlace();
+			if (place == null || counted.state().isTerminal()) {
+				continue;
+			}
+			if (place.isCallback()) {
+				callbackEnded = true;
+				continue;
+			}
+			counted = counted(counted, one.succeeded());
+			if (one.succeeded()) {
+				stepCompleted(counted, one.job(), place.step(), now);
+			}
+			if (workflow.type() == WorkflowType.CHAIN) {
+				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now);
+			}
 		}
-		WorkflowPlace place = ended.job().workflowPlace();
-		if (place == null) {
-			return;
+		if (counted != workflow) {
+			counters.add(new Object[] { counted.completed(), counted.failed(), workflow.id() });
 		}
-		WorkflowRole role = WorkflowRole.fromValue(place.role());
-		int step = place.step();
-		if (role != WorkflowRole.STEP) {
+		if (workflow.type() != WorkflowType.CHAIN && !counted.state().isTerminal()
+				&& counted.completed() + counted.failed() == counted.total() && counted != workflow) {
+			allStepsEnded(counted, now);
+		}
+		if (callbackEnded) {
 			callbackEnded(workflow, now);
-			return;
 		}
-		int completed = workflow.completed() + (ended.succeeded() ? 1 : 0);
-		int failed = workflow.failed() + (ended.succeeded() ? 0 : 1);
-		this.jdbc.update("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
-				completed, failed, id);
-		Workflow counted = new Workflow(id, workflow.type(), workflow.name(), workflow.state(), workflow.total(),
-				completed, failed, workflow.metadataJson(), workflow.createdAt(), null);
-		if (ended.succeeded()) {
-			Job job = ended.job();
-			WorkflowJob member = new WorkflowJob(job.id(), job.type(), role, step, JobState.COMPLETED);
-			Duration took = (job.startedAt() != null) ? Duration.between(job.startedAt(), now) : Duration.ZERO;
-			AfterCommit.run(() -> this.listener.onStepCompleted(counted, member, took));
+	}
+
+	/** The workflow with one more step counted, completed or failed. */
+	private static Workflow counted(Workflow workflow, boolean succeeded) {
+		return new Workflow(workflow.id(), workflow.type(), workflow.name(), workflow.state(), workflow.total(),
+				workflow.completed() + (succeeded ? 1 : 0), workflow.failed() + (succeeded ? 0 : 1),
+				workflow.metadataJson(), workflow.createdAt(), null);
+	}
+
+	private void stepCompleted(Workflow counted, Job job, int step, Instant now) {
+		WorkflowJob member = new WorkflowJob(job.id(), job.type(), WorkflowRole.STEP, step, JobState.COMPLETED);
+		Duration took = (job.startedAt() != null) ? Duration.between(job.startedAt(), now) : Duration.ZERO;
+		AfterCommit.run(() -> this.listener.onStepCompleted(counted, member, took));
+	}
+
+	/** A chain's step ended: the next one starts, or the chain ends; returns the chain as it now stands. */
+	private Workflow chainStepEnded(Workflow counted, Ended ended, int step, @Nullable String result, Instant now) {
+		if (!ended.succeeded()) {
+			// decision 29: later steps are never enqueued
+			cancelNotStarted(counted.id(), null, now);
+			return finish(counted, WorkflowState.FAILED, now);
 		}
-		if (workflow.type() == WorkflowType.CHAIN) {
-			if (!ended.succeeded()) {
-				// decision 29: later steps are never enqueued
-				cancelNotStarted(id, null, now);
-				finish(counted, WorkflowState.FAILED, now);
-			}
-			else if (completed == workflow.total()) {
-				finish(counted, WorkflowState.COMPLETED, now);
-			}
-			else {
-				activate(id, WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
-			}
-			return;
+		if (counted.completed() == counted.total()) {
+			return finish(counted, WorkflowState.COMPLETED, now);
 		}
-		if (completed + failed < workflow.total()) {
-			return;
-		}
-		WorkflowState end = (failed == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
-		if (workflow.type() == WorkflowType.GROUP) {
+		activate(counted.id(), WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
+		return counted;
+	}
+
+	/** Every step of a group or batch ended: the group ends; the batch fires its callbacks (decision 30). */
+	private void allStepsEnded(Workflow counted, Instant now) {
+		WorkflowState end = (counted.failed() == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
+		if (counted.type() == WorkflowType.GROUP) {
 			finish(counted, end, now);
 			return;
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
-		String jobResults = stepResults(id);
-		int fired = activate(id, WorkflowRole.ON_COMPLETE, 0, jobResults, now)
-				+ activate(id, (failed == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
-		cancelNotStarted(id, "pending", now);
+		String jobResults = stepResults(counted.id());
+		int fired = activate(counted.id(), WorkflowRole.ON_COMPLETE, 0, jobResults, now) + activate(counted.id(),
+				(counted.failed() == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
+		cancelNotStarted(counted.id(), "pending", now);
 		if (fired == 0) {
 			finish(counted, end, now);
 		}
@@ -342,8 +375,8 @@ final class WorkflowSql extends SqlSupport {
 				});
 	}
 
-	/** Ends the workflow (as counted) in this state; told after the commit. */
-	private void finish(Workflow workflow, WorkflowState state, Instant now) {
+	/** Ends the workflow (as counted) in this state; told after the commit. Returns it ended. */
+	private Workflow finish(Workflow workflow, WorkflowState state, Instant now) {
 		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ? WHERE id = " + idParam(), (ps) -> {
 			ps.setString(1, state.value());
 			setInstant(ps, 2, now);
@@ -352,6 +385,7 @@ final class WorkflowSql extends SqlSupport {
 		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
 				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
 		AfterCommit.run(() -> this.listener.onEnded(ended));
+		return ended;
 	}
 
 	/** The JSON array of the batch's step results in step order, {@code null} for a step without one. */
@@ -375,9 +409,18 @@ final class WorkflowSql extends SqlSupport {
 
 	/** The workflow's row, locked until the transaction ends; {@code null} when there is none. */
 	private @Nullable Workflow lock(String id) {
-		List<Workflow> found = this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id = "
-				+ idParam() + " FOR UPDATE", this::map, id);
+		List<Workflow> found = lock(List.of(id));
 		return found.isEmpty() ? null : found.get(0);
+	}
+
+	/** These workflows' rows (ids in ascending order), locked in that order until the transaction ends. */
+	private List<Workflow> lock(List<String> ids) {
+		List<Workflow> locked = new ArrayList<>(ids.size());
+		for (List<String> chunk : chunks(ids, CHUNK)) {
+			locked.addAll(this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id IN ("
+					+ idMarkers(chunk.size()) + ") ORDER BY id FOR UPDATE", (ps) -> bindValues(ps, 1, chunk), this::map));
+		}
+		return locked;
 	}
 
 	private Workflow map(ResultSet rs, int rowNum) throws SQLException {
