@@ -81,26 +81,8 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	void activeJobsAreCountedWhenTheLimitCouldBind() {
 		JdbcJobStore store = store();
 		insert(store, 30);
-		List<Job> unlimited = store.claim("a", QUEUE, VISIBILITY, 10);
-		store.setConcurrency(QUEUE, 5);
-		assertThat(store.claim("a", QUEUE, VISIBILITY, 5)).as("10 already running").isEmpty();
-		store.complete(unlimited.subList(0, 8), false);
-		store.setConcurrency(QUEUE, 10);
-		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 3);
-		assertThat(first).hasSize(3);
-		assertThat(activeMax()).isEqualTo(5);
-		store.complete(first, false);
-		assertThat(store.claim("a", QUEUE, VISIBILITY, 4)).hasSize(4);
-		assertThat(activeMax()).as("not counted: 5 + 4 <= 10, the 3 ended still in").isEqualTo(9);
-		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).as("counted: 6 active").hasSize(4);
-		assertThat(countActive()).isEqualTo(10);
-		assertThat(activeMax()).isEqualTo(10);
-	}
-
-	private Integer activeMax() {
-		return new JdbcTemplate(this.schema.dataSource()).queryForObject(
-				"SELECT active_max FROM " + this.schema.settings().queuesTableName() + " WHERE name = ?", Integer.class,
-				QUEUE);
+		assertCountedOnlyWhenTheLimitCouldBind(store, (limit) -> store.setConcurrency(QUEUE, limit), VISIBILITY,
+				() -> activeMax(this.schema.settings().queuesTableName(), QUEUE), this::countActive);
 	}
 
 	/** A limit lowered while jobs run holds for the next claim, on this node and another; its queue stays limited. */

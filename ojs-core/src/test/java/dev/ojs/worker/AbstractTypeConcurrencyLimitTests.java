@@ -66,27 +66,9 @@ abstract class AbstractTypeConcurrencyLimitTests extends QueueLimitTestSupport {
 	void activeJobsOfATypeAreCountedWhenItsLimitCouldBind() {
 		JdbcJobStore store = store();
 		insert(store, 30, TYPE);
-		Map<String, Duration> type = Map.of(TYPE, Duration.ofMinutes(5));
-		List<Job> unlimited = store.claim("a", QUEUE, type, 10);
-		store.setTypeConcurrency(TYPE, 5);
-		assertThat(store.claim("a", QUEUE, type, 5)).as("10 already running").isEmpty();
-		store.complete(unlimited.subList(0, 8), false);
-		store.setTypeConcurrency(TYPE, 10);
-		List<Job> first = store.claim("a", QUEUE, type, 3);
-		assertThat(first).hasSize(3);
-		assertThat(activeMax()).isEqualTo(5);
-		store.complete(first, false);
-		assertThat(store.claim("a", QUEUE, ANY, 4)).hasSize(4);
-		assertThat(activeMax()).as("not counted: 5 + 4 <= 10, the 3 ended still in").isEqualTo(9);
-		assertThat(store.claim("a", QUEUE, type, 10)).as("counted: 6 active").hasSize(4);
-		assertThat(countActive(TYPE)).isEqualTo(10);
-		assertThat(activeMax()).isEqualTo(10);
-	}
-
-	private Integer activeMax() {
-		return new JdbcTemplate(this.schema.dataSource()).queryForObject(
-				"SELECT active_max FROM " + this.schema.settings().limitsTableName() + " WHERE name = ?", Integer.class,
-				"type:" + TYPE);
+		// the claim the bound admits is an HTTP worker's, of any type
+		assertCountedOnlyWhenTheLimitCouldBind(store, (limit) -> store.setTypeConcurrency(TYPE, limit), ANY,
+				() -> activeMax(this.schema.settings().limitsTableName(), "type:" + TYPE), () -> countActive(TYPE));
 	}
 
 	/** An HTTP worker's fetch of any type hands back the jobs beyond the limit, unclaimed. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.ojs.jdbc.JdbcJobStore;
+import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
 import dev.ojs.retry.RetryPolicy;
@@ -127,6 +129,38 @@ abstract class QueueLimitTestSupport extends DatabaseTests {
 		end.run();
 		await().atMost(TIMEOUT).until(() -> started.getAsLong() != 0);
 		return Duration.ofNanos(started.getAsLong() - ended);
+	}
+
+
+	/**
+	 * A limit's bound ({@code active_max} on its row): a claim counts the active jobs only when
+	 * the claims since the last count could reach the limit, jobs that ended since are taken off
+	 * at that count, and a limit set over jobs already running counts them at its first claim.
+	 * {@code store} holds 30 due jobs of {@link #TYPE} in {@link #QUEUE}; {@code middle} is the
+	 * claim that the bound alone admits.
+	 */
+	static void assertCountedOnlyWhenTheLimitCouldBind(JdbcJobStore store, IntConsumer setLimit,
+			Map<String, Duration> middle, Supplier<Integer> activeMax, LongSupplier active) {
+		List<Job> unlimited = store.claim("a", QUEUE, VISIBILITY, 10);
+		setLimit.accept(5);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 5)).as("10 already running").isEmpty();
+		store.complete(unlimited.subList(0, 8), false);
+		setLimit.accept(10);
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 3);
+		assertThat(first).hasSize(3);
+		assertThat(activeMax.get()).isEqualTo(5);
+		store.complete(first, false);
+		assertThat(store.claim("a", QUEUE, middle, 4)).hasSize(4);
+		assertThat(activeMax.get()).as("not counted: 5 + 4 <= 10, the 3 ended still in").isEqualTo(9);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).as("counted: 6 active").hasSize(4);
+		assertThat(active.getAsLong()).isEqualTo(10);
+		assertThat(activeMax.get()).isEqualTo(10);
+	}
+
+	/** The {@code active_max} of a row of {@code table} (the queues' or the limits'). */
+	Integer activeMax(String table, String name) {
+		return new JdbcTemplate(this.schema.dataSource())
+			.queryForObject("SELECT active_max FROM " + table + " WHERE name = ?", Integer.class, name);
 	}
 
 }

@@ -92,7 +92,7 @@ final class LimitedQueueScenario implements Scenario {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("limited jobs did not complete within " + environment.options().timeout());
 			}
-			maxActive = Math.max(maxActive, count(jdbc, table, "active"));
+			maxActive = Math.max(maxActive, LongJobsScenario.count(jdbc, table, "active"));
 			Thread.sleep(SAMPLE_MILLIS);
 		}
 		double seconds = (System.nanoTime() - start) / 1e9;
@@ -102,11 +102,6 @@ final class LimitedQueueScenario implements Scenario {
 			throw new IllegalStateException(maxActive + " jobs active at once on a queue limited to " + limited.limit());
 		}
 		return new Measured(seconds, limited.jobs() / seconds, maxActive);
-	}
-
-	private static long count(JdbcTemplate jdbc, String table, String state) {
-		Long count = jdbc.queryForObject("SELECT count(*) FROM " + table + " WHERE state = ?", Long.class, state);
-		return (count != null) ? count : 0;
 	}
 
 }

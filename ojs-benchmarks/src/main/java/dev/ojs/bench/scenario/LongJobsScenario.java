@@ -85,7 +85,8 @@ final class LongJobsScenario implements Scenario {
 		return result;
 	}
 
-	private static long count(JdbcTemplate jdbc, String table, String state) {
+	/** The jobs of {@code table} in {@code state}. */
+	static long count(JdbcTemplate jdbc, String table, String state) {
 		Long count = jdbc.queryForObject("SELECT count(*) FROM " + table + " WHERE state = ?", Long.class, state);
 		return (count != null) ? count : 0;
 	}
