@@ -1,9 +1,15 @@
 package dev.ojs.jdbc;
 
+import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-/** Runs what must wait until other connections see the store's writes. */
+/**
+ * Runs what must wait until other connections see the store's writes. Of one commit, the
+ * listeners are told first ({@link #tell}) and the workers woken after ({@link #run}), so a
+ * node publishes a transition (a workflow started) before its workers can act on it (a step
+ * completed).
+ */
 final class AfterCommit {
 
 	private AfterCommit() {
@@ -14,8 +20,22 @@ final class AfterCommit {
 	 * now without one: other connections see this store's writes only then.
 	 */
 	static void run(Runnable action) {
+		run(action, Ordered.LOWEST_PRECEDENCE);
+	}
+
+	/** Like {@link #run}, before every {@link #run} action of the same commit: tells a listener. */
+	static void tell(Runnable notice) {
+		run(notice, Ordered.HIGHEST_PRECEDENCE);
+	}
+
+	private static void run(Runnable action, int order) {
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public int getOrder() {
+					return order;
+				}
+
 				@Override
 				public void afterCommit() {
 					action.run();

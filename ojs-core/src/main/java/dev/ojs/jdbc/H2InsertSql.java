@@ -26,7 +26,7 @@ final class H2InsertSql extends InsertSql {
 			return existing;
 		}
 		try {
-			this.jdbc.update(insertSql(1), (ps) -> bind(ps, 1, row));
+			this.jdbc.update(insertSql(row), (ps) -> bind(ps, 1, row));
 			return row.id();
 		}
 		catch (DuplicateKeyException ex) {

@@ -2,6 +2,7 @@ package dev.ojs.jdbc;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -10,15 +11,18 @@ import dev.ojs.job.JobState;
 import dev.ojs.job.NewJob;
 import dev.ojs.job.Timestamps;
 import dev.ojs.job.UniqueScope;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.retry.RetryPolicy;
 
 /**
  * One job row to insert; it is enqueued when it is created ({@code enqueued_at = created_at}).
+ * A job of a workflow carries its workflow's id and its place in it, written by the insert.
  */
 record InsertRow(String id, String type, String queue, String args, String meta, int priority, JobState state,
 		int maxAttempts, String policyJson, @Nullable String uniqueKey, Instant scheduledAt, Instant createdAt,
 		@Nullable Instant expiresAt, boolean chosenId, @Nullable UniqueScope uniqueScope, @Nullable Long timeoutMs,
-		@Nullable Long visibilityTimeoutMs, @Nullable String concurrencyKey, @Nullable String sequenceKey) {
+		@Nullable Long visibilityTimeoutMs, @Nullable String concurrencyKey, @Nullable String sequenceKey,
+		@Nullable String workflowId, @Nullable WorkflowPlace workflowPlace) {
 
 	/** Length of the {@code type}, {@code queue} and {@code unique_key} columns. */
 	static final int MAX_NAME_LENGTH = 255;
@@ -62,7 +66,22 @@ record InsertRow(String id, String type, String queue, String args, String meta,
 				(job.uniqueKey() != null) ? job.uniqueScope() : null,
 				(job.timeout() != null) ? job.timeout().toMillis() : null,
 				(job.visibilityTimeout() != null) ? job.visibilityTimeout().toMillis() : null, job.concurrencyKey(),
-				job.sequenceKey());
+				job.sequenceKey(), job.workflowId(), job.workflowPlace());
+	}
+
+	/** Whether the row is a job of a workflow, whose insert writes the workflow columns too. */
+	boolean placed() {
+		return this.workflowId != null;
+	}
+
+	/** Whether one of the rows is a job of a workflow. */
+	static boolean anyPlaced(List<InsertRow> rows) {
+		for (InsertRow row : rows) {
+			if (row.placed()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Rejects a name longer than its column ({@value #MAX_NAME_LENGTH} characters). */

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,13 +18,16 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.JobState;
+import dev.ojs.job.NewJob;
 import dev.ojs.job.UniqueScope;
+import dev.ojs.job.WorkflowPlace;
 
 /**
  * The SQL of job inserts: multi-row {@code VALUES} in chunks of {@value #CHUNK} rows, and
@@ -40,6 +44,13 @@ abstract class InsertSql extends SqlSupport {
 	static final String INSERT_COLUMNS = "(id, type, queue, args, meta, priority, state, attempt, "
 			+ "max_attempts, retry_policy, errors, dead_letter, unique_key, scheduled_at, created_at, enqueued_at, expires_at,"
 			+ " timeout_ms, visibility_timeout_ms, concurrency_key, sequence_key)";
+
+	/**
+	 * {@link #INSERT_COLUMNS} and the workflow columns, for rows of which one is a job of a
+	 * workflow: plain inserts keep the shorter statement.
+	 */
+	static final String PLACED_INSERT_COLUMNS = INSERT_COLUMNS.substring(0, INSERT_COLUMNS.length() - 1)
+			+ ", workflow_id, workflow_type, workflow_step, workflow_role)";
 
 	/**
 	 * A transaction for inserts with unique keys: a key's live holder is read after waiting
@@ -69,6 +80,31 @@ abstract class InsertSql extends SqlSupport {
 		this.uniqueTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED,
 				TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.plainTx = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
+	}
+
+	/**
+	 * Inserts jobs created at {@code now}, all or nothing, each row built (and so validated)
+	 * before any is written; a chosen id inserted concurrently, outside a caller's transaction,
+	 * is found by a second try.
+	 */
+	List<String> insert(List<NewJob> jobs, Instant now) {
+		List<InsertRow> rows = new ArrayList<>(jobs.size());
+		boolean unique = false;
+		boolean chosenIds = false;
+		for (NewJob job : jobs) {
+			rows.add(InsertRow.of(job, now));
+			chosenIds |= job.id() != null;
+			unique |= job.uniqueKey() != null || job.id() != null;
+		}
+		try {
+			return insert(rows, unique);
+		}
+		catch (DuplicateKeyException ex) {
+			if (!chosenIds || TransactionSynchronizationManager.hasResource(this.dataSource)) {
+				throw ex;
+			}
+			return insert(rows, unique);
+		}
 	}
 
 	/**
@@ -230,10 +266,11 @@ abstract class InsertSql extends SqlSupport {
 	 */
 	void insertPlain(List<InsertRow> rows, Collection<String> notify) {
 		for (List<InsertRow> chunk : chunks(rows, CHUNK)) {
-			this.jdbc.update(insertSql(chunk.size()), ps -> {
+			boolean placed = InsertRow.anyPlaced(chunk);
+			this.jdbc.update(insertSql(chunk.size(), placed), ps -> {
 				int index = 1;
 				for (InsertRow row : chunk) {
-					index = bind(ps, index, row);
+					index = bind(ps, index, row, placed);
 				}
 			});
 		}
@@ -244,18 +281,36 @@ abstract class InsertSql extends SqlSupport {
 		return rows <= CHUNK;
 	}
 
-	String insertSql(int rows) {
+	/** The insert of one row, as {@link #bind(PreparedStatement, int, InsertRow, boolean)} binds it. */
+	String insertSql(InsertRow row) {
+		return insertSql(1, row.placed());
+	}
+
+	/**
+	 * The insert of {@code rows} rows.
+	 * @param placed whether it writes the workflow columns too
+	 */
+	String insertSql(int rows, boolean placed) {
 		String values = "(" + idParam() + ", ?, ?, " + jsonParam() + ", " + jsonParam() + ", ?, ?, 0, ?, "
-				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-		StringJoiner sql = new StringJoiner(", ", "INSERT INTO " + this.table + " " + INSERT_COLUMNS + " VALUES ", "");
+				+ jsonParam() + ", '[]', FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?" + (placed ? ", " + idParam() + ", ?, ?, ?)" : ")");
+		StringJoiner sql = new StringJoiner(", ",
+				"INSERT INTO " + this.table + " " + (placed ? PLACED_INSERT_COLUMNS : INSERT_COLUMNS) + " VALUES ", "");
 		for (int i = 0; i < rows; i++) {
 			sql.add(values);
 		}
 		return sql.toString();
 	}
 
-	/** Binds {@code row} from parameter {@code index}; returns the next free index. */
+	/** Binds {@code row} for {@link #insertSql(InsertRow)} from parameter {@code index}; returns the next free index. */
 	int bind(PreparedStatement ps, int index, InsertRow row) throws SQLException {
+		return bind(ps, index, row, row.placed());
+	}
+
+	/**
+	 * Binds {@code row} from parameter {@code index}, with its workflow columns when
+	 * {@code placed} (null for a plain job among jobs of a workflow); returns the next free index.
+	 */
+	int bind(PreparedStatement ps, int index, InsertRow row, boolean placed) throws SQLException {
 		ps.setString(index++, row.id());
 		ps.setString(index++, row.type());
 		ps.setString(index++, row.queue());
@@ -274,6 +329,13 @@ abstract class InsertSql extends SqlSupport {
 		ps.setObject(index++, row.visibilityTimeoutMs(), Types.BIGINT);
 		ps.setString(index++, row.concurrencyKey());
 		ps.setString(index++, row.sequenceKey());
+		if (placed) {
+			WorkflowPlace place = row.workflowPlace();
+			ps.setString(index++, row.workflowId());
+			ps.setString(index++, (place != null) ? place.type() : null);
+			ps.setObject(index++, (place != null) ? place.step() : null, Types.INTEGER);
+			ps.setString(index++, (place != null) ? place.role() : null);
+		}
 		return index;
 	}
 

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -23,8 +22,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.DeadLetterFilter;
@@ -86,6 +83,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.typeLimits = new TypeLimits(this.dialect.limits(), settings.limitsTableName());
 		this.limits = new QueueLimits(this.dialect.queues(), settings.queuesTableName(), this.dialect.inserts()::claimable,
 				this.typeLimits::isLimited);
+		this.dialect.outcomes().onActiveEnded(this.limits::endedInTransaction);
 		this.pruneRules = new PruneRules(this.dialect);
 	}
 
@@ -129,65 +127,46 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		Instant now = now();
-		// build (and so validate) every row before writing any
-		List<InsertRow> rows = new ArrayList<>(jobs.size());
-		boolean unique = false;
-		boolean chosenIds = false;
-		for (NewJob job : jobs) {
-			rows.add(InsertRow.of(job, now));
-			chosenIds |= job.id() != null;
-			unique |= job.uniqueKey() != null || job.id() != null;
-		}
-		try {
-			return this.dialect.inserts().insert(rows, unique);
-		}
-		catch (DuplicateKeyException ex) {
-			if (!chosenIds || TransactionSynchronizationManager.hasResource(this.dataSource)) {
-				throw ex;
-			}
-			// a job with a chosen id was inserted concurrently: it is found now
-			return this.dialect.inserts().insert(rows, unique);
-		}
+		return this.dialect.inserts().insert(jobs, now());
 	}
 
 	@Override
 	public Optional<Job> find(String id) {
-		return isId(id) ? this.dialect.jobs().findById(id) : Optional.empty();
+		return SqlSupport.isUuid(id) ? this.dialect.jobs().findById(id) : Optional.empty();
 	}
 
 	@Override
 	public List<Job> findAll(List<String> ids) {
-		return this.dialect.jobs().findByIds(ids.stream().filter(JdbcJobStore::isId).distinct().toList());
+		return this.dialect.jobs().findByIds(ids.stream().filter(SqlSupport::isUuid).distinct().toList());
 	}
 
 	@Override
 	public Optional<String> result(String id) {
-		return isId(id) ? this.dialect.results().find(id) : Optional.empty();
+		return SqlSupport.isUuid(id) ? this.dialect.results().find(id) : Optional.empty();
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return isId(id) && this.dialect.workflows().cancelJob(id, now(), this.dialect.jobs());
+		return SqlSupport.isUuid(id) && cancel(List.of(id)) == 1;
 	}
 
 	/**
-	 * One {@code UPDATE} per chunk of {@value SqlSupport#CHUNK} ids, with the conditions of a
-	 * single cancel; a job of a workflow advances it in the same transaction, as a single cancel does.
+	 * {@inheritDoc} One locking read and one {@code UPDATE} per chunk of {@value SqlSupport#CHUNK}
+	 * ids; a job of a workflow advances it in the same transaction. A cancelled job that was
+	 * active frees its slot, and each lets the next job of its sequence run: their queues' pollers
+	 * are woken as by any other end ({@link QueueLimits}).
 	 */
 	@Override
 	public int cancel(Collection<String> ids) {
-		List<String> valid = ids.stream()
-			.filter(JdbcJobStore::isId)
-			.map((id) -> id.toLowerCase(java.util.Locale.ROOT))
-			.distinct()
-			.toList();
-		return valid.isEmpty() ? 0 : this.dialect.workflows().cancelJobs(valid, now(), this.dialect.jobs());
+		List<String> valid = ids.stream().filter(SqlSupport::isUuid).map((id) -> id.toLowerCase(java.util.Locale.ROOT))
+			.distinct().toList();
+		return valid.isEmpty() ? 0
+				: this.limits.cancelled(this.dialect.workflows().cancelJobs(valid, now(), this.dialect.jobs())).size();
 	}
 
 	@Override
 	public boolean activate(String id) {
-		if (!isId(id)) {
+		if (!SqlSupport.isUuid(id)) {
 			return false;
 		}
 		Optional<Job> job = find(id);
@@ -205,7 +184,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public List<Job> findDeadLettersBefore(DeadLetterFilter filter, Instant discardedAt, String id, int limit) {
-		return isId(id) ? this.dialect.deadLetters().findBefore(filter, discardedAt, id, limit) : List.of();
+		return SqlSupport.isUuid(id) ? this.dialect.deadLetters().findBefore(filter, discardedAt, id, limit) : List.of();
 	}
 
 	@Override
@@ -241,7 +220,7 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 
 	@Override
 	public boolean deleteDeadLetter(String id) {
-		return isId(id) && this.dialect.deletes().deleteDeadLetter(id);
+		return SqlSupport.isUuid(id) && this.dialect.deletes().deleteDeadLetter(id);
 	}
 
 	/**
@@ -304,19 +283,6 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		this.dialect.jobs().checkTable();
 	}
 
-	static boolean isId(String id) {
-		if (id == null || id.length() != 36) {
-			return false;
-		}
-		try {
-			UUID.fromString(id);
-			return true;
-		}
-		catch (IllegalArgumentException ex) {
-			return false;
-		}
-	}
-
 	@Override
 	public void publishHandlers(List<PublishedHandler> handlers) {
 		if (!handlers.isEmpty()) {
@@ -344,12 +310,17 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	@Override
 	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
 			boolean jobVisibilityWins) {
+		return claim(nodeId, queue, visibilityByType, limit, jobVisibilityWins, now(), false);
+	}
+
+	/** A claim at {@code now}; a {@code refill} in the transaction of the completions it follows. */
+	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
+			boolean jobVisibilityWins, Instant now, boolean refill) {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
 		}
-		Instant now = now();
 		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
-		List<Job> claimed = this.limits.claim(queue, limit, now, (count) -> this.typeLimits.claim(visibility, count,
+		List<Job> claimed = this.limits.claim(nodeId, queue, limit, now, refill, (count) -> this.typeLimits.claim(visibility, count,
 				(types, typeCount, keys) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now, keys)));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
@@ -359,26 +330,45 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		return this.limits.throttledUntil(queue);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * In one transaction with the completions, the statistics of their queues' current
-	 * minute are counted up (one upsert per queue).
-	 */
+	@Override
+	public boolean atConcurrencyLimit(String queue) {
+		return this.limits.atLimit(queue);
+	}
+
+	@Override
+	public boolean handsOverSlots(String queue) {
+		return this.limits.hasConcurrencyLimit(queue);
+	}
+
 	@Override
 	public Set<String> complete(List<Job> jobs, boolean delete) {
 		return complete(jobs, Map.of(), delete);
 	}
 
+	@Override
+	public Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
+		return complete(jobs, results, delete, List.of()).written();
+	}
+
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The results go to {@code <prefix>job_results} in the same transaction, one batch
-	 * more when there are any.
+	 * In one transaction with the completions and the claims, the statistics of their queues'
+	 * current minute are counted up (one upsert per queue) and the results go to
+	 * {@code <prefix>job_results} (one batch more when there are any). A queue whose refill
+	 * took as many jobs as ended there wakes no poller.
 	 */
 	@Override
-	public Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
-		return jobs.isEmpty() ? Set.of() : this.limits.ended(jobs, this.dialect.outcomes().complete(jobs, results, now(), delete));
+	public Completed complete(List<Job> jobs, Map<String, String> results, boolean delete, List<Refill> refills) {
+		if (jobs.isEmpty()) {
+			return new Completed(Set.of(), List.of());
+		}
+		Instant now = now();
+		List<List<Job>> claimed = new ArrayList<>(refills.size());
+		Set<String> written = this.dialect.outcomes().complete(jobs, results, now, delete,
+				() -> refills.forEach((refill) -> claimed.add(claim(refill.nodeId(), refill.queue(),
+						refill.visibilityByType(), refill.limit(), false, now, true))));
+		return new Completed(this.limits.ended(jobs, QueueLimits.refilled(refills, claimed), written), claimed);
 	}
 
 	/**

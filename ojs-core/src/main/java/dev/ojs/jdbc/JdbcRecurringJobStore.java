@@ -51,11 +51,10 @@ public class JdbcRecurringJobStore implements RecurringJobStore {
 			return true;
 		}
 		try {
-			this.leases.insert(nodeId, ttl);
-			return true;
+			return this.leases.insert(nodeId, ttl);
 		}
 		catch (DuplicateKeyException ex) {
-			// another node holds it
+			// another node created it at the same moment
 			return false;
 		}
 	}

@@ -42,29 +42,29 @@ public class JdbcWorkflowStore implements WorkflowStore {
 
 	@Override
 	public void create(Workflow workflow, List<WorkflowJob> jobs) {
-		this.transaction.executeWithoutResult((status) -> this.workflows.create(workflow, jobs));
+		this.transaction.executeWithoutResult((status) -> this.workflows.create(workflow));
 	}
 
 	@Override
 	public Optional<Workflow> find(String id) {
-		return JdbcJobStore.isId(id) ? this.workflows.find(id) : Optional.empty();
+		return SqlSupport.isUuid(id) ? this.workflows.find(id) : Optional.empty();
 	}
 
 	@Override
 	public List<WorkflowJob> jobs(String id) {
-		return JdbcJobStore.isId(id) ? this.workflows.jobs(id) : List.of();
+		return SqlSupport.isUuid(id) ? this.workflows.jobs(id) : List.of();
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return JdbcJobStore.isId(id)
+		return SqlSupport.isUuid(id)
 				&& Boolean.TRUE.equals(this.transaction.execute((status) -> this.workflows.cancel(id, this.jobs.now())));
 	}
 
 	@Override
 	public List<Workflow> list(@Nullable WorkflowState state, @Nullable WorkflowType type, @Nullable String before,
 			int limit) {
-		if (before != null && !JdbcJobStore.isId(before)) {
+		if (before != null && !SqlSupport.isUuid(before)) {
 			throw new IllegalArgumentException("Not a workflow id: " + before);
 		}
 		return this.workflows.list(state, type, before, limit);

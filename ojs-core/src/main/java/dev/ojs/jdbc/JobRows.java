@@ -8,12 +8,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.PreparedStatementSetter;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
@@ -59,11 +62,18 @@ final class JobRows extends SqlSupport {
 
 	private final ErrorSql errors;
 
+	/** A job read and its history's read see one snapshot. */
+	private final TransactionTemplate snapshot;
+
 	private final BoundedCache<String, RetryPolicy> policies = new BoundedCache<>(POLICY_CACHE_SIZE);
 
 	JobRows(SqlSupport shared, ErrorSql errors) {
 		super(shared);
 		this.errors = errors;
+		// H2's REPEATABLE READ lets rows inserted since show (phantoms); its SERIALIZABLE does not
+		this.snapshot = transaction(TransactionDefinition.PROPAGATION_REQUIRED,
+				(this.platform == JdbcPlatform.H2) ? TransactionDefinition.ISOLATION_SERIALIZABLE
+						: TransactionDefinition.ISOLATION_REPEATABLE_READ);
 	}
 
 	/**
@@ -83,17 +93,20 @@ final class JobRows extends SqlSupport {
 
 	/**
 	 * The jobs {@code sql} reads, each with its error history as of this read: the rows of all
-	 * of them are read by one more query.
+	 * of them are read by one more query, in one REPEATABLE READ transaction with the first (the
+	 * caller's, if it has one), so a failure committed in between shows in neither or both.
 	 */
 	List<Job> read(String sql, PreparedStatementSetter params) {
-		Map<String, List<String>> rows = new HashMap<>();
-		List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
-			String id = rs.getString(1);
-			return map(rs, () -> rows.getOrDefault(id, List.of()));
-		});
-		// decoded when read, from these rows: a snapshot of this read, not a later query
-		rows.putAll(this.errors.rows(jobs.stream().map(Job::id).toList()));
-		return jobs;
+		return Objects.requireNonNull(this.snapshot.execute((status) -> {
+			Map<String, List<String>> rows = new HashMap<>();
+			List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
+				String id = rs.getString(1);
+				return map(rs, () -> rows.getOrDefault(id, List.of()));
+			});
+			// decoded when read, from these rows: a snapshot of this read, not a later query
+			rows.putAll(this.errors.rows(jobs.stream().map(Job::id).toList()));
+			return jobs;
+		}));
 	}
 
 	private Job map(ResultSet rs, Supplier<List<String>> errorRows) throws SQLException {

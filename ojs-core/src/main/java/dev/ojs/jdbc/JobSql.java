@@ -20,6 +20,9 @@ import dev.ojs.job.JobState;
  */
 final class JobSql extends SqlSupport {
 
+	/** States a cancel ends: live or pending. */
+	private static final String CANCELLABLE = JobRows.LIVE + ", 'pending'";
+
 	private final JobRows rows;
 
 	JobSql(SqlSupport shared, JobRows rows) {
@@ -40,22 +43,10 @@ final class JobSql extends SqlSupport {
 	 * histories are read when first used, one query for each chunk's (an ack needs none).
 	 */
 	List<Job> findByIds(List<String> ids) {
-		return findByIds(ids, "");
-	}
-
-	/**
-	 * The jobs of workflows among these ids, as {@link #findByIds(List)} reads them; a plain
-	 * job among them is not read.
-	 */
-	List<Job> findWorkflowJobs(List<String> ids) {
-		return findByIds(ids, " AND workflow_id IS NOT NULL");
-	}
-
-	private List<Job> findByIds(List<String> ids, String filter) {
 		List<Job> found = new ArrayList<>(ids.size());
 		for (List<String> chunk : chunks(ids, CHUNK)) {
 			found.addAll(this.jdbc.query("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
-					+ idMarkers(chunk.size()) + ")" + filter, (ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
+					+ idMarkers(chunk.size()) + ")", (ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
 		}
 		return found;
 	}
@@ -68,33 +59,36 @@ final class JobSql extends SqlSupport {
 	}
 
 	/**
-	 * Cancels the job if it is live (scheduled, available, retryable or active) or pending; {@code true}
-	 * if it did. An active job keeps its attempt and owner, so that the owner's outcome
-	 * writes, guarded by state {@code active}, are rejected.
+	 * The jobs with these ids that a cancel ends: live (scheduled, available, retryable or
+	 * active) or pending, as they stand, each row locked until the transaction ends, in id order
+	 * (the order of every writer), one query per {@value #CHUNK} ids. What they are read as is
+	 * what {@link #cancel} then ends.
 	 */
-	boolean cancel(String id, Instant now) {
-		return this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?, locked_until = NULL"
-				+ " WHERE id = " + idParam() + " AND state IN (" + JobRows.LIVE + ", 'pending')", (ps) -> {
-					setInstant(ps, 1, now);
-					ps.setString(2, id);
-				}) == 1;
+	List<Job> lockCancellable(List<String> ids) {
+		List<String> sorted = ids.stream().sorted().toList();
+		List<Job> found = new ArrayList<>(ids.size());
+		for (List<String> chunk : chunks(sorted, CHUNK)) {
+			found.addAll(this.jdbc.query("SELECT " + JobRows.SELECT_COLUMNS + " FROM " + this.table + " WHERE id IN ("
+					+ idMarkers(chunk.size()) + ") AND state IN (" + CANCELLABLE + ") ORDER BY id FOR UPDATE",
+					(ps) -> bindValues(ps, 1, chunk), this.rows.lazily()));
+		}
+		return found;
 	}
 
 	/**
-	 * {@link #cancel(String, Instant)} for these jobs, one statement per {@value #CHUNK} ids;
-	 * returns how many it cancelled.
+	 * Cancels these jobs if they are live or pending, one statement per {@value #CHUNK} ids. An
+	 * active job keeps its attempt and owner, so that the owner's outcome writes, guarded by
+	 * state {@code active}, are rejected.
 	 */
-	int cancel(List<String> ids, Instant now) {
-		int cancelled = 0;
+	void cancel(List<String> ids, Instant now) {
 		for (List<String> chunk : chunks(ids, CHUNK)) {
-			cancelled += this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?,"
-					+ " locked_until = NULL WHERE id IN (" + idMarkers(chunk.size()) + ") AND state IN (" + JobRows.LIVE
-					+ ", 'pending')", (ps) -> {
+			this.jdbc.update("UPDATE " + this.table + " SET state = 'cancelled', discarded_at = ?,"
+					+ " locked_until = NULL WHERE id IN (" + idMarkers(chunk.size()) + ") AND state IN (" + CANCELLABLE
+					+ ")", (ps) -> {
 						setInstant(ps, 1, now);
 						bindValues(ps, 2, chunk);
 					});
 		}
-		return cancelled;
 	}
 
 	/** Makes a pending job available from {@code now} (ojs-core §6.2 ACTIVATE); {@code true} if it did. */

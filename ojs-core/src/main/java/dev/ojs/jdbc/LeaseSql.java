@@ -24,6 +24,9 @@ final class LeaseSql extends SqlSupport {
 	/** The database's current time plus {@code ?} microseconds. */
 	private final String dbNowPlusMicros;
 
+	/** Inserts the lease row unless there is one. */
+	private final String insert;
+
 	LeaseSql(SqlSupport shared) {
 		super(shared);
 		this.leases = shared.settings.leasesTableName();
@@ -36,6 +39,13 @@ final class LeaseSql extends SqlSupport {
 			case POSTGRESQL -> "now() + make_interval(secs => ? / 1000000.0)";
 			case MARIADB, MYSQL -> "TIMESTAMPADD(MICROSECOND, ?, UTC_TIMESTAMP(6))";
 			case H2 -> "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP(6))";
+		};
+		String columns = this.leases + " (name, holder, expires_at) ";
+		this.insert = switch (this.platform) {
+			case POSTGRESQL -> "INSERT INTO " + columns + "VALUES (?, ?, " + this.dbNowPlusMicros + ") ON CONFLICT DO NOTHING";
+			case MARIADB, MYSQL -> "INSERT IGNORE INTO " + columns + "VALUES (?, ?, " + this.dbNowPlusMicros + ")";
+			case H2 -> "INSERT INTO " + columns + "SELECT ?, ?, " + this.dbNowPlusMicros + " FROM DUAL WHERE NOT EXISTS"
+					+ " (SELECT 1 FROM " + this.leases + " WHERE name = ?)";
 		};
 	}
 
@@ -50,19 +60,35 @@ final class LeaseSql extends SqlSupport {
 				}) == 1;
 	}
 
-	/** Creates the lease row for {@code holder}; throws a duplicate key error when it exists. */
-	void insert(String holder, Duration ttl) {
-		this.jdbc.update("INSERT INTO " + this.leases + " (name, holder, expires_at) VALUES (?, ?, "
-				+ this.dbNowPlusMicros + ")", (ps) -> {
-					ps.setString(1, EVALUATOR_LEASE);
-					ps.setString(2, holder);
-					ps.setLong(3, ttl.toNanos() / 1000);
-				});
+	/**
+	 * Creates the lease row for {@code holder} unless there is one; {@code true} if it did. A
+	 * lease held by another node is no error (which drivers and servers would log at every tick),
+	 * and on PostgreSQL and MariaDB neither is a node that creates it at the same moment (there,
+	 * a {@code NOT EXISTS} check lets two nodes lock the same gap and deadlock); on H2 that one
+	 * meets a duplicate key. Only the table's first lease is created: a released one stays.
+	 */
+	boolean insert(String holder, Duration ttl) {
+		return this.jdbc.update(this.insert, (ps) -> {
+			ps.setString(1, EVALUATOR_LEASE);
+			ps.setString(2, holder);
+			ps.setLong(3, ttl.toNanos() / 1000);
+			if (this.platform == JdbcPlatform.H2) {
+				ps.setString(4, EVALUATOR_LEASE);
+			}
+		}) == 1;
 	}
 
-	/** Deletes the lease row if {@code holder} holds it, so the next node to ask takes it at once. */
+	/**
+	 * Ends the lease if {@code holder} holds it, so the next node to ask takes it at once: the row
+	 * stays, expired, so the nodes that ask next only update it, one after the other.
+	 */
 	void release(String holder) {
-		this.jdbc.update("DELETE FROM " + this.leases + " WHERE name = ? AND holder = ?", EVALUATOR_LEASE, holder);
+		this.jdbc.update("UPDATE " + this.leases + " SET expires_at = " + this.dbNowPlusMicros
+				+ " WHERE name = ? AND holder = ?", (ps) -> {
+					ps.setLong(1, -1_000_000);
+					ps.setString(2, EVALUATOR_LEASE);
+					ps.setString(3, holder);
+				});
 	}
 
 	/** Who holds the lease now, or {@code null} when nobody does. */

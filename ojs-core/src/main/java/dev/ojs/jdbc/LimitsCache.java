@@ -65,6 +65,8 @@ final class LimitsCache<T> {
 	}
 
 	private void refresh() {
+		// cleared before the read: a limit changed while it runs has the next claim read again
+		this.stale = false;
 		try {
 			this.value = this.read.get();
 			this.warned = false;
@@ -76,7 +78,6 @@ final class LimitsCache<T> {
 			}
 			this.warned = true;
 		}
-		this.stale = false;
 		this.refreshedNanos = System.nanoTime();
 	}
 

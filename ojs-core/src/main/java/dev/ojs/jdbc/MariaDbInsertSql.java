@@ -22,7 +22,7 @@ final class MariaDbInsertSql extends InsertSql {
 	 */
 	@Override
 	@Nullable String insertUnique(InsertRow row) {
-		this.jdbc.update(insertSql(1) + " ON DUPLICATE KEY UPDATE id = id", (ps) -> bind(ps, 1, row));
+		this.jdbc.update(insertSql(row) + " ON DUPLICATE KEY UPDATE id = id", (ps) -> bind(ps, 1, row));
 		return findLiveIdByUniqueKey(row.type(), row.uniqueKey(), " LOCK IN SHARE MODE");
 	}
 

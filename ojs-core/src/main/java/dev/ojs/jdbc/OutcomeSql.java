@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -54,6 +56,13 @@ class OutcomeSql extends SqlSupport {
 
 	private final String guard;
 
+	/**
+	 * Told, in the transaction that ends them, of the active jobs an outcome ended: a lazy
+	 * stream, read only where a limited queue needs it.
+	 */
+	private Consumer<Stream<Job>> activeEnded = (jobs) -> {
+	};
+
 	OutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats,
 			WorkflowSql workflows) {
 		super(shared);
@@ -67,14 +76,21 @@ class OutcomeSql extends SqlSupport {
 		this.guard = " WHERE id = " + idParam() + " AND attempt = ? AND state = 'active' AND locked_by = ?";
 	}
 
+	/** Has {@code activeEnded} told, in their transaction, of the active jobs each outcome ends. */
+	final void onActiveEnded(Consumer<Stream<Job>> activeEnded) {
+		this.activeEnded = activeEnded;
+	}
+
 	// ---- outcomes and their statistics, in one transaction
 
 	/**
 	 * Marks claimed jobs completed (or deletes them, with their error history), stores the
 	 * results of those that have one (by job id; only then a statement more), and counts
-	 * them in their queues' current minute; returns the ids actually written.
+	 * them in their queues' current minute, then runs {@code then} (the refills' claims) in the
+	 * same transaction; returns the ids actually written.
 	 */
-	final Set<String> complete(List<Job> jobs, Map<String, String> results, Instant now, boolean delete) {
+	final Set<String> complete(List<Job> jobs, Map<String, String> results, Instant now, boolean delete,
+			Runnable then) {
 		return this.workerTx.execute((status) -> {
 			List<Job> steps = jobs.stream().filter((job) -> job.workflowId() != null).toList();
 			Set<String> written;
@@ -100,6 +116,9 @@ class OutcomeSql extends SqlSupport {
 					.toList(), kept, now);
 			}
 			this.stats.add(OutcomeCounts.completed(jobs, written, now));
+			// the limited queues' rows last: claims take turns on them until this commits
+			this.activeEnded.accept(jobs.stream().filter((job) -> written.contains(job.id())));
+			then.run();
 			return written;
 		});
 	}
@@ -110,6 +129,7 @@ class OutcomeSql extends SqlSupport {
 			Set<String> written = writeFailed(failures, null);
 			advanceEnded(failures, written);
 			this.stats.add(OutcomeCounts.failed(failures, written));
+			this.activeEnded.accept(writtenJobs(failures, written));
 			return written;
 		});
 	}
@@ -133,6 +153,7 @@ class OutcomeSql extends SqlSupport {
 			List<AttemptFailure> failures = expired.stream().map(decide).toList();
 			Set<String> written = writeFailed(failures, now);
 			advanceEnded(failures, written);
+			this.activeEnded.accept(writtenJobs(failures, written));
 			this.stats.add(OutcomeCounts.failed(failures, written));
 			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
 		});
@@ -160,6 +181,10 @@ class OutcomeSql extends SqlSupport {
 			}
 			return expired;
 		});
+	}
+
+	private static Stream<Job> writtenJobs(List<AttemptFailure> failures, Set<String> written) {
+		return failures.stream().map(AttemptFailure::job).filter((job) -> written.contains(job.id()));
 	}
 
 	/** Advances the workflows of the written failures that ended their jobs (not those to retry). */

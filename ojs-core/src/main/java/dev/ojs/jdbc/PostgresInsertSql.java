@@ -11,6 +11,8 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.ojs.job.WorkflowPlace;
+
 /**
  * Job inserts on PostgreSQL: one {@code INSERT ... SELECT ... FROM unnest(arrays)} per
  * {@value #UNNEST_CHUNK} rows, the {@code NOTIFY} for the batch riding in the same statement
@@ -33,23 +35,38 @@ final class PostgresInsertSql extends InsertSql {
 	/** The insert from arrays, one per column. */
 	private final String unnestInsert;
 
+	/** {@link #unnestInsert} with the workflow columns, for rows of which one is a job of a workflow. */
+	private final String placedUnnestInsert;
+
 	/** The insert of rows that share all but id and arguments. */
 	private final String uniformInsert;
+
+	/** {@link #uniformInsert} of the jobs of one workflow, which differ in their step too. */
+	private final String placedUniformInsert;
 
 	PostgresInsertSql(SqlSupport shared) {
 		// one channel per job table
 		super(shared, shared.table);
-		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0, r.max_attempts,"
-				+ " r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at, r.expires_at,"
-				+ " r.timeout_ms, r.visibility_timeout_ms, r.concurrency_key, r.sequence_key"
-				+ " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[],"
-				+ " ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[], ?::text[], ?::text[])"
-				+ " AS r(id, type, queue, args, meta, priority, state, max_attempts, retry_policy, scheduled_at, created_at,"
-				+ " expires_at, timeout_ms, visibility_timeout_ms, concurrency_key, sequence_key)";
-		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS
-				+ " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL, ?, ?, ?, ?, ?, ?, ?, ?"
+		String unnestSelect = " SELECT r.id, r.type, r.queue, r.args::jsonb, r.meta::jsonb, r.priority, r.state, 0,"
+				+ " r.max_attempts, r.retry_policy::jsonb, '[]', FALSE, NULL, r.scheduled_at, r.created_at, r.created_at,"
+				+ " r.expires_at, r.timeout_ms, r.visibility_timeout_ms, r.concurrency_key, r.sequence_key";
+		String unnestArrays = " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],"
+				+ " ?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::int8[], ?::int8[],"
+				+ " ?::text[], ?::text[]";
+		String unnestNames = " AS r(id, type, queue, args, meta, priority, state, max_attempts, retry_policy,"
+				+ " scheduled_at, created_at, expires_at, timeout_ms, visibility_timeout_ms, concurrency_key, sequence_key";
+		this.unnestInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS + unnestSelect + unnestArrays + ")"
+				+ unnestNames + ")";
+		this.placedUnnestInsert = "INSERT INTO " + this.table + " " + PLACED_INSERT_COLUMNS + unnestSelect
+				+ ", r.workflow_id, r.workflow_type, r.workflow_step, r.workflow_role" + unnestArrays
+				+ ", ?::uuid[], ?::text[], ?::int[], ?::text[])" + unnestNames
+				+ ", workflow_id, workflow_type, workflow_step, workflow_role)";
+		String uniformSelect = " SELECT r.id, ?, ?, r.args::jsonb, ?::jsonb, ?, ?, 0, ?, ?::jsonb, '[]', FALSE, NULL,"
+				+ " ?, ?, ?, ?, ?, ?, ?, ?";
+		this.uniformInsert = "INSERT INTO " + this.table + " " + INSERT_COLUMNS + uniformSelect
 				+ " FROM unnest(?::uuid[], ?::text[]) AS r(id, args)";
+		this.placedUniformInsert = "INSERT INTO " + this.table + " " + PLACED_INSERT_COLUMNS + uniformSelect
+				+ ", ?::uuid, ?, r.step, ? FROM unnest(?::uuid[], ?::text[], ?::int[]) AS r(id, args, step)";
 	}
 
 	@Override
@@ -98,16 +115,18 @@ final class PostgresInsertSql extends InsertSql {
 	private PreparedStatement insertStatement(Connection con, List<InsertRow> rows, Collection<String> notify)
 			throws SQLException {
 		boolean uniform = uniform(rows);
-		String insert = uniform ? this.uniformInsert : this.unnestInsert;
+		boolean placed = InsertRow.anyPlaced(rows);
+		String insert = uniform ? (placed ? this.placedUniformInsert : this.uniformInsert)
+				: (placed ? this.placedUnnestInsert : this.unnestInsert);
 		PreparedStatement ps = con.prepareStatement(notify.isEmpty() ? insert : "WITH ins AS (" + insert + ") " + NOTIFY);
-		int index = uniform ? bindUniform(con, ps, rows) : bindUnnest(con, ps, rows);
+		int index = uniform ? bindUniform(con, ps, rows, placed) : bindUnnest(con, ps, rows, placed);
 		if (!notify.isEmpty()) {
 			bindNotify(con, ps, index, notify);
 		}
 		return ps;
 	}
 
-	/** Whether the rows differ in nothing but id and arguments. */
+	/** Whether the rows differ in nothing but id, arguments and workflow step. */
 	private static boolean uniform(List<InsertRow> rows) {
 		InsertRow first = rows.get(0);
 		for (InsertRow row : rows) {
@@ -120,15 +139,29 @@ final class PostgresInsertSql extends InsertSql {
 					&& Objects.equals(row.timeoutMs(), first.timeoutMs())
 					&& Objects.equals(row.visibilityTimeoutMs(), first.visibilityTimeoutMs())
 					&& Objects.equals(row.concurrencyKey(), first.concurrencyKey())
-					&& Objects.equals(row.sequenceKey(), first.sequenceKey()))) {
+					&& Objects.equals(row.sequenceKey(), first.sequenceKey())
+					&& Objects.equals(row.workflowId(), first.workflowId()) && sameWorkflowRole(row, first))) {
 				return false;
 			}
 		}
 		return true;
 	}
 
-	/** Binds {@link #uniformInsert}: the values the rows share, then ids and arguments. */
-	private int bindUniform(Connection con, PreparedStatement ps, List<InsertRow> rows) throws SQLException {
+	/** Whether both rows are plain jobs, or jobs of one workflow type in one role. */
+	private static boolean sameWorkflowRole(InsertRow row, InsertRow first) {
+		WorkflowPlace place = row.workflowPlace();
+		WorkflowPlace other = first.workflowPlace();
+		return (place == null) ? other == null
+				: other != null && place.type().equals(other.type()) && place.role().equals(other.role());
+	}
+
+	/**
+	 * Binds {@link #uniformInsert}: the values the rows share, then ids and arguments; with
+	 * {@code placed}, {@link #placedUniformInsert}: the workflow's id, type and role, then
+	 * steps too.
+	 */
+	private int bindUniform(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
+			throws SQLException {
 		InsertRow first = rows.get(0);
 		int index = 1;
 		ps.setString(index++, first.type());
@@ -146,19 +179,34 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setObject(index++, first.visibilityTimeoutMs(), Types.BIGINT);
 		ps.setString(index++, first.concurrencyKey());
 		ps.setString(index++, first.sequenceKey());
+		if (placed) {
+			ps.setString(index++, first.workflowId());
+			ps.setString(index++, first.workflowPlace().type());
+			ps.setString(index++, first.workflowPlace().role());
+		}
 		Object[] ids = new Object[rows.size()];
 		Object[] args = new Object[rows.size()];
+		Object[] steps = new Object[rows.size()];
 		for (int i = 0; i < ids.length; i++) {
-			ids[i] = rows.get(i).id();
-			args[i] = rows.get(i).args();
+			InsertRow row = rows.get(i);
+			ids[i] = row.id();
+			args[i] = row.args();
+			steps[i] = placed ? row.workflowPlace().step() : null;
 		}
 		ps.setArray(index++, con.createArrayOf("text", ids));
 		ps.setArray(index++, con.createArrayOf("text", args));
+		if (placed) {
+			ps.setArray(index++, con.createArrayOf("int4", steps));
+		}
 		return index;
 	}
 
-	/** Binds {@link #unnestInsert}'s arrays from parameter 1; returns the next free index. */
-	private static int bindUnnest(Connection con, PreparedStatement ps, List<InsertRow> rows) throws SQLException {
+	/**
+	 * Binds {@link #unnestInsert}'s arrays from parameter 1, with {@code placed}
+	 * {@link #placedUnnestInsert}'s; returns the next free index.
+	 */
+	private static int bindUnnest(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
+			throws SQLException {
 		int size = rows.size();
 		Object[] ids = new Object[size];
 		Object[] types = new Object[size];
@@ -211,6 +259,28 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("int8", visibilities));
 		ps.setArray(index++, con.createArrayOf("text", keys));
 		ps.setArray(index++, con.createArrayOf("text", sequenceKeys));
+		return placed ? bindPlaces(con, ps, index, rows) : index;
+	}
+
+	/** Binds the workflow columns' arrays from {@code index} (nulls for plain jobs); returns the next free index. */
+	private static int bindPlaces(Connection con, PreparedStatement ps, int index, List<InsertRow> rows)
+			throws SQLException {
+		int size = rows.size();
+		Object[] workflowIds = new Object[size];
+		Object[] types = new Object[size];
+		Object[] steps = new Object[size];
+		Object[] roles = new Object[size];
+		for (int i = 0; i < size; i++) {
+			WorkflowPlace place = rows.get(i).workflowPlace();
+			workflowIds[i] = rows.get(i).workflowId();
+			types[i] = (place != null) ? place.type() : null;
+			steps[i] = (place != null) ? place.step() : null;
+			roles[i] = (place != null) ? place.role() : null;
+		}
+		ps.setArray(index++, con.createArrayOf("text", workflowIds));
+		ps.setArray(index++, con.createArrayOf("text", types));
+		ps.setArray(index++, con.createArrayOf("int4", steps));
+		ps.setArray(index++, con.createArrayOf("text", roles));
 		return index;
 	}
 
@@ -239,7 +309,7 @@ final class PostgresInsertSql extends InsertSql {
 
 	@Override
 	@Nullable String insertUnique(InsertRow row) {
-		List<String> inserted = this.jdbc.query(insertSql(1) + " ON CONFLICT (type, unique_key)"
+		List<String> inserted = this.jdbc.query(insertSql(row) + " ON CONFLICT (type, unique_key)"
 				+ " WHERE unique_key IS NOT NULL AND state IN (" + JobRows.LIVE + ") DO NOTHING RETURNING id",
 				(ps) -> bind(ps, 1, row), (rs, rowNum) -> rs.getString(1));
 		return inserted.isEmpty() ? findLiveIdByUniqueKey(row.type(), row.uniqueKey()) : inserted.get(0);

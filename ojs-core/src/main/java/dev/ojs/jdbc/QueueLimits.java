@@ -3,15 +3,18 @@ package dev.ojs.jdbc;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,13 +24,15 @@ import org.springframework.dao.DataAccessException;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
+import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * Holds the claims of limited queues to their limits (ojs-queue-config.md §6.2, §8.3): such a
- * claim locks the queue's row, bounds the queue's active jobs when it has a concurrency limit
- * (counting them when the limit could bind, see {@link #active}), takes no more jobs than the
+ * claim locks the queue's row, takes the queue's active jobs from it when it has a concurrency
+ * limit (counting them at most once a second, see {@link #fresh}), takes no more jobs than the
  * limit leaves and than the rate limit's bucket holds, and moves the bucket and the bound on by
  * the jobs it took, all in one transaction. Claims of one limited queue thus take
  * their turns on every node, and each counts the jobs the claims before it took. Every claim goes
@@ -40,14 +45,17 @@ import dev.ojs.job.RateLimit;
  * claims take count from the queue's next count). The claims of a queue already limited read its
  * limits from its locked row, so a changed limit holds at once.
  * <p>
- * When jobs of a queue with a concurrency limit end, the pollers of that queue are woken (as by
- * an insert), so a claim that found no free slot is tried again at once rather than at the next
+ * When jobs of a queue with a concurrency limit end or are cancelled while active, the pollers
+ * of that queue are woken (as by an insert), so a claim that found no free slot is tried again at once rather than at the next
  * poll; so are the pollers of a job's queue when it ends a job of a sequence, whose next job
  * the claims held back until then.
  */
 final class QueueLimits {
 
 	private static final Log logger = LogFactory.getLog(QueueLimits.class);
+
+	/** How long a count of a queue's active jobs, kept up to date by their claims and ends, stands. */
+	static final long RECOUNT_MILLIS = 1000;
 
 	private final QueueSql queues;
 
@@ -56,6 +64,12 @@ final class QueueLimits {
 
 	/** Whether a job type has a concurrency limit (as last read), whose jobs' end wakes their queue's pollers. */
 	private final Predicate<String> typeLimited;
+
+	/** The queues whose last claim through this store came back short for want of a free slot. */
+	private final Set<String> atLimit = ConcurrentHashMap.newKeySet();
+
+	/** Who found a queue full, and since when: they take the next free slots in turn. */
+	private final Waiters waiters = new Waiters();
 
 	/** When each throttled queue's next token comes back. */
 	private final Map<String, Instant> throttledUntil = new ConcurrentHashMap<>();
@@ -77,10 +91,13 @@ final class QueueLimits {
 	/**
 	 * Claims through {@code claim} (given how many jobs to take at most): at once for a queue
 	 * without a limit, otherwise no more than its concurrency limit leaves and its bucket holds at
-	 * {@code now}.
+	 * {@code now}; a {@code refill} in the caller's transaction (of the outcomes that freed its
+	 * slots), any other in one of its own.
 	 */
-	List<Job> claim(String queue, int limit, Instant now, IntFunction<List<Job>> claim) {
+	List<Job> claim(String claimer, String queue, int limit, Instant now, boolean refill,
+			IntFunction<List<Job>> claim) {
 		if (!this.limited.get().any().contains(queue)) {
+			this.atLimit.remove(queue);
 			return claim.apply(limit);
 		}
 		return this.queues.inLimitTransaction((status) -> {
@@ -90,8 +107,16 @@ final class QueueLimits {
 				this.throttledUntil.remove(queue);
 				return claim.apply(limit);
 			}
-			Integer active = (limits.concurrency() != null) ? active(queue, limits, limit) : null;
-			int wanted = (active != null) ? Math.min(limit, Math.max(0, limits.concurrency() - active)) : limit;
+			long nowMillis = now.toEpochMilli();
+			boolean count = limits.concurrency() != null && !fresh(limits, nowMillis);
+			Integer active = (limits.concurrency() == null) ? null
+					: count ? this.queues.countActive(queue) : limits.activeMax();
+			int free = (active != null) ? limits.concurrency() - active : limit;
+			if (active != null && free > 0 && this.waiters.yields(queue, claimer, nowMillis)) {
+				// a claimer that found the queue full waits longer: the next slot is its
+				free--;
+			}
+			int wanted = Math.min(limit, Math.max(0, free));
 			Drawn drawn;
 			if (limits.rateLimit() == null) {
 				this.throttledUntil.remove(queue);
@@ -100,24 +125,40 @@ final class QueueLimits {
 			else {
 				drawn = drawFromBucket(queue, limits.rateLimit(), limits.tat(), wanted, now, claim);
 			}
+			if (active != null && wanted < limit && drawn.jobs().size() == wanted) {
+				this.atLimit.add(queue);
+			}
+			else {
+				this.atLimit.remove(queue);
+			}
+			if (wanted > 0) {
+				// offered a slot, whether or not it had jobs to take: it does not wait
+				this.waiters.served(queue, claimer);
+			}
+			else if (active != null) {
+				this.waiters.waited(queue, claimer, nowMillis);
+			}
 			Integer activeMax = (active != null) ? active + drawn.jobs().size() : null;
-			if (!drawn.jobs().isEmpty() || !Objects.equals(activeMax, limits.activeMax())) {
-				this.queues.claimed(queue, drawn.tat(), activeMax);
+			if (count || !drawn.jobs().isEmpty()) {
+				// boxed on purpose: a queue with a rate limit alone keeps null
+				this.queues.claimed(queue, drawn.tat(), activeMax, count ? Long.valueOf(nowMillis) : limits.countedAt());
 			}
 			return drawn.jobs();
-		});
+		}, refill);
 	}
 
 	/**
-	 * The most jobs of a queue with a concurrency limit that can be active: the queue's row keeps
-	 * the last count plus the jobs claimed since (jobs that ended since are not taken off), and
-	 * the active jobs are counted again only when that bound and this claim's {@code limit} could
-	 * reach the concurrency limit. A limit that never binds is thus counted rarely; a count reads
-	 * every entry the active jobs left in the index since its last vacuum.
+	 * Whether a queue's {@code active_max} is its active jobs, uncounted: it is the last count,
+	 * plus the jobs claimed since, less those whose end wrote it ({@link #endedInTransaction}), so
+	 * it is exact but for jobs that ended otherwise (those set it to {@code null}: {@link #recount})
+	 * and jobs claimed by a node that did not yet know of the limit (at most {@link #RECOUNT_MILLIS}
+	 * later, the next claim counts again). A count reads every entry the active jobs left in the
+	 * index since its last vacuum, so a claim that takes its turn on a full queue costs one row.
 	 */
-	private int active(String queue, QueueSql.Limits limits, int limit) {
-		Integer bound = limits.activeMax();
-		return (bound != null && bound + limit <= limits.concurrency()) ? bound : this.queues.countActive(queue);
+	private static boolean fresh(QueueSql.Limits limits, long nowMillis) {
+		Long countedAt = limits.countedAt();
+		return limits.activeMax() != null && countedAt != null && nowMillis >= countedAt
+				&& nowMillis - countedAt < RECOUNT_MILLIS;
 	}
 
 	/** The jobs a claim took, and the bucket's theoretical arrival time after it. */
@@ -131,7 +172,8 @@ final class QueueLimits {
 		int available = rateLimit.available(tat, nanos);
 		int take = Math.min(wanted, available);
 		List<Job> claimed = (take > 0) ? claim.apply(take) : List.of();
-		Long newTat = claimed.isEmpty() ? tat : rateLimit.taken(tat, nanos, claimed.size());
+		// boxed on purpose: a full bucket that gave nothing stays null
+		Long newTat = claimed.isEmpty() ? tat : Long.valueOf(rateLimit.taken(tat, nanos, claimed.size()));
 		if (available < wanted && claimed.size() == available) {
 			// short for want of tokens, not of due jobs or free slots
 			this.throttledUntil.put(queue, Instant.ofEpochSecond(0, rateLimit.nextTokenAt(newTat, nanos)));
@@ -155,6 +197,16 @@ final class QueueLimits {
 		}
 	}
 
+	/** Whether the queue has a concurrency limit (as last read, at most a second ago). */
+	boolean hasConcurrencyLimit(String queue) {
+		return this.limited.get().concurrency().contains(queue);
+	}
+
+	/** Whether the last claim of the queue through this store came back short for want of a free slot. */
+	boolean atLimit(String queue) {
+		return this.atLimit.contains(queue);
+	}
+
 	/** When the queue's next token comes back, if its last claim ran its bucket dry before its wish. */
 	@Nullable Instant throttledUntil(String queue) {
 		return this.throttledUntil.get(queue);
@@ -167,7 +219,33 @@ final class QueueLimits {
 	 * @return {@code written}
 	 */
 	<T> T ended(List<Job> jobs, T written) {
-		return wake(jobs, jobs, written);
+		return ended(jobs, Map.of(), written);
+	}
+
+	/**
+	 * As {@link #ended(List, Object)}, where {@code refilled} jobs of some queues were claimed
+	 * in the same transaction (by queue): a queue that got back as many as ended there wakes
+	 * no poller for its slots.
+	 */
+	<T> T ended(List<Job> jobs, Map<String, Integer> refilled, T written) {
+		if (refilled.isEmpty()) {
+			return wake(jobs, jobs, written);
+		}
+		Map<String, Integer> endedByQueue = new HashMap<>();
+		jobs.forEach((job) -> endedByQueue.merge(job.queue(), 1, Integer::sum));
+		List<Job> freed = jobs.stream()
+			.filter((job) -> refilled.getOrDefault(job.queue(), 0) < endedByQueue.get(job.queue()))
+			.toList();
+		return wake(freed, jobs, written);
+	}
+
+	/** How many jobs the refills claimed, by queue. */
+	static Map<String, Integer> refilled(List<WorkerStore.Refill> refills, List<List<Job>> claimed) {
+		Map<String, Integer> refilled = new HashMap<>();
+		for (int i = 0; i < refills.size(); i++) {
+			refilled.merge(refills.get(i).queue(), claimed.get(i).size(), Integer::sum);
+		}
+		return refilled;
 	}
 
 	/**
@@ -197,12 +275,59 @@ final class QueueLimits {
 	}
 
 	/**
-	 * These jobs handed back their slots but stay live (released): wakes the pollers of their
-	 * limited queues.
+	 * These active jobs ended in this transaction (completed, failed, reaped): takes them off
+	 * their limited queues' {@code active_max}, so the next claims need not count.
+	 */
+	void endedInTransaction(Stream<Job> jobs) {
+		SortedMap<String, Integer> ended = limitedQueues(jobs);
+		if (!ended.isEmpty()) {
+			this.queues.ended(ended);
+		}
+	}
+
+	/**
+	 * These jobs were cancelled, as read before the cancel (written): those that were active
+	 * free their slots (their queues count again, {@link QueueSql#recount}), and each lets the
+	 * next job of its sequence run, as {@link #ended}.
+	 * @return {@code jobs}
+	 */
+	List<Job> cancelled(List<Job> jobs) {
+		List<Job> active = jobs.stream().filter((job) -> job.state() == JobState.ACTIVE).toList();
+		recount(active);
+		return wake(active, jobs, jobs);
+	}
+
+	/**
+	 * These jobs handed back their slots but stay live (released): their limited queues count
+	 * again, and their pollers are woken.
 	 * @return {@code written}
 	 */
 	<T> T freed(List<Job> jobs, T written) {
+		recount(jobs);
 		return wake(jobs, List.of(), written);
+	}
+
+	private void recount(List<Job> jobs) {
+		Set<String> queues = limitedQueues(jobs.stream()).keySet();
+		try {
+			if (!queues.isEmpty()) {
+				this.queues.recount(queues);
+			}
+		}
+		catch (DataAccessException ex) {
+			// the jobs ended: their slots stay taken until the queues' next count, within a second
+			logger.debug("OJS could not have " + queues + " count their active jobs again", ex);
+		}
+	}
+
+	/** How many of {@code jobs} each queue with a concurrency limit has, by name; none read without one. */
+	private SortedMap<String, Integer> limitedQueues(Stream<Job> jobs) {
+		Set<String> limited = this.limited.get().concurrency();
+		SortedMap<String, Integer> counts = new TreeMap<>();
+		if (!limited.isEmpty()) {
+			jobs.filter((job) -> limited.contains(job.queue())).forEach((job) -> counts.merge(job.queue(), 1, Integer::sum));
+		}
+		return counts;
 	}
 
 	/**
@@ -212,7 +337,8 @@ final class QueueLimits {
 	 * next job of the key was held back); this process's pollers at once, on PostgreSQL every
 	 * process's through NOTIFY, so neither waits for its next poll. Other jobs were not held
 	 * back and wake nobody; which queues and types have a limit, and a job's sequence key, are
-	 * read from memory, so they cost no query.
+	 * read from memory (the jobs as the worker holds them, or as the cancel read them), so they
+	 * cost no query.
 	 */
 	private <T> T wake(List<Job> freed, List<Job> ended, T written) {
 		Set<String> limited = this.limited.get().concurrency();

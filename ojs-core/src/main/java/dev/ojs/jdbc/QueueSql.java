@@ -9,11 +9,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.PreparedStatementSetter;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -35,10 +37,15 @@ final class QueueSql extends SqlSupport {
 	/** A limited queue's claim's transaction, holding its queue's row: always new, READ COMMITTED. */
 	private final TransactionTemplate bucketTx;
 
+	/** A refill's: the outcomes' transaction, which it must run in. */
+	private final TransactionTemplate outcomesTx;
+
 	QueueSql(SqlSupport shared) {
 		super(shared);
 		this.queues = shared.settings.queuesTableName();
 		this.bucketTx = workerTransaction();
+		this.outcomesTx = transaction(TransactionDefinition.PROPAGATION_MANDATORY,
+				TransactionDefinition.ISOLATION_DEFAULT);
 	}
 
 	// ---- pause
@@ -104,11 +111,12 @@ final class QueueSql extends SqlSupport {
 
 	/**
 	 * A limited queue's limits as stored: its rate limit and its bucket's theoretical arrival
-	 * time (epoch ns), its concurrency limit and the most jobs of it that can be active (the
-	 * last count plus the jobs claimed since); each {@code null} when it has none.
+	 * time (epoch ns), its concurrency limit, the most jobs of it that can be active (the last
+	 * count, plus the jobs claimed since, less those that ended since) and when that count was
+	 * made (epoch ms); each {@code null} when it has none.
 	 */
 	record Limits(@Nullable RateLimit rateLimit, @Nullable Long tat, @Nullable Integer concurrency,
-			@Nullable Integer activeMax) {
+			@Nullable Integer activeMax, @Nullable Long countedAt) {
 	}
 
 	/** Sets or (with {@code null}) removes a queue's rate limit, creating its row when it has none. */
@@ -155,10 +163,10 @@ final class QueueSql extends SqlSupport {
 	/**
 	 * Runs a claim of a limited queue in the transaction that holds the queue's row
 	 * ({@link #lockLimits}) until it ends: the claims of one limited queue take their turns on
-	 * every node.
+	 * every node; a refill's in the transaction of the outcomes it follows.
 	 */
-	List<Job> inLimitTransaction(TransactionCallback<List<Job>> claim) {
-		List<Job> jobs = this.bucketTx.execute(claim);
+	List<Job> inLimitTransaction(TransactionCallback<List<Job>> claim, boolean refill) {
+		List<Job> jobs = (refill ? this.outcomesTx : this.bucketTx).execute(claim);
 		return (jobs != null) ? jobs : List.of();
 	}
 
@@ -167,14 +175,13 @@ final class QueueSql extends SqlSupport {
 	 * limits; {@code null} when the queue has no limit.
 	 */
 	@Nullable Limits lockLimits(String queue) {
-		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency, active_max FROM "
-				+ this.queues + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
+		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency, active_max,"
+				+ " counted_at FROM " + this.queues + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
 					RateLimit rateLimit = rateLimit(rs, 1);
-					long tat = rs.getLong(3);
-					Long bucket = rs.wasNull() ? null : tat;
+					Long bucket = nullableLong(rs, 3);
 					Integer concurrency = concurrency(rs, 4);
 					return (rateLimit != null || concurrency != null)
-							? new Limits(rateLimit, bucket, concurrency, concurrency(rs, 5)) : null;
+							? new Limits(rateLimit, bucket, concurrency, concurrency(rs, 5), nullableLong(rs, 6)) : null;
 				}, queue);
 		return limits.isEmpty() ? null : limits.get(0);
 	}
@@ -192,14 +199,47 @@ final class QueueSql extends SqlSupport {
 
 	/**
 	 * Stores what a claim of a limited queue changed in its locked row: the bucket's theoretical
-	 * arrival time, and the most jobs of the queue that can now be active.
+	 * arrival time, the most jobs of the queue that can now be active, and when they were last
+	 * counted (epoch ms).
 	 */
-	void claimed(String queue, @Nullable Long tat, @Nullable Integer activeMax) {
-		this.jdbc.update("UPDATE " + this.queues + " SET rate_tat = ?, active_max = ? WHERE name = ?", (ps) -> {
-			ps.setObject(1, tat, Types.BIGINT);
-			ps.setObject(2, activeMax, Types.INTEGER);
-			ps.setString(3, queue);
-		});
+	void claimed(String queue, @Nullable Long tat, @Nullable Integer activeMax, @Nullable Long countedAt) {
+		this.jdbc.update("UPDATE " + this.queues + " SET rate_tat = ?, active_max = ?, counted_at = ? WHERE name = ?",
+				(ps) -> {
+					ps.setObject(1, tat, Types.BIGINT);
+					ps.setObject(2, activeMax, Types.INTEGER);
+					ps.setObject(3, countedAt, Types.BIGINT);
+					ps.setString(4, queue);
+				});
+	}
+
+	/**
+	 * Takes jobs that ended off their queues' {@code active_max}, in the transaction that ended
+	 * them (by queue name; rows locked in name order). The row lock orders this with the claims'
+	 * counts: a count before it saw the jobs active, one after it sees them ended.
+	 */
+	void ended(SortedMap<String, Integer> endedByQueue) {
+		this.jdbc.batchUpdate("UPDATE " + this.queues + " SET active_max = CASE WHEN active_max > ? THEN active_max - ?"
+				+ " ELSE 0 END WHERE name = ? AND concurrency IS NOT NULL AND active_max IS NOT NULL",
+				List.copyOf(endedByQueue.entrySet()), CHUNK, (ps, ended) -> {
+					ps.setInt(1, ended.getValue());
+					ps.setInt(2, ended.getValue());
+					ps.setString(3, ended.getKey());
+				});
+	}
+
+	/**
+	 * Has the next claims of these queues count their active jobs: for jobs that left
+	 * {@code active} in a transaction that did not take them off {@code active_max}. Rows are
+	 * written in the set's order (name order, as {@link #ended}).
+	 */
+	void recount(Set<String> queues) {
+		this.jdbc.batchUpdate("UPDATE " + this.queues + " SET active_max = NULL WHERE name = ? AND active_max IS NOT NULL",
+				List.copyOf(queues), CHUNK, (ps, queue) -> ps.setString(1, queue));
+	}
+
+	private static @Nullable Long nullableLong(ResultSet rs, int column) throws SQLException {
+		long value = rs.getLong(column);
+		return rs.wasNull() ? null : value;
 	}
 
 	private static @Nullable Integer concurrency(ResultSet rs, int column) throws SQLException {

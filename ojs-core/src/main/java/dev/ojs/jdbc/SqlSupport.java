@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -74,6 +75,20 @@ class SqlSupport {
 		this.transactions = shared.transactions;
 		this.idParam = shared.idParam;
 		this.jsonParam = shared.jsonParam;
+	}
+
+	/** Whether {@code id} is a UUID in its 36-character form, as ids are stored. */
+	static boolean isUuid(@Nullable String id) {
+		if (id == null || id.length() != 36) {
+			return false;
+		}
+		try {
+			UUID.fromString(id);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	/**

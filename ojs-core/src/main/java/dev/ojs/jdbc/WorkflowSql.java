@@ -6,11 +6,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.jdbc.AdvanceSql.Activation;
+import dev.ojs.jdbc.AdvanceSql.Counters;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.WorkflowPlace;
@@ -48,18 +51,21 @@ final class WorkflowSql extends SqlSupport {
 
 	private final InsertSql inserts;
 
+	private final AdvanceSql writes;
+
 	/** Joins the caller's transaction, else runs in one of its own. */
 	private final TransactionTemplate joined;
 
 	/** Told of each transition after its commit. */
 	private volatile WorkflowListener listener = WorkflowListener.NONE;
 
-	WorkflowSql(SqlSupport shared, InsertSql inserts) {
+	WorkflowSql(SqlSupport shared, InsertSql inserts, AdvanceSql writes) {
 		super(shared);
 		this.joined = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
 		this.workflows = shared.settings.workflowsTableName();
 		this.results = shared.settings.resultsTableName();
 		this.inserts = inserts;
+		this.writes = writes;
 	}
 
 	/** One job of a workflow that ended: succeeded or not. */
@@ -71,8 +77,12 @@ final class WorkflowSql extends SqlSupport {
 		this.listener = listener;
 	}
 
-	void create(Workflow workflow, List<WorkflowJob> jobs) {
-		AfterCommit.run(() -> this.listener.onStarted(workflow));
+	/**
+	 * Inserts the workflow's row. Its jobs are inserted with its id and their places
+	 * ({@link dev.ojs.job.NewJob#inWorkflow}), so no job row is written again here.
+	 */
+	void create(Workflow workflow) {
+		AfterCommit.tell(() -> this.listener.onStarted(workflow));
 		this.jdbc.update("INSERT INTO " + this.workflows + " (" + COLUMNS + ") VALUES (" + idParam()
 				+ ", ?, ?, ?, ?, ?, ?, ?, ?, ?)", (ps) -> {
 					ps.setString(1, workflow.id());
@@ -85,16 +95,6 @@ final class WorkflowSql extends SqlSupport {
 					ps.setString(8, workflow.metadataJson());
 					setInstant(ps, 9, workflow.createdAt());
 					setInstant(ps, 10, workflow.finishedAt());
-				});
-		// the type is kept on each job's row, so that a job read (a claim) tells its place without a join
-		this.jdbc.batchUpdate("UPDATE " + this.table + " SET workflow_id = " + idParam()
-				+ ", workflow_type = ?, workflow_step = ?, workflow_role = ? WHERE id = " + idParam(), jobs, CHUNK,
-				(ps, job) -> {
-					ps.setString(1, workflow.id());
-					ps.setString(2, workflow.type().value());
-					ps.setInt(3, job.step());
-					ps.setString(4, job.role().value());
-					ps.setString(5, job.jobId());
 				});
 	}
 
@@ -126,46 +126,24 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
-	 * Cancels one job (as {@link JobSql#cancel(String, Instant)}); a job of a workflow ends its
-	 * step without success, in the same transaction.
+	 * Cancels these jobs where they are live or pending ({@link JobSql#cancel}): locks and reads
+	 * them, then ends them; those of workflows each end their step without success, in the same
+	 * transaction.
+	 * @return the jobs it cancelled, as they stood before (their state, queue, type and
+	 * sequence key tell whom the cancel lets run)
 	 */
-	boolean cancelJob(String id, Instant now, JobSql jobs) {
-		return Boolean.TRUE.equals(this.joined.execute((status) -> {
-			if (!jobs.cancel(id, now)) {
-				return false;
+	List<Job> cancelJobs(List<String> ids, Instant now, JobSql jobs) {
+		List<Job> cancelled = this.joined.execute((status) -> {
+			List<Job> cancellable = jobs.lockCancellable(ids);
+			if (!cancellable.isEmpty()) {
+				jobs.cancel(cancellable.stream().map(Job::id).toList(), now);
+				// read before the cancel: what the advance uses does not change
+				advance(cancellable.stream().filter((job) -> job.workflowId() != null).map((job) -> new Ended(job, false))
+					.toList(), Map.of(), now);
 			}
-			// one read, which finds nothing for a plain job
-			advance(jobs.findWorkflowJobs(List.of(id)).stream().map((job) -> new Ended(job, false)).toList(),
-					Map.of(), now);
-			return true;
-		}));
-	}
-
-	/**
-	 * Cancels these jobs (as {@link JobSql#cancel(List, Instant)}); those of workflows each end
-	 * their step without success, in the same transaction, as {@link #cancelJob} does.
-	 * @return how many it cancelled
-	 */
-	int cancelJobs(List<String> ids, Instant now, JobSql jobs) {
-		Integer cancelled = this.joined.execute((status) -> {
-			// the jobs of workflows as read before their cancel: what their advance uses does not change
-			Map<String, Job> members = new LinkedHashMap<>();
-			for (Job job : jobs.findWorkflowJobs(ids)) {
-				members.put(job.id().toLowerCase(java.util.Locale.ROOT), job);
-			}
-			List<String> plain = ids.stream().filter((id) -> !members.containsKey(id)).toList();
-			int count = plain.isEmpty() ? 0 : jobs.cancel(plain, now);
-			List<Ended> ended = new ArrayList<>();
-			for (Map.Entry<String, Job> member : members.entrySet()) {
-				if (jobs.cancel(member.getKey(), now)) {
-					count++;
-					ended.add(new Ended(member.getValue(), false));
-				}
-			}
-			advance(ended, Map.of(), now);
-			return count;
+			return cancellable;
 		});
-		return (cancelled != null) ? cancelled : 0;
+		return (cancelled != null) ? cancelled : List.of();
 	}
 
 	/**
@@ -238,22 +216,26 @@ final class WorkflowSql extends SqlSupport {
 			byWorkflow.computeIfAbsent(one.job().workflowId().toLowerCase(Locale.ROOT), (id) -> new ArrayList<>())
 				.add(one);
 		}
-		List<Object[]> counters = new ArrayList<>();
+		List<Counters> counters = new ArrayList<>();
+		List<Activation> nextSteps = new ArrayList<>();
 		for (Workflow workflow : lock(new ArrayList<>(byWorkflow.keySet()))) {
 			// a cancelled workflow: its active steps finish but never advance it (decision 32)
 			if (!workflow.state().isTerminal()) {
-				advance(workflow, byWorkflow.get(workflow.id()), results, now, counters);
+				advance(workflow, byWorkflow.get(workflow.id()), results, now, counters, nextSteps);
 			}
 		}
+		activate(nextSteps, now);
 		if (!counters.isEmpty()) {
-			this.jdbc.batchUpdate("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
-					counters);
+			this.writes.count(counters);
 		}
 	}
 
-	/** Advances one locked workflow by its jobs that ended; its new counters go to {@code counters}. */
+	/**
+	 * Advances one locked workflow by its jobs that ended; its new counters go to
+	 * {@code counters}, and its chain's next step to {@code nextSteps}.
+	 */
 	private void advance(Workflow workflow, List<Ended> ended, Map<String, String> results, Instant now,
-			List<Object[]> counters) {
+			List<Counters> counters, List<Activation> nextSteps) {
 		ended.sort(Comparator.comparing((Ended one) -> one.job().id()));
 		Workflow counted = workflow;
 		boolean callbackEnded = false;
@@ -271,11 +253,11 @@ final class WorkflowSql extends SqlSupport {
 				stepCompleted(counted, one.job(), place.step(), now);
 			}
 			if (workflow.type() == WorkflowType.CHAIN) {
-				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now);
+				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now, nextSteps);
 			}
 		}
 		if (counted != workflow) {
-			counters.add(new Object[] { counted.completed(), counted.failed(), workflow.id() });
+			counters.add(new Counters(workflow.id(), counted.completed(), counted.failed()));
 		}
 		if (workflow.type() != WorkflowType.CHAIN && !counted.state().isTerminal()
 				&& counted.completed() + counted.failed() == counted.total() && counted != workflow) {
@@ -296,11 +278,15 @@ final class WorkflowSql extends SqlSupport {
 	private void stepCompleted(Workflow counted, Job job, int step, Instant now) {
 		WorkflowJob member = new WorkflowJob(job.id(), job.type(), WorkflowRole.STEP, step, JobState.COMPLETED);
 		Duration took = (job.startedAt() != null) ? Duration.between(job.startedAt(), now) : Duration.ZERO;
-		AfterCommit.run(() -> this.listener.onStepCompleted(counted, member, took));
+		AfterCommit.tell(() -> this.listener.onStepCompleted(counted, member, took));
 	}
 
-	/** A chain's step ended: the next one starts, or the chain ends; returns the chain as it now stands. */
-	private Workflow chainStepEnded(Workflow counted, Ended ended, int step, @Nullable String result, Instant now) {
+	/**
+	 * A chain's step ended: the next one is to start (added to {@code nextSteps}), or the chain
+	 * ends; returns the chain as it now stands.
+	 */
+	private Workflow chainStepEnded(Workflow counted, Ended ended, int step, @Nullable String result, Instant now,
+			List<Activation> nextSteps) {
 		if (!ended.succeeded()) {
 			// decision 29: later steps are never enqueued
 			cancelNotStarted(counted.id(), null, now);
@@ -309,7 +295,8 @@ final class WorkflowSql extends SqlSupport {
 		if (counted.completed() == counted.total()) {
 			return finish(counted, WorkflowState.COMPLETED, now);
 		}
-		activate(counted.id(), WorkflowRole.STEP, step + 1, appended(ended.job().parentResultsJson(), result), now);
+		nextSteps.add(new Activation(counted.id(), WorkflowRole.STEP, step + 1,
+				appended(ended.job().parentResultsJson(), result)));
 		return counted;
 	}
 
@@ -322,8 +309,9 @@ final class WorkflowSql extends SqlSupport {
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
 		String jobResults = stepResults(counted.id());
-		int fired = activate(counted.id(), WorkflowRole.ON_COMPLETE, 0, jobResults, now) + activate(counted.id(),
-				(counted.failed() == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0, jobResults, now);
+		int fired = activate(List.of(new Activation(counted.id(), WorkflowRole.ON_COMPLETE, 0, jobResults),
+				new Activation(counted.id(), (counted.failed() == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0,
+						jobResults)), now);
 		cancelNotStarted(counted.id(), "pending", now);
 		if (fired == 0) {
 			finish(counted, end, now);
@@ -342,27 +330,20 @@ final class WorkflowSql extends SqlSupport {
 		}
 	}
 
-	/** Makes the pending jobs of this role and step available with these parent results; returns how many. */
-	private int activate(String id, WorkflowRole role, int step, String parentResults, Instant now) {
-		List<String> queues = this.jdbc.queryForList("SELECT queue FROM " + this.table + " WHERE workflow_id = "
-				+ idParam() + " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'", String.class, id,
-				role.value(), step);
-		if (queues.isEmpty()) {
+	/**
+	 * Makes the pending jobs of these activations available; once committed, the workers of
+	 * their queues are told, once per queue. Returns how many.
+	 */
+	private int activate(List<Activation> activations, Instant now) {
+		if (activations.isEmpty()) {
 			return 0;
 		}
-		int activated = this.jdbc.update("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?,"
-				+ " parent_results = ? WHERE workflow_id = " + idParam()
-				+ " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'", (ps) -> {
-					setInstant(ps, 1, now);
-					ps.setString(2, parentResults);
-					ps.setString(3, id);
-					ps.setString(4, role.value());
-					ps.setInt(5, step);
-				});
-		for (String queue : queues) {
-			AfterCommit.run(() -> this.inserts.activated(queue));
+		List<String> queues = this.writes.activate(activations, now);
+		if (!queues.isEmpty()) {
+			Set<String> claimable = new LinkedHashSet<>(queues);
+			AfterCommit.run(() -> this.inserts.claimable(claimable));
 		}
-		return activated;
+		return queues.size();
 	}
 
 	/** Cancels the workflow's jobs that have not started (only those in {@code state}, when given). */
@@ -384,7 +365,7 @@ final class WorkflowSql extends SqlSupport {
 		});
 		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
 				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
-		AfterCommit.run(() -> this.listener.onEnded(ended));
+		AfterCommit.tell(() -> this.listener.onEnded(ended));
 		return ended;
 	}
 

@@ -38,20 +38,39 @@ import dev.ojs.retry.RetryPolicy;
  * jobs of the type with one key run at once), or {@code null} for none
  * @param sequenceKey the key of its sequence (jobs with one key run one at a time, in enqueue
  * order), or {@code null} for none
+ * @param workflowId the id of the workflow the job belongs to, or {@code null} for a plain job:
+ * the insert stores it with its {@code workflowPlace}, so the workflow's creation writes no
+ * job row again
+ * @param workflowPlace its type, role and step in that workflow; given exactly when
+ * {@code workflowId} is
  */
 public record NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 		@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
 		boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
 		@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey,
-		@Nullable String sequenceKey) {
+		@Nullable String sequenceKey, @Nullable String workflowId, @Nullable WorkflowPlace workflowPlace) {
 
 	public NewJob {
+		if ((workflowId == null) != (workflowPlace == null)) {
+			throw new IllegalArgumentException("A job of a workflow has both a workflow id and a place, got "
+					+ workflowId + " and " + workflowPlace);
+		}
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
 			throw new IllegalArgumentException("Job timeout must be positive, got " + timeout);
 		}
 		if (visibilityTimeout != null && (visibilityTimeout.isNegative() || visibilityTimeout.isZero())) {
 			throw new IllegalArgumentException("Job visibility timeout must be positive, got " + visibilityTimeout);
 		}
+	}
+
+	/** A job that belongs to no workflow. */
+	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
+			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts,
+			boolean pending, @Nullable Instant expiresAt, @Nullable String id, @Nullable UniqueScope uniqueScope,
+			@Nullable Duration timeout, @Nullable Duration visibilityTimeout, @Nullable String concurrencyKey,
+			@Nullable String sequenceKey) {
+		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, pending, expiresAt,
+				id, uniqueScope, timeout, visibilityTimeout, concurrencyKey, sequenceKey, null, null);
 	}
 
 	/** A job without a sequence key. */
@@ -99,6 +118,16 @@ public record NewJob(String type, @Nullable String queue, int priority, String a
 	public NewJob(String type, @Nullable String queue, int priority, String argsJson, String metaJson,
 			@Nullable RetryPolicy retryPolicy, @Nullable Instant runAt, @Nullable String uniqueKey, int maxAttempts) {
 		this(type, queue, priority, argsJson, metaJson, retryPolicy, runAt, uniqueKey, maxAttempts, false);
+	}
+
+	/**
+	 * This job as a job of the workflow {@code workflowId} at {@code place}, with an id the
+	 * store generates (a workflow's jobs are new jobs, never ones stored already).
+	 */
+	public NewJob inWorkflow(String workflowId, WorkflowPlace place) {
+		return new NewJob(this.type, this.queue, this.priority, this.argsJson, this.metaJson, this.retryPolicy,
+				this.runAt, this.uniqueKey, this.maxAttempts, this.pending, this.expiresAt, null, this.uniqueScope,
+				this.timeout, this.visibilityTimeout, this.concurrencyKey, this.sequenceKey, workflowId, place);
 	}
 
 	/** The queue of a job enqueued without one whose handler names none. */

@@ -54,6 +54,8 @@ final class Completer {
 
 	private final OutcomeEvents events;
 
+	private final Refills refills;
+
 	private final BiConsumer<Outcome, Boolean> written;
 
 	private final LinkedBlockingQueue<Outcome> queue = new LinkedBlockingQueue<>();
@@ -73,7 +75,14 @@ final class Completer {
 	 */
 	Completer(WorkerStore store, boolean deleteCompleted, OutcomeEvents events, BiConsumer<Outcome, Boolean> written,
 			String nodeId) {
+		this(store, deleteCompleted, events, written, nodeId, new Refills(store, Map::of));
+	}
+
+	/** @param refills takes the slots the completions free for the next jobs */
+	Completer(WorkerStore store, boolean deleteCompleted, OutcomeEvents events, BiConsumer<Outcome, Boolean> written,
+			String nodeId, Refills refills) {
 		this.store = store;
+		this.refills = refills;
 		this.deleteCompleted = deleteCompleted;
 		this.events = events;
 		this.written = written;
@@ -141,12 +150,21 @@ final class Completer {
 		}
 	}
 
-	/** Writes completions; with their results only when one of them has one. */
+	/**
+	 * Writes completions (with their results when one of them has one) and, in their
+	 * transaction, claims the next jobs for the slots they free ({@link Refills}).
+	 */
 	private Set<String> complete(List<Outcome> outcomes) {
 		List<Job> jobs = outcomes.stream().map(Outcome::job).toList();
-		Map<String, String> results = results(outcomes);
-		return results.isEmpty() ? this.store.complete(jobs, this.deleteCompleted)
-				: this.store.complete(jobs, results, this.deleteCompleted);
+		List<WorkerStore.Refill> refills = this.refills.take(outcomes);
+		WorkerStore.Completed completed = null;
+		try {
+			completed = this.store.complete(jobs, results(outcomes), this.deleteCompleted, refills);
+		}
+		finally {
+			this.refills.claimed(refills, (completed != null) ? completed.claimed() : List.of());
+		}
+		return completed.written();
 	}
 
 	/** The results of these completions by job id: none, and no statement more, for jobs without one. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 
@@ -59,6 +61,9 @@ final class QueuePoller {
 
 	private final List<ClaimGroup> groups;
 
+	/** The group of types without a per-node concurrency, which refills claim; {@code null} when none. */
+	private final @Nullable ClaimGroup refilled;
+
 	private final Map<String, HandlerRegistration> registrations;
 
 	private final WorkerStore store;
@@ -95,6 +100,7 @@ final class QueuePoller {
 		this.concurrency = concurrency;
 		this.nodeId = nodeId;
 		this.groups = groups;
+		this.refilled = groups.stream().filter((group) -> group.limit == 0).findFirst().orElse(null);
 		this.registrations = registrations;
 		this.store = store;
 		this.slots = slots;
@@ -215,6 +221,10 @@ final class QueuePoller {
 						// a rate-limited queue: look again when its next token is back
 						this.wakeup.offerDue(throttled.plusMillis(1));
 					}
+					if (this.store.atConcurrencyLimit(this.queue)) {
+						// every slot of the queue's limit is taken: a job of it that ends wakes this poller
+						idle = this.pollIntervalMillis;
+					}
 				}
 			}
 			catch (Throwable ex) {
@@ -235,29 +245,77 @@ final class QueuePoller {
 	private Claimed claim(int free) {
 		long started = this.store.now().toEpochMilli();
 		boolean full = false;
-		int left = free;
-		for (ClaimGroup group : this.groups) {
-			int reserved = this.slots.reserve(group, left);
-			if (reserved <= 0) {
-				continue;
-			}
-			List<Job> jobs = List.of();
-			try {
-				jobs = this.store.claim(this.nodeId, this.queue, group.visibilityByType, reserved);
-			}
-			finally {
-				this.slots.claimed(this.queue, group, reserved, jobs.size());
-			}
-			full |= jobs.size() == reserved;
-			left -= jobs.size();
-			for (Job job : jobs) {
-				LocalAttempt attempt = this.attempts.track(new LocalAttempt(job, this.registrations.get(job.type()),
-						group.visibilityByType.get(job.type()), this.queue, this.store));
-				this.handlerThreads.execute(() -> this.executor.run(attempt));
+		int taken = this.slots.take(this.queue, free);
+		int left = taken;
+		try {
+			for (ClaimGroup group : this.groups) {
+				int reserved = this.slots.reserve(group, left);
+				if (reserved <= 0) {
+					continue;
+				}
+				List<Job> jobs = List.of();
+				try {
+					jobs = this.store.claim(this.nodeId, this.queue, group.visibilityByType, reserved);
+				}
+				finally {
+					this.slots.claimed(group, reserved, jobs.size());
+				}
+				full |= jobs.size() == reserved;
+				left -= jobs.size();
+				this.slots.started(this.queue, jobs.size());
+				run(jobs, group);
 			}
 		}
+		finally {
+			this.slots.untake(this.queue, left);
+		}
 		this.wakeup.forgetDueTimesBefore(started);
-		return new Claimed(free - left, full);
+		return new Claimed(taken - left, full);
+	}
+
+	/**
+	 * Takes up to {@code wanted} free slots for a claim of this queue in the transaction of
+	 * outcomes that free as many ({@link Refills}); {@code null} when the queue is paused, the
+	 * poller stops, no slot is free or every type has a per-node concurrency of its own (those
+	 * are claimed here only).
+	 */
+	WorkerStore.@Nullable Refill refill(int wanted) {
+		if (this.refilled == null || this.paused || this.wakeup.isStopped()) {
+			return null;
+		}
+		int taken = this.slots.take(this.queue, wanted);
+		return (taken > 0) ? new WorkerStore.Refill(this.nodeId, this.queue, this.refilled.visibilityByType, taken)
+				: null;
+	}
+
+	/**
+	 * A {@link #refill} claimed {@code jobs}: runs them, and gives back the slots it did not
+	 * use. Once the poller stopped it hands them back unstarted, as shutdown does.
+	 */
+	void refilled(WorkerStore.Refill refill, List<Job> jobs) {
+		ClaimGroup group = Objects.requireNonNull(this.refilled);
+		if (this.wakeup.isStopped() && !jobs.isEmpty()) {
+			this.slots.untake(this.queue, refill.limit());
+			try {
+				this.store.release(jobs);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("OJS could not hand back " + jobs.size() + " jobs claimed as node " + this.nodeId
+						+ " stopped; the rescuer takes them when their reservations expire: " + ex);
+			}
+			return;
+		}
+		this.slots.untake(this.queue, refill.limit() - jobs.size());
+		this.slots.started(this.queue, jobs.size());
+		run(jobs, group);
+	}
+
+	private void run(List<Job> jobs, ClaimGroup group) {
+		for (Job job : jobs) {
+			LocalAttempt attempt = this.attempts.track(new LocalAttempt(job, this.registrations.get(job.type()),
+					group.visibilityByType.get(job.type()), this.queue, this.store));
+			this.handlerThreads.execute(() -> this.executor.run(attempt));
+		}
 	}
 
 	private void refreshDueTimes() {

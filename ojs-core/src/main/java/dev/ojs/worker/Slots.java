@@ -39,7 +39,10 @@ final class Slots {
 		/** Attempts whose handler has not returned. */
 		final AtomicInteger running = new AtomicInteger();
 
-		/** Attempts claimed whose outcome is not yet written. */
+		/** Attempts taken for claims under way ({@link Slots#take}). */
+		final AtomicInteger claiming = new AtomicInteger();
+
+		/** Attempts claimed (or taken for a claim) whose outcome is not yet written. */
 		final AtomicInteger held = new AtomicInteger();
 
 		/** Average time a handler of this queue runs, in nanoseconds (1/8 weight to the latest); 0 until one returned. */
@@ -93,14 +96,18 @@ final class Slots {
 	 * {@code 2n} reservations plus the prefetch.
 	 */
 	int free(String queue) {
-		Queue slots = this.queues.get(queue);
+		return free(this.queues.get(queue));
+	}
+
+	private int free(Queue slots) {
 		int running = slots.running.get();
-		if (running >= slots.concurrency) {
-			// every handler is busy: no claim (ojs-worker-protocol.md §8.2)
+		int busy = running + slots.claiming.get();
+		if (busy >= slots.concurrency) {
+			// every handler is busy, or taken by a claim under way: no claim (ojs-worker-protocol.md §8.2)
 			return 0;
 		}
 		int prefetch = prefetch(slots, running);
-		return Math.min(slots.concurrency + prefetch - running, 2 * slots.concurrency + prefetch - slots.held.get());
+		return Math.min(slots.concurrency + prefetch - busy, 2 * slots.concurrency + prefetch - slots.held.get());
 	}
 
 	/**
@@ -143,12 +150,42 @@ final class Slots {
 		return granted;
 	}
 
-	/** A claim of {@code queue} for {@code reserved} slots of {@code group} took {@code claimed} jobs. */
-	void claimed(String queue, ClaimGroup group, int reserved, int claimed) {
-		releaseGroup(group, reserved - claimed);
+	/**
+	 * Takes up to {@code wanted} of {@code queue}'s free attempts ({@link #free}) for a claim
+	 * under way: counted as busy and held until the claim's jobs {@link #started} or
+	 * {@link #untake} gives back what it did not use. The poller and the completer's refills
+	 * ({@link Refills}) take from the same count.
+	 */
+	int take(String queue, int wanted) {
 		Queue slots = this.queues.get(queue);
-		slots.held.addAndGet(claimed);
-		slots.running.addAndGet(claimed);
+		synchronized (slots) {
+			int granted = Math.max(0, Math.min(wanted, free(slots)));
+			slots.claiming.addAndGet(granted);
+			slots.held.addAndGet(granted);
+			return granted;
+		}
+	}
+
+	/** {@code count} jobs of a claim that {@link #take took} slots came: their handlers are to run. */
+	void started(String queue, int count) {
+		Queue slots = this.queues.get(queue);
+		slots.running.addAndGet(count);
+		slots.claiming.addAndGet(-count);
+	}
+
+	/** Gives back {@code count} attempts taken for a claim that did not use them. */
+	void untake(String queue, int count) {
+		if (count > 0) {
+			Queue slots = this.queues.get(queue);
+			slots.claiming.addAndGet(-count);
+			slots.held.addAndGet(-count);
+			slots.onFree.run();
+		}
+	}
+
+	/** A claim for {@code reserved} slots of {@code group} took {@code claimed} jobs: gives back the rest. */
+	void claimed(ClaimGroup group, int reserved, int claimed) {
+		releaseGroup(group, reserved - claimed);
 	}
 
 	/**

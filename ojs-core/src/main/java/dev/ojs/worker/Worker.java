@@ -139,7 +139,7 @@ public class Worker {
 		List<ClaimGroup> groups = ClaimGroup.of(this.registrations.values(), this.settings.visibilityTimeout());
 		this.slots = new Slots(this.queues, groups);
 		this.completer = new Completer(this.store, this.settings.retention().completed().isZero(), this.events,
-				this::outcomeWritten, this.nodeId);
+				this::outcomeWritten, this.nodeId, new Refills(this.store, () -> this.pollers));
 		this.executor = new AttemptRunner(this.store, this.planner, this.completer, this.attempts, this.slots);
 		Map<String, QueuePoller> pollers = new HashMap<>();
 		if (!groups.isEmpty()) {

@@ -64,6 +64,16 @@ public interface WorkerStore {
 	}
 
 	/**
+	 * Whether the last claim of a queue with a concurrency limit (ojs-queue-config.md §6.2)
+	 * through this store, a poller's or an HTTP worker's, came back short for want of a free
+	 * slot; its pollers then wait to be told of one (a job of the queue that ends wakes them)
+	 * or for their poll interval. {@code false} when the store cannot limit queues.
+	 */
+	default boolean atConcurrencyLimit(String queue) {
+		return false;
+	}
+
+	/**
 	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
 	 * @return the ids written; the others were no longer this attempt's
 	 */
@@ -79,6 +89,39 @@ public interface WorkerStore {
 			throw new UnsupportedOperationException("This store keeps no job results");
 		}
 		return complete(jobs, delete);
+	}
+
+	/**
+	 * A claim made in the transaction of outcomes, for the slots they free (a hand-over): up
+	 * to {@code limit} jobs of {@code queue} of these types, as {@link #claim} takes them.
+	 */
+	record Refill(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
+	}
+
+	/**
+	 * Whether the completions of a queue's jobs claim its next jobs in their transaction
+	 * ({@link Refill}): where claims take turns, on a queue with a concurrency limit on all
+	 * nodes. {@code false} when the store cannot.
+	 */
+	default boolean handsOverSlots(String queue) {
+		return false;
+	}
+
+	/**
+	 * Completions written, and the jobs each refill claimed (in the order of the refills).
+	 * @param written the ids written; the others were no longer this attempt's
+	 */
+	record Completed(Set<String> written, List<List<Job>> claimed) {
+	}
+
+	/**
+	 * Records successful attempts as {@link #complete(List, Map, boolean)} does and, in the
+	 * same transaction, claims for each refill, so the slots these attempts held are taken
+	 * again without a commit between (a limited queue's among them). A store that cannot
+	 * claims nothing here, and the pollers claim.
+	 */
+	default Completed complete(List<Job> jobs, Map<String, String> results, boolean delete, List<Refill> refills) {
+		return new Completed(complete(jobs, results, delete), List.of());
 	}
 
 	/**

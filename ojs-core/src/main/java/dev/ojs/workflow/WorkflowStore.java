@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 public interface WorkflowStore {
 
 	/**
-	 * Stores a workflow whose jobs were just inserted (steps not yet due as {@code pending}),
-	 * and marks them as its jobs. Joins the caller's transaction, which should also have
-	 * inserted the jobs.
+	 * Stores a workflow whose jobs were just inserted as its jobs (steps not yet due as
+	 * {@code pending}), each with the workflow's id and its place
+	 * ({@link dev.ojs.job.NewJob#inWorkflow}): the store writes their rows no more. Joins the
+	 * caller's transaction, which should also have inserted the jobs.
+	 * @param jobs the jobs as inserted
 	 */
 	void create(Workflow workflow, List<WorkflowJob> jobs);
 

@@ -156,8 +156,9 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
--- state and queue: ojs_jobs_due_idx) only when the claim could reach the limit.
+-- claim locks the queue's row and takes active_max as the queue's active jobs: the last count (by
+-- state and queue, made at counted_at, epoch ms), plus the jobs claimed since, less those whose end
+-- took theirs off in its own transaction. A claim counts again when that count is a second old.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL PRIMARY KEY,
 	paused         BOOLEAN      DEFAULT FALSE NOT NULL,
@@ -166,7 +167,8 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_period_ms BIGINT,
 	rate_tat       BIGINT,
 	concurrency    INTEGER,
-	active_max     INTEGER
+	active_max     INTEGER,
+	counted_at     BIGINT
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit INTEGER;
@@ -177,6 +179,8 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency INTEGER;
 -- and active_max (the most jobs of the queue that can be active: the last count plus the jobs
 -- claimed since; NULL until a claim counts them) after it.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS active_max INTEGER;
+-- and counted_at (when a claim last counted them, epoch ms; ends since took theirs off) after it.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS counted_at BIGINT;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with

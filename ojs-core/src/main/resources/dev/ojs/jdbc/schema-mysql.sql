@@ -167,8 +167,9 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
--- state and queue: ojs_jobs_due_idx) only when the claim could reach the limit.
+-- claim locks the queue's row and takes active_max as the queue's active jobs: the last count (by
+-- state and queue, made at counted_at, epoch ms), plus the jobs claimed since, less those whose end
+-- took theirs off in its own transaction. A claim counts again when that count is a second old.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           VARCHAR(255) NOT NULL,
 	paused         BOOLEAN     NOT NULL DEFAULT FALSE,
@@ -178,6 +179,7 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_tat       BIGINT      NULL,
 	concurrency    INT         NULL,
 	active_max     INT         NULL,
+	counted_at     BIGINT      NULL,
 	PRIMARY KEY (name)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 -- the rate-limit columns came after the first release. MySQL has no ADD COLUMN IF NOT EXISTS, so a
@@ -188,6 +190,8 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 --   ALTER TABLE ojs_queues ADD COLUMN concurrency INT NULL;
 -- and one created before the active_max column needs, once:
 --   ALTER TABLE ojs_queues ADD COLUMN active_max INT NULL;
+-- and one created before the counted_at column needs, once:
+--   ALTER TABLE ojs_queues ADD COLUMN counted_at BIGINT NULL;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with

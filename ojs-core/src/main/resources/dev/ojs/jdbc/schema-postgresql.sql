@@ -31,7 +31,11 @@ CREATE TABLE IF NOT EXISTS ojs_jobs (
 	visibility_timeout_ms bigint,
 	concurrency_key varchar(255),
 	sequence_key    varchar(255)
-);
+)
+-- Vacuumed eagerly (operations.md): every job leaves dead row versions that claims walk until a
+-- vacuum removes them, so a pass starts at 1% dead rows rather than 20%, and runs unthrottled so it
+-- finishes before the next is due. Set at creation only: a table's own settings are kept.
+WITH (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_cost_delay = 0);
 
 -- expires_at came after the first release: tables created before it get the column here.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS expires_at timestamptz;
@@ -171,9 +175,9 @@ CREATE TABLE IF NOT EXISTS ojs_leases (
 -- Rate limits (§6.2, §8.3): at most rate_limit jobs start per rate_period_ms on all nodes together;
 -- rate_tat is the token bucket's theoretical arrival time in epoch nanoseconds.
 -- Concurrency (§6.2): at most concurrency jobs of the queue active at once on all nodes together; a
--- claim locks the queue's row and takes active_max as the queue's active jobs, counting them (by
--- state and queue: ojs_jobs_locked_idx holds only active jobs) only when the claim
--- could reach the limit.
+-- claim locks the queue's row and takes active_max as the queue's active jobs: the last count (by
+-- state and queue, made at counted_at, epoch ms), plus the jobs claimed since, less those whose end
+-- took theirs off in its own transaction. A claim counts again when that count is a second old.
 CREATE TABLE IF NOT EXISTS ojs_queues (
 	name           varchar(255) NOT NULL PRIMARY KEY,
 	paused         boolean      NOT NULL DEFAULT false,
@@ -182,7 +186,8 @@ CREATE TABLE IF NOT EXISTS ojs_queues (
 	rate_period_ms bigint,
 	rate_tat       bigint,
 	concurrency    integer,
-	active_max     integer
+	active_max     integer,
+	counted_at     bigint
 );
 -- the rate-limit columns came after the first release: tables created before them get them here.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS rate_limit integer;
@@ -193,6 +198,8 @@ ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS concurrency integer;
 -- and active_max (the most jobs of the queue that can be active: the last count plus the jobs
 -- claimed since; NULL until a claim counts them) after it.
 ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS active_max integer;
+-- and counted_at (when a claim last counted them, epoch ms; ends since took theirs off) after it.
+ALTER TABLE ojs_queues ADD COLUMN IF NOT EXISTS counted_at bigint;
 
 -- Limits of job types on all nodes together, one row per limited type named 'type:<job type>':
 -- at most concurrency jobs of the type active at once, and at most concurrency_per_key of them with

@@ -15,7 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,7 @@ import dev.ojs.job.QueueState;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.retry.OnExhaustion;
 import dev.ojs.retry.RetryPolicy;
+import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.testsupport.RejectingDataSource;
 import dev.ojs.testsupport.StoredJobs;
@@ -572,6 +576,28 @@ abstract class AbstractJdbcJobStoreTests extends DatabaseTests {
 		assertThat(this.store.complete(List.of(first), false)).as("second completion").isEmpty();
 		assertThat(this.store.complete(List.of(second), true)).containsExactly(second.id());
 		assertThat(this.store.find(second.id())).isEmpty();
+	}
+
+	@Test
+	void aJobIsReadWithTheErrorsOfItsOwnVersion() {
+		this.store.insert(List.of(job("email.send").build()));
+		Job claimed = claim(1).get(0);
+		AtomicBoolean failed = new AtomicBoolean();
+		DataSource racing = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && sql.startsWith("SELECT job_id, error FROM") && failed.compareAndSet(false, true)) {
+				// the attempt fails between the read of the job's row and that of its history
+				assertThat(this.store.fail(List.of(timeout(claimed)))).containsExactly(claimed.id());
+			}
+			return call.proceed();
+		});
+		Job read = new JdbcJobStore(racing, this.schema.settings(), this.clock).find(claimed.id()).orElseThrow();
+		assertThat(failed).isTrue();
+		assertThat(read.state()).isEqualTo(JobState.ACTIVE);
+		assertThat(read.errors()).as("errors of the version read").isEmpty();
+		Job now = this.store.find(claimed.id()).orElseThrow();
+		assertThat(now.state()).isEqualTo(JobState.RETRYABLE);
+		assertThat(now.errors()).hasSize(1);
 	}
 
 	@Test

@@ -12,10 +12,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
@@ -35,6 +39,7 @@ import dev.ojs.workflow.WorkflowState;
 import dev.ojs.workflow.WorkflowType;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Workflows in the JDBC store (spec README decisions 26–32): the advance in the transaction
@@ -269,6 +274,44 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.CANCELLED, JobState.CANCELLED);
 	}
 
+	/**
+	 * Decisions 28 and 31: steps of many chains that end together activate each chain's next
+	 * step with its own results, all in a constant number of statements, not one per chain.
+	 */
+	@Test
+	void chainStepsEndingTogetherActivateTheirNextStepsTogether() {
+		List<String> activations = new CopyOnWriteArrayList<>();
+		JdbcJobStore recording = new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			if (call.sql() != null && call.sql().contains("workflow_role")) {
+				activations.add(call.sql());
+			}
+			return call.proceed();
+		}), this.schema.settings(), this.clock);
+		List<String> chains = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			chains.add(create(WorkflowType.CHAIN, 3, List.of()));
+		}
+		List<Job> firsts = claim("steps", 100);
+		assertThat(firsts).hasSize(12);
+		Map<String, String> results = new java.util.HashMap<>();
+		// each chain's first step returns its chain's id, so a result handed to another chain shows
+		firsts.forEach((job) -> results.put(job.id(), "\"" + job.workflowId() + "\""));
+		assertThat(recording.complete(firsts, results, false)).hasSize(12);
+		assertThat(activations).as("statements of the activations").hasSizeLessThanOrEqualTo(2);
+		List<Job> seconds = claim("steps", 100);
+		assertThat(seconds).hasSize(12);
+		for (Job second : seconds) {
+			assertThat(second.argsJson().replace(" ", "")).isEqualTo("[1]");
+			assertThat(chains).contains(second.workflowId().toLowerCase(java.util.Locale.ROOT));
+		}
+		for (String chain : chains) {
+			assertThat(states(chain)).containsExactly(JobState.COMPLETED, JobState.ACTIVE, JobState.PENDING);
+		}
+		// each chain's second step carries its own first step's result, not another chain's
+		assertThat(seconds).allSatisfy((second) -> assertThat(second.parentResultsJson().replace(" ", ""))
+			.isEqualTo("[\"" + second.workflowId() + "\"]"));
+	}
+
 	/** A bulk cancel advances each workflow of the jobs it cancels, and cancels plain jobs among them. */
 	@Test
 	void bulkCancelAdvancesTheWorkflowsOfItsJobs() {
@@ -283,6 +326,49 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 		assertThat(this.store.find(plain).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
 	}
 
+	/**
+	 * Creating a workflow inserts its jobs with their workflow columns and then its row: per
+	 * job only the insert, no read of a job by id and no update, so a batch of many jobs runs
+	 * as many statements as one of a few (given the insert's chunks).
+	 */
+	@Test
+	void creatingAWorkflowRunsTheInsertsAndItsRowOnly() {
+		List<String> statements = new CopyOnWriteArrayList<>();
+		DataSource recorded = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			if (call.sql() != null) {
+				statements.add(call.sql());
+			}
+			return call.proceed();
+		});
+		JdbcJobStore recording = new JdbcJobStore(recorded, this.schema.settings(), this.clock);
+		JdbcWorkflowStore recordingWorkflows = new JdbcWorkflowStore(recording);
+		String few = create(recorded, recording, recordingWorkflows, WorkflowType.BATCH, 3,
+				List.of(WorkflowRole.ON_COMPLETE));
+		List<String> forFew = List.copyOf(statements);
+		statements.clear();
+		String many = create(recorded, recording, recordingWorkflows, WorkflowType.BATCH, 400,
+				List.of(WorkflowRole.ON_COMPLETE));
+		List<String> forMany = List.copyOf(statements);
+		statements.clear();
+		String chain = create(recorded, recording, recordingWorkflows, WorkflowType.CHAIN, 400, List.of());
+		assertThat(forFew).as("statements creating a batch of 3").hasSize(2);
+		assertThat(forMany).as("statements creating a batch of 400").hasSameSizeAs(forFew);
+		assertThat(statements).as("statements creating a chain of 400").hasSameSizeAs(forFew);
+		for (List<String> run : List.of(forFew, forMany, statements)) {
+			assertThat(run).allSatisfy((sql) -> assertThat(sql).contains("INSERT INTO")
+				.doesNotStartWith("UPDATE")
+				.doesNotStartWith("SELECT"));
+		}
+		assertThat(this.workflows.jobs(many)).hasSize(401)
+			.allSatisfy((job) -> assertThat(this.store.find(job.jobId()).orElseThrow().workflowId()).isEqualTo(many));
+		assertThat(this.workflows.jobs(few)).extracting(WorkflowJob::role, WorkflowJob::step)
+			.containsExactly(tuple(WorkflowRole.STEP, 0), tuple(WorkflowRole.STEP, 1), tuple(WorkflowRole.STEP, 2),
+					tuple(WorkflowRole.ON_COMPLETE, 0));
+		assertThat(states(chain)).hasSize(400).startsWith(JobState.AVAILABLE, JobState.PENDING);
+		assertThat(this.store.find(stepJob(chain, 399)).orElseThrow().workflowPlace())
+			.isEqualTo(new WorkflowPlace("chain", "step", 399));
+	}
+
 	/** Another node's store on the same tables and clock. */
 	JdbcJobStore newStore() {
 		return new JdbcJobStore(this.schema.dataSource(), this.schema.settings(), this.clock);
@@ -290,24 +376,35 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 
 	/** Stores a workflow of {@code steps} jobs and these callbacks, as the workflows service does. */
 	String create(WorkflowType type, int steps, List<WorkflowRole> callbacks) {
+		return create(this.schema.dataSource(), this.store, this.workflows, type, steps, callbacks);
+	}
+
+	/** {@link #create(WorkflowType, int, List)} through these stores, in one transaction on their data source. */
+	String create(DataSource dataSource, JdbcJobStore jobStore, JdbcWorkflowStore workflowStore, WorkflowType type,
+			int steps, List<WorkflowRole> callbacks) {
 		Instant now = this.clock.instant();
 		String id = JobIds.newId(now);
 		List<NewJob> jobs = new ArrayList<>();
-		List<WorkflowJob> members = new ArrayList<>();
 		for (int i = 0; i < steps; i++) {
-			String jobId = JobIds.newId(now);
 			jobs.add(new NewJob("wf.step", "steps", 0, "[" + i + "]", "{}", null, null, null, 1,
-					type == WorkflowType.CHAIN && i > 0, now.plusSeconds(60), jobId, null));
-			members.add(new WorkflowJob(jobId, "wf.step", WorkflowRole.STEP, i, null));
+					type == WorkflowType.CHAIN && i > 0, now.plusSeconds(60))
+				.inWorkflow(id, new WorkflowPlace(type.value(), WorkflowPlace.STEP, i)));
 		}
 		for (WorkflowRole role : callbacks) {
-			String jobId = JobIds.newId(now);
-			jobs.add(new NewJob("wf.callback", "callbacks", 0, "[]", "{}", null, null, null, 1, true, null, jobId, null));
-			members.add(new WorkflowJob(jobId, "wf.callback", role, 0, null));
+			jobs.add(new NewJob("wf.callback", "callbacks", 0, "[]", "{}", null, null, null, 1, true)
+				.inWorkflow(id, new WorkflowPlace(type.value(), role.value(), 0)));
 		}
-		this.store.insert(jobs);
-		this.workflows.create(new Workflow(id, type, "test", WorkflowState.RUNNING, steps, 0, 0, "{}", now, null),
-				members);
+		new TransactionTemplate(new DataSourceTransactionManager(dataSource))
+			.executeWithoutResult((status) -> {
+				List<String> ids = jobStore.insert(jobs);
+				List<WorkflowJob> members = new ArrayList<>();
+				for (int i = 0; i < ids.size(); i++) {
+					members.add((i < steps) ? new WorkflowJob(ids.get(i), "wf.step", WorkflowRole.STEP, i, null)
+							: new WorkflowJob(ids.get(i), "wf.callback", callbacks.get(i - steps), 0, null));
+				}
+				workflowStore.create(new Workflow(id, type, "test", WorkflowState.RUNNING, steps, 0, 0, "{}", now, null),
+						members);
+			});
 		return id;
 	}
 

@@ -58,6 +58,23 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/**
+	 * A new job table is vacuumed eagerly (1% dead rows, unthrottled); a table's own settings
+	 * survive the schema script's next run.
+	 */
+	@Test
+	void aNewJobTableIsVacuumedEagerlyAndKeepsItsOwnSettings() {
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String table = this.schema.tableName();
+		String options = "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = ?::regclass";
+		assertThat(jdbc.queryForObject(options, String.class, table))
+			.isEqualTo("autovacuum_vacuum_scale_factor=0.01,autovacuum_vacuum_cost_delay=0");
+		jdbc.execute("ALTER TABLE " + table + " SET (autovacuum_vacuum_scale_factor = 0.05)");
+		JdbcSchema.create(this.schema.dataSource(), this.schema.settings());
+		assertThat(jdbc.queryForObject(options, String.class, table))
+			.isEqualTo("autovacuum_vacuum_cost_delay=0,autovacuum_vacuum_scale_factor=0.05");
+	}
+
+	/**
 	 * The worker warns at start when autovacuum does not process the job table: on the
 	 * server ({@code autovacuum = off}, as on the CI machine) or for the table alone.
 	 */

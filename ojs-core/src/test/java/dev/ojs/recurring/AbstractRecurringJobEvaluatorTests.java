@@ -20,6 +20,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.testsupport.DatabaseTests;
+import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.MutableClock;
 import dev.ojs.testsupport.TestDatabases;
 
@@ -161,6 +162,100 @@ abstract class AbstractRecurringJobEvaluatorTests extends DatabaseTests {
 		finally {
 			other.stop(Duration.ofSeconds(1));
 		}
+	}
+
+	/**
+	 * A node asking for a lease another node holds is told no without a failed statement: the
+	 * database and its driver would otherwise log a duplicate key error at every evaluation.
+	 */
+	@Test
+	void askingForALeaseHeldElsewhereFailsNoStatement() {
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		JdbcJobStore recording = new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			Object result = call.proceed();
+			return (result instanceof java.sql.PreparedStatement ps) ? failuresOf(ps, failures) : result;
+		}), this.schema.settings(), this.clock);
+		JdbcRecurringJobStore other = new JdbcRecurringJobStore(recording);
+		assertThat(this.store.holdLease("node-a", Duration.ofSeconds(30))).isTrue();
+		for (int i = 0; i < 3; i++) {
+			assertThat(other.holdLease("node-b", Duration.ofSeconds(30))).isFalse();
+		}
+		assertThat(failures).isEmpty();
+		assertThat(this.store.leaseHolder()).hasValue("node-a");
+		this.store.releaseLease("node-a");
+		assertThat(other.holdLease("node-b", Duration.ofSeconds(30))).isTrue();
+		assertThat(this.store.leaseHolder()).hasValue("node-b");
+	}
+
+	/**
+	 * Nodes that ask for a lease at the same moment, first when there is none, then each time its
+	 * holder gives it up: one takes it each time and no statement fails (a released lease's row
+	 * stays, so none of them inserts one; the first is created race-free but on H2).
+	 */
+	@Test
+	void nodesRacingForAReleasedLeaseFailNoStatement() throws Exception {
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		List<JdbcRecurringJobStore> nodes = new java.util.ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			nodes.add(new JdbcRecurringJobStore(new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(),
+					(call) -> {
+						Object result = call.proceed();
+						return (result instanceof java.sql.PreparedStatement ps) ? failuresOf(ps, failures) : result;
+					}), this.schema.settings(), this.clock)));
+		}
+		java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(nodes.size());
+		try {
+			String holder = null;
+			for (int round = 0; round < 10; round++) {
+				if (holder != null) {
+					nodes.get(Integer.parseInt(holder.substring(5))).releaseLease(holder);
+				}
+				else if (this.schema.database().kind() == TestDatabases.Kind.H2) {
+					// H2's racing inserts meet a duplicate key (taken as "held elsewhere")
+					assertThat(nodes.get(0).holdLease("node-0", Duration.ofSeconds(30))).isTrue();
+					holder = "node-0";
+					continue;
+				}
+				java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(nodes.size());
+				List<java.util.concurrent.Future<Boolean>> asks = new java.util.ArrayList<>();
+				for (int i = 0; i < nodes.size(); i++) {
+					JdbcRecurringJobStore node = nodes.get(i);
+					String id = "node-" + i;
+					asks.add(threads.submit(() -> {
+						start.await();
+						return node.holdLease(id, Duration.ofSeconds(30));
+					}));
+				}
+				List<String> winners = new java.util.ArrayList<>();
+				for (int i = 0; i < asks.size(); i++) {
+					if (asks.get(i).get(10, java.util.concurrent.TimeUnit.SECONDS)) {
+						winners.add("node-" + i);
+					}
+				}
+				assertThat(winners).as("round " + round).hasSize(1);
+				holder = winners.get(0);
+				assertThat(this.store.leaseHolder()).hasValue(holder);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		assertThat(failures).isEmpty();
+	}
+
+	/** A statement that records what its executions throw. */
+	private static java.sql.PreparedStatement failuresOf(java.sql.PreparedStatement target, List<Throwable> failures) {
+		return (java.sql.PreparedStatement) java.lang.reflect.Proxy.newProxyInstance(
+				AbstractRecurringJobEvaluatorTests.class.getClassLoader(), new Class<?>[] { java.sql.PreparedStatement.class },
+				(proxy, method, args) -> {
+					try {
+						return method.invoke(target, args);
+					}
+					catch (java.lang.reflect.InvocationTargetException ex) {
+						failures.add(ex.getCause());
+						throw ex.getCause();
+					}
+				});
 	}
 
 	/**

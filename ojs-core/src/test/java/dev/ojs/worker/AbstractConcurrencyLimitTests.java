@@ -1,11 +1,14 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -51,6 +54,118 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	}
 
 	/**
+	 * Completions hand their slots over (issue 30): a refill claims, in the completions' own
+	 * transaction and at its instant, no more of the queue's next jobs than the limit leaves,
+	 * so the next job starts when the one before completes, with no claim between; a queue
+	 * without a limit is not handed over.
+	 */
+	@Test
+	void completionsHandTheirSlotsToTheNextJobsInTheirOwnTransaction() {
+		JdbcJobStore store = store();
+		List<String> ids = insert(store, 6);
+		assertThat(store.handsOverSlots(QUEUE)).as("before the limit").isFalse();
+		store.setConcurrency(QUEUE, 2);
+		assertThat(store.handsOverSlots(QUEUE)).isTrue();
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 5);
+		assertThat(first).extracting(Job::id).containsExactlyElementsOf(ids.subList(0, 2));
+		assertThat(store.atConcurrencyLimit(QUEUE)).as("short for want of a slot").isTrue();
+		this.clock.advance(Duration.ofMillis(40));
+
+		WorkerStore.Completed completed = store.complete(List.of(first.get(0)), Map.of(), false,
+				List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 3)));
+		assertThat(completed.written()).containsExactly(first.get(0).id());
+		assertThat(completed.claimed()).singleElement().satisfies((next) -> assertThat(next).as("what the limit leaves")
+			.extracting(Job::id).containsExactly(ids.get(2)));
+		Job handedOver = store.find(ids.get(2)).orElseThrow();
+		assertThat(handedOver.state()).isEqualTo(JobState.ACTIVE);
+		assertThat(handedOver.lockedBy()).isEqualTo("a");
+		assertThat(handedOver.startedAt()).as("started as the job before completed")
+			.isEqualTo(store.find(ids.get(0)).orElseThrow().completedAt());
+		assertThat(countActive()).isEqualTo(2);
+
+		// both running jobs complete: two slots, handed over as they come
+		completed = store.complete(List.of(first.get(1), handedOver), Map.of(), false,
+				List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 2)));
+		assertThat(completed.claimed().get(0)).extracting(Job::id).containsExactlyElementsOf(ids.subList(3, 5));
+		assertThat(countActive()).isEqualTo(2);
+		// a refill that is not granted claims nothing, and the limit still holds
+		assertThat(store.complete(List.of(), Map.of(), false, List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 2)))
+			.claimed()).isEmpty();
+		assertThat(store.claim("b", QUEUE, VISIBILITY, 5)).isEmpty();
+		assertThat(countActive()).isEqualTo(2);
+	}
+
+	/**
+	 * Fairness between kinds of worker (issue 30): HTTP workers that found a full queue wait for
+	 * the next free slot, which the node, having waited less, leaves to them, its hand-over
+	 * included; then the node waits longest and the HTTP workers leave it the next. So the two
+	 * kinds take turns. A kind that stops asking is forgotten after 5 s.
+	 */
+	@Test
+	void claimersThatFoundTheQueueFullTakeTheNextSlotsInTurn() {
+		JdbcJobStore store = store();
+		// HTTP workers are one kind, whatever worker each fetch names
+		AtomicInteger fetches = new AtomicInteger();
+		insert(store, 8);
+		store.setConcurrency(QUEUE, 1);
+		Job first = store.claim("node-a", QUEUE, VISIBILITY, 5).get(0);
+		assertThat(store.claim(RemoteAttempts.owner("http-" + fetches.incrementAndGet()), QUEUE, VISIBILITY, 5)).as("full").isEmpty();
+		this.clock.advance(Duration.ofMillis(10));
+
+		// node-a completes and would hand its slot over: the HTTP workers waited longer
+		WorkerStore.Completed completed = store.complete(List.of(first), Map.of(), false,
+				List.of(new WorkerStore.Refill("node-a", QUEUE, VISIBILITY, 1)));
+		assertThat(completed.claimed().get(0)).as("left to the claimer waiting longest").isEmpty();
+		assertThat(store.claim("node-a", QUEUE, VISIBILITY, 5)).isEmpty();
+		List<Job> http = store.claim(RemoteAttempts.owner("http-" + fetches.incrementAndGet()), QUEUE, VISIBILITY, 5);
+		assertThat(http).hasSize(1);
+		this.clock.advance(Duration.ofMillis(10));
+
+		// now node-a has waited longest: the next fetch leaves it the slot
+		store.complete(http, false);
+		assertThat(store.claim(RemoteAttempts.owner("http-" + fetches.incrementAndGet()), QUEUE, VISIBILITY, 5)).isEmpty();
+		List<Job> node = store.claim("node-a", QUEUE, VISIBILITY, 5);
+		assertThat(node).hasSize(1);
+
+		// the HTTP workers stop asking: after 5 s nobody waits for them
+		this.clock.advance(Duration.ofMillis(5001));
+		completed = store.complete(node, Map.of(), false, List.of(new WorkerStore.Refill("node-a", QUEUE, VISIBILITY, 1)));
+		List<Job> handedOver = completed.claimed().get(0);
+		assertThat(handedOver).hasSize(1);
+		assertThat(countActive()).isOne();
+
+		// HTTP workers offered the slot with no job of their types to take wait no more
+		assertThat(store.claim(RemoteAttempts.owner("http-" + fetches.incrementAndGet()), QUEUE, VISIBILITY, 5)).isEmpty();
+		this.clock.advance(Duration.ofMillis(10));
+		completed = store.complete(handedOver, Map.of(), false,
+				List.of(new WorkerStore.Refill("node-a", QUEUE, VISIBILITY, 1)));
+		assertThat(completed.claimed().get(0)).as("left to the HTTP workers").isEmpty();
+		assertThat(store.claim(RemoteAttempts.owner("http-" + fetches.incrementAndGet()), QUEUE,
+				Map.of("other.job", Duration.ofMinutes(5)), 5)).isEmpty();
+		assertThat(store.claim("node-a", QUEUE, VISIBILITY, 5)).as("not held back for them").hasSize(1);
+	}
+
+	/**
+	 * A worker hands each slot of a queue limited to 1 to the queue's next job as the job before
+	 * completes: every job after the first starts at the instant the one before completed, one
+	 * at a time in order, with a poll interval of 30 s.
+	 */
+	@Test
+	void aWorkerRunsALimitedQueueFromOneCompletionToTheNextStart() {
+		JdbcJobStore operator = store();
+		operator.setConcurrency(QUEUE, 1);
+		startWorker((attempt) -> Thread.sleep(20), Duration.ofSeconds(30));
+		List<String> ids = insert(operator, 8);
+		await().atMost(TIMEOUT)
+			.until(() -> ids.stream().allMatch((id) -> operator.find(id).orElseThrow().state() == JobState.COMPLETED));
+		List<Job> jobs = ids.stream().map((id) -> operator.find(id).orElseThrow()).toList();
+		for (int i = 1; i < jobs.size(); i++) {
+			assertThat(jobs.get(i).startedAt()).as("job " + i + " started as job " + (i - 1) + " completed")
+				.isEqualTo(jobs.get(i - 1).completedAt());
+		}
+	}
+
+	/**
 	 * The issue's exactness case (issue 30: four stores x 32 threads on a queue limited to 3):
 	 * four nodes (stores) with 32 threads each claim, run and complete the jobs of a queue
 	 * limited to 3; the active jobs, counted by the threads as they run them and sampled in the
@@ -73,16 +188,52 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	}
 
 	/**
-	 * A claim counts the queue's active jobs only when the claims since the last count could
-	 * reach the limit; jobs that ended since are taken off at that count, and a limit set over
-	 * jobs already running counts them at its first claim.
+	 * A queue's bound ({@code active_max}) is its active jobs: a claim counts them when the bound
+	 * is unknown (a limit set over jobs already running) or its count a second old; claims add
+	 * what they take, and completions and failures take their jobs off in their own transaction,
+	 * so claims in between trust it, also when it leaves no free slot. A cancel of an active job
+	 * has the next claim count.
 	 */
 	@Test
-	void activeJobsAreCountedWhenTheLimitCouldBind() {
+	void activeJobsAreCountedAtMostOnceASecondAndEndsTakeThemOff() {
 		JdbcJobStore store = store();
 		insert(store, 30);
-		assertCountedOnlyWhenTheLimitCouldBind(store, (limit) -> store.setConcurrency(QUEUE, limit), VISIBILITY,
-				() -> activeMax(this.schema.settings().queuesTableName(), QUEUE), this::countActive);
+		List<Job> unlimited = store.claim("a", QUEUE, VISIBILITY, 10);
+		store.setConcurrency(QUEUE, 5);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 5)).as("10 already running").isEmpty();
+		store.complete(unlimited.subList(0, 8), false);
+		assertThat(activeMax()).as("the 8 ended taken off").isEqualTo(2);
+		store.setConcurrency(QUEUE, 10);
+		assertThat(activeMax()).as("a new limit counts again").isNull();
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 3);
+		assertThat(first).hasSize(3);
+		assertThat(activeMax()).isEqualTo(5);
+		store.complete(first.subList(0, 2), false);
+		Instant now = store.now();
+		store.fail(List.of(new AttemptFailure(first.get(2), JobState.RETRYABLE, now.plusSeconds(60), List.of(), false,
+				now)));
+		assertThat(activeMax()).as("completed and failed taken off").isEqualTo(2).isEqualTo((int) countActive());
+
+		// a bound that says more than the jobs running is trusted until its count is a second old
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String queues = this.schema.settings().queuesTableName();
+		jdbc.update("UPDATE " + queues + " SET active_max = 10 WHERE name = ?", QUEUE);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).as("not counted: the bound is full").isEmpty();
+		this.clock.advance(Duration.ofMillis(999));
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).isEmpty();
+		this.clock.advance(Duration.ofMillis(1));
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).as("counted: 2 running").hasSize(8);
+		assertThat(activeMax()).isEqualTo(10).isEqualTo((int) countActive());
+
+		Job running = unlimited.get(8);
+		assertThat(store.cancel(running.id())).isTrue();
+		assertThat(activeMax()).as("a cancel has the next claim count").isNull();
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 10)).hasSize(1);
+		assertThat(activeMax()).isEqualTo(10).isEqualTo((int) countActive());
+	}
+
+	private Integer activeMax() {
+		return activeMax(this.schema.settings().queuesTableName(), QUEUE);
 	}
 
 	/** A limit lowered while jobs run holds for the next claim, on this node and another; its queue stays limited. */
@@ -222,6 +373,27 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 			assertThat(Duration.ofNanos(ordered.get(i)[0] - ordered.get(i - 1)[1])).as("from an end to the next start")
 				.isLessThan(Duration.ofMillis(400));
 		}
+	}
+
+	/**
+	 * A cancelled active job frees its slot as an ended one does, and wakes the poller of its
+	 * limited queue: with a limit of 1 held by a job running on another node and a poll interval
+	 * of 30 s, the worker's job starts within 2 s of that job's cancel, not at the poller's next
+	 * look (about 10.2 s after its last claim, 4.7 s after the cancel).
+	 */
+	@Test
+	void cancellingAnActiveJobWakesThePollerOfItsLimitedQueue() {
+		AtomicLong started = new AtomicLong();
+		JdbcJobStore worker = startWorker((attempt) -> started.set(System.nanoTime()), Duration.ofSeconds(30));
+		worker.setConcurrency(QUEUE, 1);
+		String holding = worker.insert(List.of(job("other.job").queue(QUEUE).build())).get(0);
+		JdbcJobStore other = this.schema.newStore();
+		assertThat(other.claim("other-node", QUEUE, Map.of("other.job", Duration.ofMinutes(5)), 1)).extracting(Job::id)
+			.containsExactly(holding);
+		insert(worker, 1);
+		assertThat(fromEndToStart(Duration.ofMillis(5500), started::get,
+				() -> assertThat(worker.cancel(holding)).isTrue()))
+			.as("from the cancel to the next start").isLessThan(Duration.ofSeconds(2));
 	}
 
 	private long countActive() {

@@ -66,6 +66,17 @@ abstract class AbstractRateLimitTests extends QueueLimitTestSupport {
 		assertThat(store.throttledUntil(QUEUE)).isEqualTo(this.clock.instant().plusMillis(100));
 	}
 
+	/** A claim of an empty queue whose bucket was never drawn from takes nothing and leaves the bucket full. */
+	@Test
+	void aClaimOfAnEmptyQueueWithAFullBucketTakesNothing() {
+		JdbcJobStore store = store();
+		store.setRateLimit(QUEUE, new RateLimit(10, Duration.ofSeconds(1)));
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 25)).isEmpty();
+		assertThat(store.throttledUntil(QUEUE)).isNull();
+		insert(store, 30);
+		assertThat(store.claim("a", QUEUE, VISIBILITY, 25)).hasSize(10);
+	}
+
 	@Test
 	void nodesDrawFromOneBucketPerQueue() throws Exception {
 		List<JdbcJobStore> nodes = List.of(store(), store(), store(), store());

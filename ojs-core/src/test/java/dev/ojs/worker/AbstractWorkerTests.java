@@ -970,7 +970,8 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 				RetryDelayOverride.NONE));
 		try {
 			this.store.insert(IntStream.range(0, 40).mapToObj((i) -> job(TYPE).build()).toList());
-			// concurrency 4: 2 x 4 reservations plus a prefetch of 2 x 4 (instant handlers), then nothing
+			// concurrency 4: 2 x 4 reservations plus a prefetch of 2 x 4 (instant handlers), then nothing (a
+			// queue without a concurrency limit is not handed over, so the completion at the gate takes no slot)
 			await().atMost(TIMEOUT).until(() -> runs.get() >= 16);
 			Thread.sleep(500);
 			assertThat(runs.get()).as("attempts run while no outcome could be written").isEqualTo(16);

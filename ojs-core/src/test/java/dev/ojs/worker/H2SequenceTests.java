@@ -65,4 +65,35 @@ class H2SequenceTests extends AbstractSequenceTests {
 		}
 	}
 
+	/**
+	 * Which cancels wake the pollers (the same rule as for other ends, decided from the jobs the
+	 * cancel read): one that lets a job run, of a job of a sequence or of an active job of a
+	 * limited queue, whose slot it frees; not of a job without a key that waited, nor of an
+	 * active one of a queue without a limit, nor of a job already ended.
+	 */
+	@Test
+	void aCancelWakesThePollersWhereItLetsAJobRun() throws Exception {
+		JdbcJobStore store = store();
+		store.insert(List.of(plain(), plain()));
+		List<String> active = ids(store.claim("n", QUEUE, VISIBILITY, 2));
+		assertThat(active).hasSize(2);
+		List<String> waiting = store.insert(List.of(plain(), plain(), seq("a"), seq("b")));
+		List<String> told = new CopyOnWriteArrayList<>();
+		try (AutoCloseable listening = store.listenForInserts(told::add).orElseThrow()) {
+			assertThat(store.cancel(waiting.get(0))).isTrue();
+			assertThat(store.cancel(active.get(0))).isTrue();
+			assertThat(told).as("a waiting job without a key, an active job of a queue without a limit").isEmpty();
+
+			store.setConcurrency(QUEUE, 5);
+			assertThat(store.cancel(waiting.get(1))).isTrue();
+			assertThat(told).as("a waiting job of a limited queue holds no slot").isEmpty();
+			assertThat(store.cancel(active.get(1))).isTrue();
+			assertThat(told).as("an active job of a limited queue").containsExactly(QUEUE);
+			assertThat(store.cancel(List.of(waiting.get(2), waiting.get(3), active.get(1)))).isEqualTo(2);
+			assertThat(told).as("jobs of sequences, cancelled together").containsExactly(QUEUE, QUEUE);
+			assertThat(store.cancel(waiting.get(2))).isFalse();
+			assertThat(told).as("a job already ended").containsExactly(QUEUE, QUEUE);
+		}
+	}
+
 }

@@ -2,6 +2,7 @@ package dev.ojs.worker;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,11 +41,12 @@ class H2WorkerTests extends AbstractWorkerTests {
 		JdbcJobStore store = new JdbcJobStore(this.schema.dataSource(), this.schema.settings()) {
 
 			@Override
-			public Set<String> complete(List<Job> jobs, boolean delete) {
+			public Completed complete(List<Job> jobs, Map<String, String> results, boolean delete,
+					List<Refill> refills) {
 				if (completionsFail.get()) {
 					throw new DataAccessResourceFailureException("database unreachable");
 				}
-				return super.complete(jobs, delete);
+				return super.complete(jobs, results, delete, refills);
 			}
 
 		};

@@ -1,6 +1,7 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +12,7 @@ import dev.ojs.jdbc.JdbcJobStore;
 import dev.ojs.job.Job;
 import dev.ojs.testsupport.TestDatabases;
 
+import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,6 +42,21 @@ class PostgresSequenceTests extends AbstractSequenceTests {
 		assertThat(holding).extracting(Job::id).containsExactly(ids.get(0));
 		assertThat(fromEndToStart(Duration.ofMillis(5500), started::get, () -> other.complete(holding, false)))
 			.as("from the end to the next start").isLessThan(Duration.ofSeconds(2));
+	}
+
+	/**
+	 * A cancel on another node of the waiting head of a sequence (due in ten minutes) starts the
+	 * next job of its key on the worker within 2 s, with a poll interval of 30 s (through NOTIFY).
+	 */
+	@Test
+	void aCancelOnAnotherNodeStartsTheNextOfItsSequenceThere() {
+		AtomicLong started = new AtomicLong();
+		startWorker((attempt) -> started.set(System.nanoTime()), Duration.ofSeconds(30));
+		JdbcJobStore other = this.schema.newStore();
+		List<String> ids = other.insert(List.of(job(TYPE).queue(QUEUE).sequenceKey("a")
+			.runAt(Instant.now().plus(Duration.ofMinutes(10))).build(), seq("a")));
+		assertThat(fromEndToStart(Duration.ofMillis(5500), started::get, () -> assertThat(other.cancel(ids.get(0))).isTrue()))
+			.as("from the cancel to the next start").isLessThan(Duration.ofSeconds(2));
 	}
 
 }

@@ -54,7 +54,8 @@ class ShutdownTests {
 		// its handler thread, when it gets to it, does not run the handler and frees the slot
 		List<ClaimGroup> groups = ClaimGroup.of(List.of(registration), Duration.ofMinutes(1));
 		Slots slots = new Slots(Map.of("default", 1), groups);
-		slots.claimed("default", groups.get(0), 1, 1);
+		assertThat(slots.take("default", 1)).isOne();
+		slots.started("default", 1);
 		assertThat(slots.free("default")).isZero();
 		Completer completer = new Completer(this.store, false, new OutcomeEvents(this.listener), (outcome, written) -> {
 		}, "node-1");

@@ -1,9 +1,12 @@
 package dev.ojs.worker;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -102,8 +105,46 @@ class SlotsTests {
 		assertThat(this.slots.free("default")).as("4n reservations at most").isZero();
 	}
 
+	/**
+	 * A refill and the poller take from one count: racing for the free slots, together they
+	 * never take more than are free, and what a claim does not use comes back.
+	 */
+	@Test
+	void takersRacingForFreeSlotsNeverTakeMoreThanAreFree() throws Exception {
+		int threads = 8;
+		AtomicInteger taken = new AtomicInteger();
+		CountDownLatch start = new CountDownLatch(1);
+		List<Thread> takers = new ArrayList<>();
+		for (int i = 0; i < threads; i++) {
+			Thread taker = new Thread(() -> {
+				try {
+					start.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				for (int j = 0; j < CONCURRENCY; j++) {
+					taken.addAndGet(this.slots.take("default", 1));
+				}
+			});
+			taker.start();
+			takers.add(taker);
+		}
+		start.countDown();
+		for (Thread taker : takers) {
+			taker.join();
+		}
+		assertThat(taken.get()).isEqualTo(CONCURRENCY);
+		assertThat(this.slots.free("default")).isZero();
+		this.slots.untake("default", 3);
+		assertThat(this.slots.free("default")).isEqualTo(3);
+		assertThat(this.slots.take("default", 5)).isEqualTo(3);
+	}
+
 	private void claim(int jobs) {
-		this.slots.claimed("default", this.groups.get(0), jobs, jobs);
+		assertThat(this.slots.take("default", jobs)).as("free slots taken").isEqualTo(jobs);
+		this.slots.claimed(this.groups.get(0), jobs, jobs);
+		this.slots.started("default", jobs);
 	}
 
 	/** Claims {@code count} jobs whose handlers return after {@code took}, their outcomes written. */

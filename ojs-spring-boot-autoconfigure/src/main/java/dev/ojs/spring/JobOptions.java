@@ -146,9 +146,12 @@ public final class JobOptions {
 		return copy(toBuilder().meta(entries).id(this.id));
 	}
 
-	/** These options for a job of a workflow: its id, and held until the workflow activates it or not. */
-	JobOptions forWorkflow(String id, boolean pending) {
-		return copy(toBuilder().id(id).pending(pending));
+	/**
+	 * These options for a job of a workflow: held until the workflow activates it or not, and
+	 * without an id of its own (the store generates it).
+	 */
+	JobOptions forWorkflow(boolean pending) {
+		return copy(toBuilder().pending(pending));
 	}
 
 	/** The job's id as chosen by the producer, or {@code null} for a new UUIDv7. */

@@ -20,6 +20,7 @@ import org.springframework.context.ApplicationEventPublisherAware;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
 import dev.ojs.job.NewJob;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.job.UniqueScope;
 import dev.ojs.retry.RetryPolicy;
 import dev.ojs.retry.RetryPolicyLayers;
@@ -254,6 +255,26 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 	 */
 	public List<String> enqueueBatch(List<Enqueue> jobs) {
 		Objects.requireNonNull(jobs, "jobs must not be null");
+		List<NewJob> newJobs = newJobs(jobs);
+		return newJobs.isEmpty() ? List.of() : published(newJobs);
+	}
+
+	/**
+	 * Enqueues jobs of the workflow {@code workflowId} as {@link #enqueueBatch} does, each
+	 * inserted at its place in it, with an id the store generates.
+	 * @param places each job's place, in order
+	 */
+	List<String> enqueueWorkflow(List<Enqueue> jobs, String workflowId, List<WorkflowPlace> places) {
+		List<NewJob> newJobs = newJobs(jobs);
+		List<NewJob> placed = new ArrayList<>(newJobs.size());
+		for (int i = 0; i < newJobs.size(); i++) {
+			placed.add(newJobs.get(i).inWorkflow(workflowId, places.get(i)));
+		}
+		return published(placed);
+	}
+
+	/** One job per {@link Enqueue}, a refusal naming the job ({@code jobs[i].queue}). */
+	private List<NewJob> newJobs(List<Enqueue> jobs) {
 		List<NewJob> newJobs = new ArrayList<>(jobs.size());
 		for (int i = 0; i < jobs.size(); i++) {
 			Enqueue job = jobs.get(i);
@@ -264,7 +285,7 @@ public class OjsTemplate implements ApplicationEventPublisherAware {
 				throw ex.withField("jobs[" + i + "]." + ex.getField());
 			}
 		}
-		return newJobs.isEmpty() ? List.of() : published(newJobs);
+		return newJobs;
 	}
 
 	/**

@@ -16,6 +16,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
 import dev.ojs.job.JobStore;
+import dev.ojs.job.WorkflowPlace;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
 import dev.ojs.workflow.WorkflowRole;
@@ -109,35 +110,42 @@ public class OjsWorkflows {
 		Instant now = this.jobs.now();
 		String id = JobIds.newId(now);
 		List<OjsTemplate.Enqueue> stepJobs = new ArrayList<>(steps.size());
-		List<WorkflowJob> members = new ArrayList<>();
+		List<WorkflowPlace> places = new ArrayList<>(steps.size());
 		for (int i = 0; i < steps.size(); i++) {
 			OjsTemplate.Enqueue step = steps.get(i);
-			String jobId = JobIds.newId(now);
 			stepJobs.add(new OjsTemplate.Enqueue(step.type(), step.args(),
-					step.options().forWorkflow(jobId, type == WorkflowType.CHAIN && i > 0)));
-			members.add(new WorkflowJob(jobId, step.type(), WorkflowRole.STEP, i, null));
+					step.options().forWorkflow(type == WorkflowType.CHAIN && i > 0)));
+			places.add(new WorkflowPlace(type.value(), WorkflowRole.STEP.value(), i));
 		}
-		Map<WorkflowRole, OjsTemplate.Enqueue> callbackJobs = new LinkedHashMap<>();
-		callbacks.forEach((role, callback) -> {
-			String jobId = JobIds.newId(now);
-			callbackJobs.put(role, new OjsTemplate.Enqueue(callback.type(), callback.args(),
-					callback.options().forWorkflow(jobId, true)));
-			members.add(new WorkflowJob(jobId, callback.type(), role, 0, null));
-		});
 		String metadataJson = this.jsonMapper.writeValueAsString(metadata);
 		this.transactions.executeWithoutResult((status) -> {
-			enqueue(stepJobs, stepsField);
-			callbackJobs.forEach((role, callback) -> enqueue(List.of(callback), "callbacks." + role.value()));
+			// each job is inserted with its workflow columns: the workflow's row is all there is to add
+			List<String> ids = enqueue(stepJobs, id, places, stepsField);
+			List<WorkflowJob> members = new ArrayList<>(ids.size() + callbacks.size());
+			for (int i = 0; i < ids.size(); i++) {
+				members.add(new WorkflowJob(ids.get(i), steps.get(i).type(), WorkflowRole.STEP, i, null));
+			}
+			callbacks.forEach((role, callback) -> {
+				OjsTemplate.Enqueue held = new OjsTemplate.Enqueue(callback.type(), callback.args(),
+						callback.options().forWorkflow(true));
+				List<String> callbackId = enqueue(List.of(held), id,
+						List.of(new WorkflowPlace(type.value(), role.value(), 0)), "callbacks." + role.value());
+				members.add(new WorkflowJob(callbackId.get(0), callback.type(), role, 0, null));
+			});
 			this.store.create(new Workflow(id, type, name, WorkflowState.RUNNING, steps.size(), 0, 0, metadataJson, now,
 					null), members);
 		});
 		return id;
 	}
 
-	/** Enqueues jobs of the workflow; a refusal names the job as the workflow does ({@code steps[i].}, {@code callbacks.x.}). */
-	private void enqueue(List<OjsTemplate.Enqueue> jobs, String field) {
+	/**
+	 * Enqueues jobs of the workflow at their places; a refusal names the job as the workflow
+	 * does ({@code steps[i].}, {@code callbacks.x.}).
+	 */
+	private List<String> enqueue(List<OjsTemplate.Enqueue> jobs, String workflowId, List<WorkflowPlace> places,
+			String field) {
 		try {
-			this.template.enqueueBatch(jobs);
+			return this.template.enqueueWorkflow(jobs, workflowId, places);
 		}
 		catch (OjsValidationException ex) {
 			String refused = ex.getField();

@@ -28,11 +28,13 @@ import dev.ojs.spring.JobOptions;
 /**
  * HTTP binding: one node drains no-op jobs in process, then {@code --http-workers} workers in
  * the benchmark process drain as many jobs over the OJS HTTP binding on the same node (batch
- * fetch of {@value #FETCH}; one HTTP/1.1 client whose connections are kept alive), twice: with
- * one ack request per job (the binding's ACK; concurrent acks are written in groups), then with
- * one ack request per fetch (the extension {@code x-batch-ack}). Reports the rates, each HTTP
- * rate as a fraction of the in-process one, and the overhead per job of the HTTP round trips.
- * Jobs: {@code --drain-jobs} each time, at most {@value #MAX_JOBS}.
+ * fetch of {@value #FETCH}; one HTTP/1.1 client whose connections are kept alive), three times:
+ * with one ack request per job (the binding's ACK; concurrent acks are written in groups), each
+ * worker running its fetched jobs one at a time, then {@code --concurrency} ÷ workers at a time (as
+ * many in all as the in-process worker runs, as a worker SDK's concurrency does), then with one ack
+ * request per fetch (the extension {@code x-batch-ack}). Reports the rates, each HTTP rate as a
+ * fraction of the in-process one, and the overhead per job of the HTTP round trips. Jobs:
+ * {@code --drain-jobs} each time, at most {@value #MAX_JOBS}.
  */
 final class HttpScenario implements Scenario {
 
@@ -67,14 +69,19 @@ final class HttpScenario implements Scenario {
 		double inProcess = jobs / ((System.nanoTime() - start) / 1e9);
 		// over HTTP: an ack request per job, then the x-batch-ack extension (one per fetch)
 		int httpWorkers = options.httpWorkers();
-		Drained single = overHttp(node, port, jobs, httpWorkers, false);
-		Drained batch = overHttp(node, port, jobs, httpWorkers, true);
+		int perWorker = Math.max(1, (options.concurrency() + httpWorkers - 1) / httpWorkers);
+		Drained single = overHttp(node, port, jobs, httpWorkers, 1, false);
+		Drained concurrent = overHttp(node, port, jobs, httpWorkers, perWorker, false);
+		Drained batch = overHttp(node, port, jobs, httpWorkers, 1, true);
 		environment.stop(node);
 		new ResultTable(name() + ": no-op jobs in process, then over the HTTP binding (" + httpWorkers
-				+ " workers, fetch " + FETCH + "; one ack request per job, then one batch ack per fetch)", "jobs",
-				"acks", "in-process jobs/s", "http jobs/s", "http ÷ in-process", "overhead ms/job", "fetches")
-			.row(jobs, "per job", inProcess, single.rate(), single.rate() / inProcess,
+				+ " workers, fetch " + FETCH + "; one ack request per job, each worker running its jobs 1 and "
+				+ perWorker + " at a time, then one batch ack per fetch)", "jobs", "acks", "in-process jobs/s",
+				"http jobs/s", "http ÷ in-process", "overhead ms/job", "fetches")
+			.row(jobs, "per job, 1 at a time", inProcess, single.rate(), single.rate() / inProcess,
 					1000 / single.rate() - 1000 / inProcess, single.fetches())
+			.row(jobs, "per job, " + perWorker + " at a time", inProcess, concurrent.rate(),
+					concurrent.rate() / inProcess, 1000 / concurrent.rate() - 1000 / inProcess, concurrent.fetches())
 			.row(jobs, "x-batch-ack", inProcess, batch.rate(), batch.rate() / inProcess,
 					1000 / batch.rate() - 1000 / inProcess, batch.fetches())
 			.print(environment.out());
@@ -82,6 +89,9 @@ final class HttpScenario implements Scenario {
 			.with("in_process_jobs_per_sec", inProcess)
 			.with("of_in_process", single.rate() / inProcess)
 			.with("overhead_ms_per_job", 1000 / single.rate() - 1000 / inProcess)
+			.with("concurrent_jobs_per_sec", concurrent.rate())
+			.with("concurrent_of_in_process", concurrent.rate() / inProcess)
+			.with("per_worker", perWorker)
 			.with("batch_ack_jobs_per_sec", batch.rate())
 			.with("batch_ack_of_in_process", batch.rate() / inProcess)
 			.with("http_workers", httpWorkers)
@@ -93,9 +103,12 @@ final class HttpScenario implements Scenario {
 
 	}
 
-	/** Enqueues {@code jobs} for the HTTP workers and drains them over the binding. */
-	private static Drained overHttp(BenchEnvironment.Node node, int port, int jobs, int httpWorkers, boolean batchAck)
-			throws Exception {
+	/**
+	 * Enqueues {@code jobs} for the HTTP workers and drains them over the binding, each worker
+	 * acking the jobs of a fetch {@code perWorker} at a time (one ack each) or in one request.
+	 */
+	private static Drained overHttp(BenchEnvironment.Node node, int port, int jobs, int httpWorkers, int perWorker,
+			boolean batchAck) throws Exception {
 		node.template().enqueueAll(REMOTE_TYPE, Collections.nCopies(jobs, List.of()),
 				JobOptions.builder().queue("remote").build());
 		// HTTP/1.1 without an upgrade attempt; the client keeps its connections alive between requests
@@ -103,6 +116,7 @@ final class HttpScenario implements Scenario {
 		AtomicLong acked = new AtomicLong();
 		AtomicLong fetches = new AtomicLong();
 		ExecutorService workers = Executors.newFixedThreadPool(httpWorkers);
+		ExecutorService handlers = Executors.newFixedThreadPool(httpWorkers * perWorker);
 		long start = System.nanoTime();
 		try {
 			List<Future<?>> futures = new ArrayList<>();
@@ -123,11 +137,8 @@ final class HttpScenario implements Scenario {
 							acked.addAndGet(acks.size());
 							continue;
 						}
-						for (JsonNode job : fetched) {
-							post(http, port, "/ojs/v1/workers/ack",
-									Map.of("job_id", job.path("id").stringValue(), "worker_id", workerId));
-							acked.incrementAndGet();
-						}
+						ack(http, port, fetched, workerId, perWorker, handlers);
+						acked.addAndGet(fetched.size());
 					}
 					return null;
 				}));
@@ -138,12 +149,34 @@ final class HttpScenario implements Scenario {
 		}
 		finally {
 			workers.shutdownNow();
+			handlers.shutdownNow();
 		}
 		double seconds = (System.nanoTime() - start) / 1e9;
 		if (acked.get() != jobs) {
 			throw new IllegalStateException("HTTP workers acked " + acked.get() + " of " + jobs + " jobs");
 		}
 		return new Drained(jobs / seconds, seconds, fetches.get());
+	}
+
+	/** Acks each fetched job with a request of its own, {@code perWorker} at a time. */
+	private static void ack(HttpClient http, int port, JsonNode fetched, String workerId, int perWorker,
+			ExecutorService handlers) throws Exception {
+		List<JsonNode> jobs = new ArrayList<>();
+		fetched.forEach(jobs::add);
+		List<Future<?>> running = new ArrayList<>();
+		for (int from = 0; from < perWorker && from < jobs.size(); from++) {
+			int first = from;
+			running.add(handlers.submit(() -> {
+				for (int i = first; i < jobs.size(); i += perWorker) {
+					post(http, port, "/ojs/v1/workers/ack",
+							Map.of("job_id", jobs.get(i).path("id").stringValue(), "worker_id", workerId));
+				}
+				return null;
+			}));
+		}
+		for (Future<?> one : running) {
+			one.get();
+		}
 	}
 
 	private static JsonNode post(HttpClient http, int port, String path, Map<String, Object> body) throws Exception {

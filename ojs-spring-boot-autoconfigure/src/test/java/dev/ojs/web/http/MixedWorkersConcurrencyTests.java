@@ -142,6 +142,51 @@ abstract class MixedWorkersConcurrencyTests {
 	}
 
 	/**
+	 * Fairness between kinds of worker (issue 30): the in-process worker hands the slots of the
+	 * queue limited to 3 over from job to job, yet an HTTP worker that found the queue full gets
+	 * the next free slot. Its {@value #HTTP_ONLY_JOBS} jobs, enqueued ahead of a backlog of 300
+	 * in-process jobs, all run while a quarter of that backlog or more still waits (87–180 of the
+	 * 300 had run on a loaded machine).
+	 */
+	@Test
+	void anHttpWorkerTakesItsTurnOnALimitedQueueTheNodeHandsOver() throws Exception {
+		inProcess.set(0);
+		List<String> httpOnly = new ArrayList<>();
+		for (int i = 0; i < HTTP_ONLY_JOBS; i++) {
+			httpOnly.add(this.template.enqueue(TYPE_HTTP_ONLY, List.of(i), JobOptions.builder().queue(QUEUE).build()));
+		}
+		List<String> backlog = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			backlog.add(this.template.enqueue(TYPE, List.of(i), JobOptions.builder().queue(QUEUE).build()));
+		}
+		OjsClient client = new OjsClient(this.port, HttpBindingTestApplication.TOKEN);
+		int acked = 0;
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		while (acked < HTTP_ONLY_JOBS && System.nanoTime() < deadline) {
+			OjsClient.Response fetched = client.post("/ojs/v1/workers/fetch",
+					Map.of("queues", List.of(QUEUE), "types", List.of(TYPE_HTTP_ONLY), "count", 1));
+			assertThat(fetched.status()).as(fetched.text()).isEqualTo(200);
+			JsonNode jobs = fetched.body().path("jobs");
+			if (jobs.isEmpty()) {
+				Thread.sleep(5);
+				continue;
+			}
+			Thread.sleep(20);
+			assertThat(client.post("/ojs/v1/workers/ack", Map.of("job_id", jobs.get(0).path("id").stringValue())).status())
+				.isEqualTo(200);
+			acked++;
+		}
+		int ranInProcess = inProcess.get();
+		assertThat(acked).isEqualTo(HTTP_ONLY_JOBS);
+		// without turns the node hands every slot over until its backlog is done: all 300 run first
+		assertThat(ranInProcess).as("in-process jobs run by the time the HTTP worker's last job ended")
+			.isLessThan(backlog.size() * 3 / 4);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> backlog.stream().allMatch((id) -> this.store.find(id).orElseThrow().state() == JobState.COMPLETED));
+		assertThat(httpOnly).allMatch((id) -> this.store.find(id).orElseThrow().state() == JobState.COMPLETED);
+	}
+
+	/**
 	 * Sequences over HTTP (issue 30): jobs enqueued with the option {@code sequence_key} are
 	 * fetched one at a time in enqueue order, the next only once the one before is acked.
 	 */

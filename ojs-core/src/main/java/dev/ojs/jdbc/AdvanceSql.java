@@ -1,0 +1,87 @@
+package dev.ojs.jdbc;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ojs.workflow.WorkflowRole;
+
+/**
+ * The writes of a workflow's advance ({@link WorkflowSql#advance}): the workflows' counters,
+ * and the activations of jobs held in {@code pending} (a chain's next step, a batch's
+ * callbacks). Those of jobs that ended together are written at once, so a workflow step costs
+ * its completion no statement of its own. Here for every platform: a batch of updates, and one
+ * read of the activated jobs' queues; {@link PostgresAdvanceSql} writes each in one statement.
+ */
+class AdvanceSql extends SqlSupport {
+
+	/** The pending jobs of one workflow's role and step, made available with these parent results. */
+	record Activation(String workflowId, WorkflowRole role, int step, String parentResults) {
+	}
+
+	/** A workflow's counters of steps ended. */
+	record Counters(String workflowId, int completed, int failed) {
+	}
+
+	final String workflows;
+
+	AdvanceSql(SqlSupport shared) {
+		super(shared);
+		this.workflows = shared.settings.workflowsTableName();
+	}
+
+	/**
+	 * Makes the pending jobs of these activations available at {@code now}, in the caller's
+	 * transaction (which holds their workflows' rows locked).
+	 * @return the queue of each job made available
+	 */
+	List<String> activate(List<Activation> activations, Instant now) {
+		List<String> queues = new ArrayList<>();
+		for (List<Activation> chunk : chunks(activations, CHUNK)) {
+			queues.addAll(queues(chunk));
+		}
+		if (queues.isEmpty()) {
+			return queues;
+		}
+		this.jdbc.batchUpdate("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?, parent_results = ?"
+				+ " WHERE workflow_id = " + idParam() + " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'",
+				activations, CHUNK, (ps, activation) -> {
+					setInstant(ps, 1, now);
+					ps.setString(2, activation.parentResults());
+					ps.setString(3, activation.workflowId());
+					ps.setString(4, activation.role().value());
+					ps.setInt(5, activation.step());
+				});
+		return queues;
+	}
+
+	/** Writes these workflows' counters, in the caller's transaction (which holds their rows locked). */
+	void count(List<Counters> counters) {
+		this.jdbc.batchUpdate("UPDATE " + this.workflows + " SET completed = ?, failed = ? WHERE id = " + idParam(),
+				counters, CHUNK, (ps, counted) -> {
+					ps.setInt(1, counted.completed());
+					ps.setInt(2, counted.failed());
+					ps.setString(3, counted.workflowId());
+				});
+	}
+
+	/** The queues of the pending jobs of these activations, one per job. */
+	private List<String> queues(List<Activation> activations) {
+		String match = "(workflow_id = " + idParam() + " AND workflow_role = ? AND workflow_step = ?)";
+		List<String> matches = new ArrayList<>(activations.size());
+		List<Object> values = new ArrayList<>(activations.size() * 3);
+		for (Activation activation : activations) {
+			matches.add(match);
+			values.add(activation.workflowId());
+			values.add(activation.role().value());
+			values.add(activation.step());
+		}
+		return this.jdbc.query((con) -> {
+			var ps = con.prepareStatement("SELECT queue FROM " + this.table + " WHERE state = 'pending' AND ("
+					+ String.join(" OR ", matches) + ")");
+			bindValues(ps, 1, values);
+			return ps;
+		}, (rs, rowNum) -> rs.getString(1));
+	}
+
+}
