@@ -1,8 +1,11 @@
 package dev.ojs.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import dev.ojs.workflow.WorkflowRole;
 
@@ -19,6 +22,10 @@ class AdvanceSql extends SqlSupport {
 	record Activation(String workflowId, WorkflowRole role, int step, String parentResults) {
 	}
 
+	/** A job an activation made available: its id, lower case, and its queue. */
+	record Activated(String id, String queue) {
+	}
+
 	/** A workflow's counters of steps ended. */
 	record Counters(String workflowId, int completed, int failed) {
 	}
@@ -33,15 +40,15 @@ class AdvanceSql extends SqlSupport {
 	/**
 	 * Makes the pending jobs of these activations available at {@code now}, in the caller's
 	 * transaction (which holds their workflows' rows locked).
-	 * @return the queue of each job made available
+	 * @return each job made available
 	 */
-	List<String> activate(List<Activation> activations, Instant now) {
-		List<String> queues = new ArrayList<>();
+	List<Activated> activate(List<Activation> activations, Instant now) {
+		List<Activated> activated = new ArrayList<>();
 		for (List<Activation> chunk : chunks(activations, CHUNK)) {
-			queues.addAll(queues(chunk));
+			activated.addAll(pending(chunk));
 		}
-		if (queues.isEmpty()) {
-			return queues;
+		if (activated.isEmpty()) {
+			return activated;
 		}
 		this.jdbc.batchUpdate("UPDATE " + this.table + " SET state = 'available', scheduled_at = ?, parent_results = ?"
 				+ " WHERE workflow_id = " + idParam() + " AND workflow_role = ? AND workflow_step = ? AND state = 'pending'",
@@ -52,7 +59,7 @@ class AdvanceSql extends SqlSupport {
 					ps.setString(4, activation.role().value());
 					ps.setInt(5, activation.step());
 				});
-		return queues;
+		return activated;
 	}
 
 	/** Writes these workflows' counters, in the caller's transaction (which holds their rows locked). */
@@ -65,8 +72,8 @@ class AdvanceSql extends SqlSupport {
 				});
 	}
 
-	/** The queues of the pending jobs of these activations, one per job. */
-	private List<String> queues(List<Activation> activations) {
+	/** The pending jobs of these activations. */
+	private List<Activated> pending(List<Activation> activations) {
 		String match = "(workflow_id = " + idParam() + " AND workflow_role = ? AND workflow_step = ?)";
 		List<String> matches = new ArrayList<>(activations.size());
 		List<Object> values = new ArrayList<>(activations.size() * 3);
@@ -77,11 +84,15 @@ class AdvanceSql extends SqlSupport {
 			values.add(activation.step());
 		}
 		return this.jdbc.query((con) -> {
-			var ps = con.prepareStatement("SELECT queue FROM " + this.table + " WHERE state = 'pending' AND ("
+			var ps = con.prepareStatement("SELECT id, queue FROM " + this.table + " WHERE state = 'pending' AND ("
 					+ String.join(" OR ", matches) + ")");
 			bindValues(ps, 1, values);
 			return ps;
-		}, (rs, rowNum) -> rs.getString(1));
+		}, AdvanceSql::activated);
+	}
+
+	static Activated activated(ResultSet rs, int rowNum) throws SQLException {
+		return new Activated(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.ojs.jdbc;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -8,9 +10,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Runs what must wait until other connections see the store's writes. Of one commit, the
  * listeners are told first ({@link #tell}) and the workers woken after ({@link #run}), so a
  * node publishes a transition (a workflow started) before its workers can act on it (a step
- * completed).
+ * completed). What an after-commit action registers in turn runs at once: the commit it waited
+ * for has happened, and Spring would not run it.
  */
 final class AfterCommit {
+
+	/** The after-commit action this thread runs, if any. */
+	private static final ThreadLocal<@Nullable TransactionSynchronization> running = new ThreadLocal<>();
 
 	private AfterCommit() {
 	}
@@ -29,7 +35,7 @@ final class AfterCommit {
 	}
 
 	private static void run(Runnable action, int order) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+		if (TransactionSynchronizationManager.isSynchronizationActive() && !committing()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
 				public int getOrder() {
@@ -38,13 +44,29 @@ final class AfterCommit {
 
 				@Override
 				public void afterCommit() {
-					action.run();
+					TransactionSynchronization outer = running.get();
+					running.set(this);
+					try {
+						action.run();
+					}
+					finally {
+						running.set(outer);
+					}
 				}
 			});
 		}
 		else {
 			action.run();
 		}
+	}
+
+	/**
+	 * Whether the transaction this thread is in has committed and runs its after-commit actions
+	 * (one of them registers), rather than a new transaction that one of them began.
+	 */
+	private static boolean committing() {
+		TransactionSynchronization action = running.get();
+		return action != null && TransactionSynchronizationManager.getSynchronizations().contains(action);
 	}
 
 }

@@ -356,7 +356,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 * In one transaction with the completions and the claims, the statistics of their queues'
 	 * current minute are counted up (one upsert per queue) and the results go to
 	 * {@code <prefix>job_results} (one batch more when there are any). A queue whose refill
-	 * took as many jobs as ended there wakes no poller.
+	 * took as many jobs as ended there wakes no poller, nor does a chain's next step a refill
+	 * took.
 	 */
 	@Override
 	public Completed complete(List<Job> jobs, Map<String, String> results, boolean delete, List<Refill> refills) {
@@ -365,9 +366,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		}
 		Instant now = now();
 		List<List<Job>> claimed = new ArrayList<>(refills.size());
-		Set<String> written = this.dialect.outcomes().complete(jobs, results, now, delete,
-				() -> refills.forEach((refill) -> claimed.add(claim(refill.nodeId(), refill.queue(),
-						refill.visibilityByType(), refill.limit(), false, now, true))));
+		Set<String> written = this.dialect.outcomes().complete(jobs, results, now, delete, () -> {
+			refills.forEach((refill) -> claimed.add(claim(refill.nodeId(), refill.queue(), refill.visibilityByType(),
+					refill.limit(), false, now, true)));
+			return claimed.stream().flatMap(List::stream).toList();
+		});
 		return new Completed(this.limits.ended(jobs, QueueLimits.refilled(refills, claimed), written), claimed);
 	}
 

@@ -11,7 +11,7 @@ import static dev.ojs.jdbc.PostgresStatements.texts;
 /**
  * The writes of an advance on PostgreSQL, each one {@code UPDATE} joined to
  * {@code unnest(...)}: of the workflows' ids and counters, and of the activations' workflow,
- * role, step and parent results, {@code RETURNING} each activated job's queue.
+ * role, step and parent results, {@code RETURNING} each activated job's id and queue.
  * <p>
  * Plan of the activations: each activation finds its jobs through {@code <prefix>jobs_workflow_idx} and each job
  * is updated through the primary key, O(activations) whatever the number of pending jobs. The
@@ -34,7 +34,7 @@ final class PostgresAdvanceSql extends AdvanceSql {
 				+ " AS a(workflow_id, workflow_role, workflow_step, parent_results), LATERAL (SELECT w.id FROM " + this.table
 				+ " w WHERE w.workflow_id IS NOT NULL AND w.workflow_id = a.workflow_id AND w.workflow_step = a.workflow_step"
 				+ " AND w.workflow_role = a.workflow_role AND w.state = 'pending' OFFSET 0) AS p"
-				+ " WHERE j.id = p.id AND (j.state = 'pending') IS TRUE RETURNING j.queue";
+				+ " WHERE j.id = p.id AND (j.state = 'pending') IS TRUE RETURNING j.id, j.queue";
 		this.countSql = "UPDATE " + this.workflows + " w SET completed = c.completed, failed = c.failed"
 				+ " FROM unnest(?::uuid[], ?::int[], ?::int[]) AS c(id, completed, failed) WHERE w.id = c.id";
 	}
@@ -53,10 +53,10 @@ final class PostgresAdvanceSql extends AdvanceSql {
 	}
 
 	@Override
-	List<String> activate(List<Activation> activations, Instant now) {
-		List<String> queues = new ArrayList<>();
+	List<Activated> activate(List<Activation> activations, Instant now) {
+		List<Activated> activated = new ArrayList<>();
 		for (List<Activation> chunk : chunks(activations, CHUNK)) {
-			queues.addAll(this.jdbc.query((con) -> {
+			activated.addAll(this.jdbc.query((con) -> {
 				PreparedStatement ps = customPlans(con.prepareStatement(this.activateSql));
 				setInstant(ps, 1, now);
 				ps.setArray(2, texts(con, chunk, Activation::workflowId));
@@ -64,9 +64,9 @@ final class PostgresAdvanceSql extends AdvanceSql {
 				ps.setArray(4, con.createArrayOf("int4", chunk.stream().map(Activation::step).toArray()));
 				ps.setArray(5, texts(con, chunk, Activation::parentResults));
 				return ps;
-			}, (rs, rowNum) -> rs.getString(1)));
+			}, AdvanceSql::activated));
 		}
-		return queues;
+		return activated;
 	}
 
 }

@@ -13,12 +13,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.jdbc.AdvanceSql.Activated;
 import dev.ojs.jdbc.AdvanceSql.Activation;
 import dev.ojs.jdbc.AdvanceSql.Counters;
 import dev.ojs.job.Job;
@@ -211,6 +213,15 @@ final class WorkflowSql extends SqlSupport {
 	 * read ({@link Job#workflowPlace()}).
 	 */
 	void advance(List<Ended> ended, Map<String, String> results, Instant now) {
+		advance(ended, results, now, Set::of);
+	}
+
+	/**
+	 * {@link #advance(List, Map, Instant)}, where the transaction also claims jobs after the
+	 * advance: a chain's next step among them ({@code claimedHere}, their ids in lower case, read
+	 * once it commits) wakes no worker.
+	 */
+	void advance(List<Ended> ended, Map<String, String> results, Instant now, Supplier<Set<String>> claimedHere) {
 		Map<String, List<Ended>> byWorkflow = new TreeMap<>();
 		for (Ended one : ended) {
 			byWorkflow.computeIfAbsent(one.job().workflowId().toLowerCase(Locale.ROOT), (id) -> new ArrayList<>())
@@ -224,7 +235,7 @@ final class WorkflowSql extends SqlSupport {
 				advance(workflow, byWorkflow.get(workflow.id()), results, now, counters, nextSteps);
 			}
 		}
-		activate(nextSteps, now);
+		activate(nextSteps, now, claimedHere);
 		if (!counters.isEmpty()) {
 			this.writes.count(counters);
 		}
@@ -311,7 +322,7 @@ final class WorkflowSql extends SqlSupport {
 		String jobResults = stepResults(counted.id());
 		int fired = activate(List.of(new Activation(counted.id(), WorkflowRole.ON_COMPLETE, 0, jobResults),
 				new Activation(counted.id(), (counted.failed() == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0,
-						jobResults)), now);
+						jobResults)), now, Set::of);
 		cancelNotStarted(counted.id(), "pending", now);
 		if (fired == 0) {
 			finish(counted, end, now);
@@ -332,18 +343,24 @@ final class WorkflowSql extends SqlSupport {
 
 	/**
 	 * Makes the pending jobs of these activations available; once committed, the workers of
-	 * their queues are told, once per queue. Returns how many.
+	 * the queues of those not {@code claimedHere} are told, once per queue. Returns how many.
 	 */
-	private int activate(List<Activation> activations, Instant now) {
+	private int activate(List<Activation> activations, Instant now, Supplier<Set<String>> claimedHere) {
 		if (activations.isEmpty()) {
 			return 0;
 		}
-		List<String> queues = this.writes.activate(activations, now);
-		if (!queues.isEmpty()) {
-			Set<String> claimable = new LinkedHashSet<>(queues);
-			AfterCommit.run(() -> this.inserts.claimable(claimable));
+		List<Activated> activated = this.writes.activate(activations, now);
+		if (!activated.isEmpty()) {
+			AfterCommit.run(() -> {
+				Set<String> claimed = claimedHere.get();
+				Set<String> claimable = new LinkedHashSet<>();
+				activated.stream().filter((job) -> !claimed.contains(job.id())).forEach((job) -> claimable.add(job.queue()));
+				if (!claimable.isEmpty()) {
+					this.inserts.claimable(claimable);
+				}
+			});
 		}
-		return queues.size();
+		return activated.size();
 	}
 
 	/** Cancels the workflow's jobs that have not started (only those in {@code state}, when given). */

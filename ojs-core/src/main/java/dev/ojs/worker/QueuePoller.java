@@ -90,6 +90,9 @@ final class QueuePoller {
 
 	private volatile boolean paused;
 
+	/** Whether the last claim left no due job waiting: a chain's step may hand its slot over ({@link Refills}). */
+	private volatile boolean drained = true;
+
 	/** When the due times were last read from the store (poller thread only). */
 	private long dueRefreshedNanos = System.nanoTime();
 
@@ -209,6 +212,7 @@ final class QueuePoller {
 					}
 				}
 				Claimed claimed = claim(free);
+				this.drained = !claimed.full();
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
 				if (claimed.jobs() > 0) {
 					idle = MIN_IDLE_MILLIS;
@@ -271,6 +275,11 @@ final class QueuePoller {
 		}
 		this.wakeup.forgetDueTimesBefore(started);
 		return new Claimed(taken - left, full);
+	}
+
+	/** Whether this poller's last claim took every job it found due (none was left waiting). */
+	boolean drained() {
+		return this.drained;
 	}
 
 	/**

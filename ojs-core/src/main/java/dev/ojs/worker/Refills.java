@@ -8,14 +8,18 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.WorkflowPlace;
+import dev.ojs.workflow.WorkflowType;
 
 /**
- * Hands the slots of completed attempts over to the next jobs of their queues, where the store
- * says so ({@link WorkerStore#handsOverSlots}: queues with a concurrency limit on all nodes):
- * the completer claims them in the completions' own transaction, for as many slots as the
- * completions free and its pollers have free, so a slot goes from one job to the next with one
- * commit, and without another turn on the limit. What a refill does not take, the queue's
- * poller claims as before.
+ * Hands the slots of completed attempts over to the next jobs of their queues: the completer
+ * claims them in the completions' own transaction, for as many slots as the completions free
+ * and its pollers have free, so a slot goes from one job to the next with one commit, without
+ * another turn on a limit or a wake-up. Where the store says so ({@link WorkerStore#handsOverSlots}:
+ * queues with a concurrency limit on all nodes) every completion hands its slot over; elsewhere
+ * a chain's step does, whose next step its completion makes available, while its queue has no
+ * more jobs waiting than its poller had slots at its last look (with a backlog the poller claims
+ * in batches). What a refill does not take, the queue's poller claims as before.
  */
 final class Refills {
 
@@ -30,19 +34,26 @@ final class Refills {
 
 	/** Takes slots for the refills of these completions' queues, in queue name order (the order their rows lock in). */
 	List<WorkerStore.Refill> take(List<Completer.Outcome> completions) {
-		SortedMap<String, Integer> freed = new TreeMap<>();
-		completions.forEach((outcome) -> freed.merge(outcome.attempt().claimedFrom(), 1, Integer::sum));
-		List<WorkerStore.Refill> refills = new ArrayList<>(freed.size());
+		SortedMap<String, List<Job>> byQueue = new TreeMap<>();
+		completions.forEach((outcome) -> byQueue.computeIfAbsent(outcome.attempt().claimedFrom(),
+				(queue) -> new ArrayList<>()).add(outcome.job()));
+		List<WorkerStore.Refill> refills = new ArrayList<>(byQueue.size());
 		Map<String, QueuePoller> pollers = this.pollers.get();
-		freed.forEach((queue, count) -> {
+		byQueue.forEach((queue, jobs) -> {
 			QueuePoller poller = pollers.get(queue);
-			WorkerStore.Refill refill = (poller != null && this.store.handsOverSlots(queue)) ? poller.refill(count)
-					: null;
+			int count = (poller == null) ? 0 : this.store.handsOverSlots(queue) ? jobs.size()
+					: poller.drained() ? (int) jobs.stream().filter(Refills::isChainStep).count() : 0;
+			WorkerStore.Refill refill = (count > 0) ? poller.refill(count) : null;
 			if (refill != null) {
 				refills.add(refill);
 			}
 		});
 		return refills;
+	}
+
+	private static boolean isChainStep(Job job) {
+		WorkflowPlace place = job.workflowPlace();
+		return place != null && !place.isCallback() && WorkflowType.CHAIN.value().equals(place.type());
 	}
 
 	/**

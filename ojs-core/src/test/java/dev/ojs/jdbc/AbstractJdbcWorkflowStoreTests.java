@@ -32,6 +32,7 @@ import dev.ojs.retry.ErrorCode;
 import dev.ojs.testsupport.DatabaseTests;
 import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.MutableClock;
+import dev.ojs.worker.WorkerStore;
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowJob;
 import dev.ojs.workflow.WorkflowRole;
@@ -91,6 +92,34 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 		assertThat(done.state()).isEqualTo(WorkflowState.COMPLETED);
 		assertThat(done.completed()).isEqualTo(3);
 		assertThat(done.finishedAt()).isEqualTo(this.clock.instant());
+	}
+
+	/**
+	 * A chain's step hands its slot to the next step: the completion's refill claims it in the
+	 * completion's transaction, started at the instant the step completed, and no worker is
+	 * woken for it; a step whose successor no refill took wakes its queue's workers as before.
+	 */
+	@Test
+	void aChainStepsCompletionClaimsTheNextStepInItsTransaction() throws Exception {
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		List<String> woken = new CopyOnWriteArrayList<>();
+		try (AutoCloseable listening = this.store.listenForInserts(woken::add).orElseThrow()) {
+			Job first = claimOne("steps");
+			this.clock.advance(Duration.ofMillis(40));
+			WorkerStore.Completed completed = this.store.complete(List.of(first), Map.of(), false,
+					List.of(new WorkerStore.Refill(NODE, "steps", TYPES, 1)));
+			assertThat(completed.claimed()).singleElement().satisfies((next) -> assertThat(next).extracting(Job::id)
+				.containsExactly(stepJob(id, 1)));
+			Job second = this.store.find(stepJob(id, 1)).orElseThrow();
+			assertThat(second.state()).isEqualTo(JobState.ACTIVE);
+			assertThat(second.lockedBy()).isEqualTo(NODE);
+			assertThat(second.startedAt()).isEqualTo(this.store.find(first.id()).orElseThrow().completedAt());
+			assertThat(woken).as("the next step was claimed where it was activated").doesNotContain("steps");
+
+			complete(second, null);
+			assertThat(woken).as("no refill took the third step").contains("steps");
+			assertThat(claimOne("steps").id()).isEqualTo(stepJob(id, 2));
+		}
 	}
 
 	/** Decision 29: a step that ends without success fails the chain; later steps are cancelled, never enqueued. */

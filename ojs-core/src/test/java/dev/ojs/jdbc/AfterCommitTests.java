@@ -38,6 +38,48 @@ class AfterCommitTests {
 				"wake callbacks");
 	}
 
+	/**
+	 * An action that an after-commit action registers (a chain's next step activated, whose
+	 * wake-up tells the node's listeners after the commit) runs at once: Spring runs no
+	 * synchronization registered while it runs those of a commit.
+	 */
+	@Test
+	void whatAnAfterCommitActionRegistersRunsAtOnce() {
+		TransactionSynchronizationManager.initSynchronization();
+		AfterCommit.run(() -> {
+			this.ran.add("activated");
+			AfterCommit.run(() -> this.ran.add("listeners told"));
+		});
+		TransactionSynchronizationUtils.triggerAfterCommit();
+		assertThat(this.ran).containsExactly("activated", "listeners told");
+		TransactionSynchronizationManager.clearSynchronization();
+		TransactionSynchronizationManager.initSynchronization();
+		AfterCommit.run(() -> this.ran.add("next transaction"));
+		assertThat(this.ran).as("registered, not run, once the commit's actions ran").hasSize(2);
+	}
+
+	/**
+	 * A new transaction that an after-commit action begins (a listener's, with
+	 * {@code REQUIRES_NEW}) runs its own after-commit actions after its own commit.
+	 */
+	@Test
+	void aTransactionBegunAfterACommitWaitsForItsOwnCommit() {
+		TransactionSynchronizationManager.initSynchronization();
+		AfterCommit.run(() -> {
+			List<TransactionSynchronization> suspended = TransactionSynchronizationManager.getSynchronizations();
+			TransactionSynchronizationManager.clearSynchronization();
+			TransactionSynchronizationManager.initSynchronization();
+			AfterCommit.run(() -> this.ran.add("inner wake"));
+			assertThat(this.ran).as("before the inner commit").isEmpty();
+			TransactionSynchronizationUtils.triggerAfterCommit();
+			TransactionSynchronizationManager.clearSynchronization();
+			TransactionSynchronizationManager.initSynchronization();
+			suspended.forEach(TransactionSynchronizationManager::registerSynchronization);
+		});
+		TransactionSynchronizationUtils.triggerAfterCommit();
+		assertThat(this.ran).containsExactly("inner wake");
+	}
+
 	@Test
 	void nothingRunsWhenTheTransactionRollsBack() {
 		TransactionSynchronizationManager.initSynchronization();

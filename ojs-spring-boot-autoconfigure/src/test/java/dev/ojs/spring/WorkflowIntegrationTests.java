@@ -16,6 +16,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.WorkflowPlace;
 import dev.ojs.spring.event.OjsWorkflowEvent;
@@ -49,6 +50,9 @@ abstract class WorkflowIntegrationTests {
 	private IntegrationJobs jobs;
 
 	@Autowired
+	private OjsJobs ojsJobs;
+
+	@Autowired
 	private PlatformTransactionManager transactionManager;
 
 	@Autowired
@@ -69,6 +73,23 @@ abstract class WorkflowIntegrationTests {
 		assertThat(done.jobs()).extracting((job) -> this.jobs.places.get(job.jobId()))
 			.containsExactly(new WorkflowPlace("chain", "step", 0), new WorkflowPlace("chain", "step", 1),
 					new WorkflowPlace("chain", "step", 2));
+	}
+
+	/**
+	 * A step's completion claims the chain's next step in its own transaction (its slot handed
+	 * over): each step after the first starts at the instant the step before it completed.
+	 */
+	@Test
+	void eachStepOfAChainStartsAsTheStepBeforeItCompletes() {
+		String id = this.workflows.chain("hand-over", List.of(step("it.wf.produce", 1), step("it.wf.produce", 2),
+				step("it.wf.produce", 3), step("it.wf.produce", 4)));
+		OjsWorkflows.WorkflowInfo done = awaitEnd(id);
+		assertThat(done.workflow().state()).isEqualTo(WorkflowState.COMPLETED);
+		List<Job> steps = done.jobs().stream().map((job) -> this.ojsJobs.find(job.jobId()).orElseThrow()).toList();
+		for (int i = 1; i < steps.size(); i++) {
+			assertThat(steps.get(i).startedAt()).as("step " + i + " started as step " + (i - 1) + " completed")
+				.isEqualTo(steps.get(i - 1).completedAt());
+		}
 	}
 
 	/** Decision 29: a failed step fails the chain; the steps after it never run. */
