@@ -90,7 +90,10 @@ final class QueuePoller {
 
 	private volatile boolean paused;
 
-	/** Whether the last claim left no due job waiting: a chain's step may hand its slot over ({@link Refills}). */
+	/**
+	 * Whether the last claim that had slots for the types refills claim found fewer due jobs
+	 * than slots, so none was left waiting: a chain's step may hand its slot over ({@link Refills}).
+	 */
 	private volatile boolean drained = true;
 
 	/** When the due times were last read from the store (poller thread only). */
@@ -212,7 +215,6 @@ final class QueuePoller {
 					}
 				}
 				Claimed claimed = claim(free);
-				this.drained = !claimed.full();
 				errorBackoff = MIN_ERROR_BACKOFF_MILLIS;
 				if (claimed.jobs() > 0) {
 					idle = MIN_IDLE_MILLIS;
@@ -265,6 +267,9 @@ final class QueuePoller {
 					this.slots.claimed(group, reserved, jobs.size());
 				}
 				full |= jobs.size() == reserved;
+				if (group == this.refilled) {
+					this.drained = jobs.size() < reserved;
+				}
 				left -= jobs.size();
 				this.slots.started(this.queue, jobs.size());
 				run(jobs, group);
@@ -277,7 +282,7 @@ final class QueuePoller {
 		return new Claimed(taken - left, full);
 	}
 
-	/** Whether this poller's last claim took every job it found due (none was left waiting). */
+	/** Whether this poller's last claim of the types refills claim left no due job waiting. */
 	boolean drained() {
 		return this.drained;
 	}
