@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 import javax.sql.DataSource;
 
@@ -319,10 +320,16 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
 		}
-		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
-		List<Job> claimed = this.limits.claim(nodeId, queue, limit, now, refill, (count) -> this.typeLimits.claim(visibility, count,
-				(types, typeCount, keys) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now, keys)));
+		List<Job> claimed = this.limits.claim(nodeId, queue, limit, now, refill, claims(nodeId, queue, visibilityByType, now));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
+	}
+
+	/** Claims of up to a count of jobs at {@code now}, held to the types' limits but not to the queue's. */
+	private IntFunction<List<Job>> claims(String nodeId, String queue, Map<String, Duration> visibilityByType,
+			Instant now) {
+		Map<String, Duration> visibility = new LinkedHashMap<>(visibilityByType);
+		return (count) -> this.typeLimits.claim(visibility, count,
+				(types, typeCount, keys) -> this.dialect.claims().claim(nodeId, queue, types, typeCount, now, keys));
 	}
 
 	@Override
@@ -355,9 +362,8 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	 * <p>
 	 * In one transaction with the completions and the claims, the statistics of their queues'
 	 * current minute are counted up (one upsert per queue) and the results go to
-	 * {@code <prefix>job_results} (one batch more when there are any). A queue whose refill
-	 * took as many jobs as ended there wakes no poller, nor does a chain's next step a refill
-	 * took.
+	 * {@code <prefix>job_results} (one batch more when there are any). The refills' claims
+	 * follow ({@link QueueLimits#endedAndRefilled}); they wake no poller for what they took.
 	 */
 	@Override
 	public Completed complete(List<Job> jobs, Map<String, String> results, boolean delete, List<Refill> refills) {
@@ -366,9 +372,11 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 		}
 		Instant now = now();
 		List<List<Job>> claimed = new ArrayList<>(refills.size());
-		Set<String> written = this.dialect.outcomes().complete(jobs, results, now, delete, () -> {
-			refills.forEach((refill) -> claimed.add(claim(refill.nodeId(), refill.queue(), refill.visibilityByType(),
-					refill.limit(), false, now, true)));
+		Set<String> written = this.dialect.outcomes().complete(jobs, results, now, delete, (ended) -> {
+			this.limits.endedAndRefilled(ended, refills, now,
+					(refill) -> claims(refill.nodeId(), refill.queue(), refill.visibilityByType(), now))
+				.forEach((jobsOfRefill) -> claimed.add(Reservations.adjust(jobsOfRefill, false, now,
+						this.dialect.outcomes()::reserve)));
 			return claimed.stream().flatMap(List::stream).toList();
 		});
 		return new Completed(this.limits.ended(jobs, QueueLimits.refilled(refills, claimed), written), claimed);

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -87,11 +86,12 @@ class OutcomeSql extends SqlSupport {
 	/**
 	 * Marks claimed jobs completed (or deletes them, with their error history), stores the
 	 * results of those that have one (by job id; only then a statement more), and counts
-	 * them in their queues' current minute, then runs {@code then} (the refills' claims, which
-	 * answer the jobs they took) in the same transaction; returns the ids actually written.
+	 * them in their queues' current minute, then gives {@code then} the jobs completed (which
+	 * frees their slots and claims the refills', answering the jobs they took) in the same
+	 * transaction; returns the ids actually written.
 	 */
 	final Set<String> complete(List<Job> jobs, Map<String, String> results, Instant now, boolean delete,
-			Supplier<List<Job>> then) {
+			Function<List<Job>, List<Job>> then) {
 		Set<String> claimedHere = new HashSet<>();
 		return this.workerTx.execute((status) -> {
 			List<Job> steps = jobs.stream().filter((job) -> job.workflowId() != null).toList();
@@ -119,8 +119,8 @@ class OutcomeSql extends SqlSupport {
 			}
 			this.stats.add(OutcomeCounts.completed(jobs, written, now));
 			// the limited queues' rows last: claims take turns on them until this commits
-			this.activeEnded.accept(jobs.stream().filter((job) -> written.contains(job.id())));
-			then.get().forEach((job) -> claimedHere.add(job.id().toLowerCase(Locale.ROOT)));
+			then.apply(jobs.stream().filter((job) -> written.contains(job.id())).toList())
+				.forEach((job) -> claimedHere.add(job.id().toLowerCase(Locale.ROOT)));
 			return written;
 		});
 	}

@@ -3,6 +3,7 @@ package dev.ojs.jdbc;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -145,6 +147,63 @@ final class QueueLimits {
 			}
 			return drawn.jobs();
 		}, refill);
+	}
+
+	/**
+	 * Frees the slots of {@code ended}, active jobs completed in this transaction, and claims
+	 * the jobs of the {@code refills} that follow them in it (through {@code claims}, by refill),
+	 * as many as each queue's limits allow. A refill of a queue with a concurrency limit alone
+	 * that asks for no more slots than its completions freed there <em>swaps</em> them: its claim
+	 * leaves the queue's active jobs as they were, so it neither reads the count under the row's
+	 * lock nor writes it, and the claims of the queue on other nodes need not wait for this
+	 * commit. Only what the swaps did not take back is written off the row ({@link #endedInTransaction}).
+	 * A swap is not made when the limit was lowered below the queue's active jobs, when the queue
+	 * has no exact count or a rate limit too, or when another kind of worker waits for a slot
+	 * ({@link Waiters}): such a refill takes its turn on the row as any claim.
+	 * @return the jobs each refill claimed, in the order of {@code refills}
+	 */
+	List<List<Job>> endedAndRefilled(List<Job> ended, List<WorkerStore.Refill> refills, Instant now,
+			Function<WorkerStore.Refill, IntFunction<List<Job>>> claims) {
+		SortedMap<String, Integer> freed = limitedQueues(ended.stream());
+		List<List<Job>> claimed = new ArrayList<>(Collections.nCopies(refills.size(), List.of()));
+		List<Integer> turns = new ArrayList<>();
+		for (int i = 0; i < refills.size(); i++) {
+			WorkerStore.Refill refill = refills.get(i);
+			if (refill.limit() <= 0 || refill.visibilityByType().isEmpty()) {
+				continue;
+			}
+			if (refill.limit() <= freed.getOrDefault(refill.queue(), 0) && swaps(refill, now.toEpochMilli())) {
+				List<Job> jobs = claims.apply(refill).apply(refill.limit());
+				claimed.set(i, jobs);
+				freed.merge(refill.queue(), -jobs.size(), Integer::sum);
+				this.atLimit.remove(refill.queue());
+				this.waiters.served(refill.queue(), refill.nodeId());
+			}
+			else {
+				turns.add(i);
+			}
+		}
+		// the rows in name order, before the claims that take their turns on them (as any claim)
+		freed.values().removeIf((count) -> count == 0);
+		if (!freed.isEmpty()) {
+			this.queues.ended(freed);
+		}
+		for (int i : turns) {
+			WorkerStore.Refill refill = refills.get(i);
+			claimed.set(i, claim(refill.nodeId(), refill.queue(), refill.limit(), now, true, claims.apply(refill)));
+		}
+		return claimed;
+	}
+
+	/** Whether a refill may swap the slots freed in its queue for as many jobs ({@link #endedAndRefilled}). */
+	private boolean swaps(WorkerStore.Refill refill, long nowMillis) {
+		if (!this.limited.get().concurrency().contains(refill.queue())
+				|| this.waiters.yields(refill.queue(), refill.nodeId(), nowMillis)) {
+			return false;
+		}
+		QueueSql.Limits limits = this.queues.readLimits(refill.queue());
+		return limits != null && limits.rateLimit() == null && limits.concurrency() != null
+				&& limits.activeMax() != null && limits.activeMax() <= limits.concurrency();
 	}
 
 	/**

@@ -175,8 +175,20 @@ final class QueueSql extends SqlSupport {
 	 * limits; {@code null} when the queue has no limit.
 	 */
 	@Nullable Limits lockLimits(String queue) {
+		return limits(queue, " FOR UPDATE");
+	}
+
+	/**
+	 * Reads the queue's limits as they stand, without locking its row (so without waiting for
+	 * the transactions that hold it); {@code null} when the queue has no limit.
+	 */
+	@Nullable Limits readLimits(String queue) {
+		return limits(queue, "");
+	}
+
+	private @Nullable Limits limits(String queue, String lock) {
 		List<Limits> limits = this.jdbc.query("SELECT rate_limit, rate_period_ms, rate_tat, concurrency, active_max,"
-				+ " counted_at FROM " + this.queues + " WHERE name = ? FOR UPDATE", (rs, rowNum) -> {
+				+ " counted_at FROM " + this.queues + " WHERE name = ?" + lock, (rs, rowNum) -> {
 					RateLimit rateLimit = rateLimit(rs, 1);
 					Long bucket = nullableLong(rs, 3);
 					Integer concurrency = concurrency(rs, 4);

@@ -59,7 +59,7 @@ class SqlSupport {
 		this.table = settings.tableName();
 		this.dataSource = dataSource;
 		this.jdbc = new JdbcTemplate(dataSource);
-		this.transactions = new DataSourceTransactionManager(dataSource);
+		this.transactions = new StoreTransactionManager(dataSource);
 		boolean postgres = platform == JdbcPlatform.POSTGRESQL;
 		this.idParam = postgres ? "?::uuid" : "?";
 		this.jsonParam = postgres ? "?::jsonb" : "?";

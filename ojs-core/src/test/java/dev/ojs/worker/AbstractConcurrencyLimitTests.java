@@ -1,12 +1,17 @@
 package dev.ojs.worker;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -93,6 +98,54 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 			.claimed()).isEmpty();
 		assertThat(store.claim("b", QUEUE, VISIBILITY, 5)).isEmpty();
 		assertThat(countActive()).isEqualTo(2);
+	}
+
+	/**
+	 * A refill that asks for no more slots than its completions freed swaps them (issue 30): it
+	 * leaves the queue's active jobs as they were, so it neither waits for the queue's row, which
+	 * another claim holds here, nor writes it; what it does not take back is written off the row.
+	 * A limit lowered below the active jobs is not swapped: that refill takes its turn.
+	 */
+	@Test
+	void aRefillSwapsTheSlotsItsCompletionsFreedWithoutTheQueuesRow() throws Exception {
+		JdbcJobStore store = store();
+		List<String> ids = insert(store, 5);
+		store.setConcurrency(QUEUE, 2);
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 2);
+		assertThat(activeMax()).isEqualTo(2);
+
+		WorkerStore.Completed swapped;
+		try (Connection other = this.schema.dataSource().getConnection()) {
+			other.setAutoCommit(false);
+			lockQueueRow(other);
+			swapped = CompletableFuture.supplyAsync(() -> store.complete(List.of(first.get(0)), Map.of(), false,
+					List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 1)))).get(20, TimeUnit.SECONDS);
+			other.rollback();
+		}
+		assertThat(swapped.claimed()).singleElement().satisfies((next) -> assertThat(next).extracting(Job::id)
+			.containsExactly(ids.get(2)));
+		assertThat(activeMax()).as("swapped: unchanged").isEqualTo(2).isEqualTo((int) countActive());
+
+		// two freed, two asked for, one job left: the one not taken back is written off
+		List<Job> last = store.complete(List.of(first.get(1), swapped.claimed().get(0).get(0)), Map.of(), false,
+				List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 2))).claimed().get(0);
+		assertThat(last).extracting(Job::id).containsExactlyElementsOf(ids.subList(3, 5));
+		assertThat(activeMax()).isEqualTo(2).isEqualTo((int) countActive());
+		insert(store, 2);
+		store.setConcurrency(QUEUE, 1);
+		assertThat(store.claim("b", QUEUE, VISIBILITY, 5)).as("counted: 2 active, limit 1").isEmpty();
+		assertThat(store.complete(List.of(last.get(0)), Map.of(), false,
+				List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 1))).claimed().get(0))
+			.as("lowered below the active jobs: no swap").isEmpty();
+		assertThat(activeMax()).isEqualTo(1).isEqualTo((int) countActive());
+	}
+
+	private void lockQueueRow(Connection connection) throws SQLException {
+		try (PreparedStatement lock = connection.prepareStatement("SELECT concurrency FROM "
+				+ this.schema.settings().queuesTableName() + " WHERE name = ? FOR UPDATE")) {
+			lock.setString(1, QUEUE);
+			lock.executeQuery().close();
+		}
 	}
 
 	/**
