@@ -158,8 +158,9 @@ final class QueueLimits {
 	 * lock nor writes it, and the claims of the queue on other nodes need not wait for this
 	 * commit. Only what the swaps did not take back is written off the row ({@link #endedInTransaction}).
 	 * A swap is not made when the limit was lowered below the queue's active jobs, when the queue
-	 * has no exact count or a rate limit too, or when another kind of worker waits for a slot
-	 * ({@link Waiters}): such a refill takes its turn on the row as any claim.
+	 * has no exact count or a rate limit too, when it may claim job types with limits of their
+	 * own, or when another kind of worker waits for a slot ({@link Waiters}): such a refill takes
+	 * its turn on the row as any claim.
 	 * @return the jobs each refill claimed, in the order of {@code refills}
 	 */
 	List<List<Job>> endedAndRefilled(List<Job> ended, List<WorkerStore.Refill> refills, Instant now,
@@ -198,7 +199,9 @@ final class QueueLimits {
 	/** Whether a refill may swap the slots freed in its queue for as many jobs ({@link #endedAndRefilled}). */
 	private boolean swaps(WorkerStore.Refill refill, long nowMillis) {
 		if (!this.limited.get().concurrency().contains(refill.queue())
-				|| this.waiters.yields(refill.queue(), refill.nodeId(), nowMillis)) {
+				|| this.waiters.yields(refill.queue(), refill.nodeId(), nowMillis)
+				// a claim of limited types locks their rows after the queue's, as every claim does
+				|| refill.visibilityByType().keySet().stream().anyMatch(this.typeLimited)) {
 			return false;
 		}
 		QueueSql.Limits limits = this.queues.readLimits(refill.queue());

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.TypeLimit;
+import dev.ojs.worker.WorkerStore;
 
 /**
  * Holds claims to the limits of job types on all nodes together: at most so many jobs of a
@@ -243,9 +244,13 @@ final class TypeLimits {
 		this.limited.changed();
 	}
 
-	/** Whether the type had a limit when the limits were last read. */
+	/**
+	 * Whether the type had a limit when the limits were last read; for
+	 * {@link WorkerStore#ANY_TYPE}, whether any type had.
+	 */
 	boolean isLimited(@Nullable String type) {
-		return type != null && this.limited.last().containsKey(type);
+		Map<String, TypeLimit> known = this.limited.last();
+		return type != null && (WorkerStore.ANY_TYPE.equals(type) ? !known.isEmpty() : known.containsKey(type));
 	}
 
 }

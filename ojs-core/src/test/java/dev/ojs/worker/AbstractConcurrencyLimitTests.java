@@ -25,6 +25,7 @@ import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.QueueState;
 import dev.ojs.job.RateLimit;
+import dev.ojs.job.TypeLimit;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -138,6 +139,33 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 				List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 1))).claimed().get(0))
 			.as("lowered below the active jobs: no swap").isEmpty();
 		assertThat(activeMax()).isEqualTo(1).isEqualTo((int) countActive());
+	}
+
+	/**
+	 * A refill that may claim a job type with a limit of its own takes its turn on the queue's
+	 * row (it waits for the claim that holds it), so it locks the type's row after the queue's,
+	 * in the order every claim does.
+	 */
+	@Test
+	void aRefillOfATypeWithALimitTakesItsTurnOnTheQueuesRow() throws Exception {
+		JdbcJobStore store = store();
+		List<String> ids = insert(store, 4);
+		store.setConcurrency(QUEUE, 2);
+		store.setTypeLimit(TYPE, new TypeLimit(5, null));
+		List<Job> first = store.claim("a", QUEUE, VISIBILITY, 2);
+		CompletableFuture<WorkerStore.Completed> refill;
+		try (Connection other = this.schema.dataSource().getConnection()) {
+			other.setAutoCommit(false);
+			lockQueueRow(other);
+			refill = CompletableFuture.supplyAsync(() -> store.complete(List.of(first.get(0)), Map.of(), false,
+					List.of(new WorkerStore.Refill("a", QUEUE, VISIBILITY, 1))));
+			Thread.sleep(500);
+			assertThat(refill).as("waits for the queue's row").isNotDone();
+			other.rollback();
+		}
+		assertThat(refill.get(20, TimeUnit.SECONDS).claimed()).singleElement()
+			.satisfies((next) -> assertThat(next).extracting(Job::id).containsExactly(ids.get(2)));
+		assertThat(activeMax()).isEqualTo(2).isEqualTo((int) countActive());
 	}
 
 	private void lockQueueRow(Connection connection) throws SQLException {

@@ -50,7 +50,9 @@ abstract class QueueLimitTestSupport extends DatabaseTests {
 	@BeforeEach
 	void clearTables() {
 		this.schema.clear();
-		new JdbcTemplate(this.schema.dataSource()).update("DELETE FROM " + this.schema.settings().queuesTableName());
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		jdbc.update("DELETE FROM " + this.schema.settings().queuesTableName());
+		jdbc.update("DELETE FROM " + this.schema.settings().limitsTableName());
 	}
 
 	@AfterEach
