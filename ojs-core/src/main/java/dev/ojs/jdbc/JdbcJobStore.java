@@ -311,16 +311,12 @@ public class JdbcJobStore implements JobStore, WorkerStore {
 	@Override
 	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
 			boolean jobVisibilityWins) {
-		return claim(nodeId, queue, visibilityByType, limit, jobVisibilityWins, now(), false);
-	}
-
-	/** A claim at {@code now}; a {@code refill} in the transaction of the completions it follows. */
-	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
-			boolean jobVisibilityWins, Instant now, boolean refill) {
 		if (limit <= 0 || visibilityByType.isEmpty()) {
 			return List.of();
 		}
-		List<Job> claimed = this.limits.claim(nodeId, queue, limit, now, refill, claims(nodeId, queue, visibilityByType, now));
+		Instant now = now();
+		List<Job> claimed = this.limits.claim(nodeId, queue, limit, now, false,
+				claims(nodeId, queue, visibilityByType, now));
 		return Reservations.adjust(claimed, jobVisibilityWins, now, this.dialect.outcomes()::reserve);
 	}
 
