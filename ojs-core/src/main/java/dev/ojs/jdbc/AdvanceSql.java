@@ -22,8 +22,8 @@ class AdvanceSql extends SqlSupport {
 	record Activation(String workflowId, WorkflowRole role, int step, String parentResults) {
 	}
 
-	/** A job an activation made available: its id, lower case, and its queue. */
-	record Activated(String id, String queue) {
+	/** A job an activation made available: its id and its workflow's, lower case, and its queue. */
+	record Activated(String id, String queue, String workflowId) {
 	}
 
 	/** A workflow's counters of steps ended. */
@@ -39,7 +39,8 @@ class AdvanceSql extends SqlSupport {
 
 	/**
 	 * Makes the pending jobs of these activations available at {@code now}, in the caller's
-	 * transaction (which holds their workflows' rows locked).
+	 * transaction; each is locked and read first, so what is returned is what was written, even
+	 * where a cancel of its workflow (which holds no lock of the caller's) ran at the same time.
 	 * @return each job made available
 	 */
 	List<Activated> activate(List<Activation> activations, Instant now) {
@@ -72,7 +73,7 @@ class AdvanceSql extends SqlSupport {
 				});
 	}
 
-	/** The pending jobs of these activations. */
+	/** The pending jobs of these activations, locked. */
 	private List<Activated> pending(List<Activation> activations) {
 		String match = "(workflow_id = " + idParam() + " AND workflow_role = ? AND workflow_step = ?)";
 		List<String> matches = new ArrayList<>(activations.size());
@@ -84,15 +85,16 @@ class AdvanceSql extends SqlSupport {
 			values.add(activation.step());
 		}
 		return this.jdbc.query((con) -> {
-			var ps = con.prepareStatement("SELECT id, queue FROM " + this.table + " WHERE state = 'pending' AND ("
-					+ String.join(" OR ", matches) + ")");
+			var ps = con.prepareStatement("SELECT id, queue, workflow_id FROM " + this.table
+					+ " WHERE state = 'pending' AND (" + String.join(" OR ", matches) + ") FOR UPDATE");
 			bindValues(ps, 1, values);
 			return ps;
 		}, AdvanceSql::activated);
 	}
 
 	static Activated activated(ResultSet rs, int rowNum) throws SQLException {
-		return new Activated(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
+		return new Activated(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2),
+				rs.getString(3).toLowerCase(Locale.ROOT));
 	}
 
 }

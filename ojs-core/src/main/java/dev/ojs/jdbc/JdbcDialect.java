@@ -82,7 +82,7 @@ final class JdbcDialect {
 			case MARIADB, MYSQL -> new MariaDbInsertSql(sql);
 			case H2 -> new H2InsertSql(sql);
 		};
-		WorkflowSql workflows = new WorkflowSql(sql, inserts,
+		WorkflowSql workflows = new WorkflowSql(sql, results, inserts,
 				(platform == JdbcPlatform.POSTGRESQL) ? new PostgresAdvanceSql(sql) : new AdvanceSql(sql));
 		return switch (platform) {
 			case POSTGRESQL -> new JdbcDialect(sql, rows, stats, results, inserts, workflows,

@@ -45,7 +45,7 @@ class OutcomeSql extends SqlSupport {
 
 	private final ResultSql results;
 
-	private final StatsSql stats;
+	final StatsSql stats;
 
 	private final WorkflowSql workflows;
 
@@ -97,7 +97,7 @@ class OutcomeSql extends SqlSupport {
 			List<Job> steps = jobs.stream().filter((job) -> job.workflowId() != null).toList();
 			Set<String> written;
 			if (steps.isEmpty()) {
-				written = writeCompleted(jobs, now, delete);
+				written = writeCompletedAndCount(jobs, now, delete);
 			}
 			else {
 				// the jobs of workflows are kept: their results go to later steps and callbacks
@@ -117,7 +117,9 @@ class OutcomeSql extends SqlSupport {
 					.map((job) -> new WorkflowSql.Ended(job, true))
 					.toList(), kept, now, () -> claimedHere);
 			}
-			this.stats.add(OutcomeCounts.completed(jobs, written, now));
+			if (!steps.isEmpty()) {
+				this.stats.add(OutcomeCounts.completed(jobs, written, now));
+			}
 			// the limited queues' rows last: claims take turns on them until this commits
 			then.apply(jobs.stream().filter((job) -> written.contains(job.id())).toList())
 				.forEach((job) -> claimedHere.add(job.id().toLowerCase(Locale.ROOT)));
@@ -155,8 +157,9 @@ class OutcomeSql extends SqlSupport {
 			List<AttemptFailure> failures = expired.stream().map(decide).toList();
 			Set<String> written = writeFailed(failures, now);
 			advanceEnded(failures, written);
-			this.activeEnded.accept(writtenJobs(failures, written));
 			this.stats.add(OutcomeCounts.failed(failures, written));
+			// the limited queues' rows last, after the statistics' as every outcome locks them
+			this.activeEnded.accept(writtenJobs(failures, written));
 			return failures.stream().filter((failure) -> written.contains(failure.job().id())).toList();
 		});
 	}
@@ -202,6 +205,17 @@ class OutcomeSql extends SqlSupport {
 	}
 
 	// ---- the writes
+
+	/**
+	 * {@link #writeCompleted}, then counts the jobs written in their queues' current minute.
+	 * Only for a batch without jobs of workflows: every outcome locks the workflows' rows
+	 * before the statistics' rows.
+	 */
+	Set<String> writeCompletedAndCount(List<Job> jobs, Instant now, boolean delete) {
+		Set<String> written = writeCompleted(jobs, now, delete);
+		this.stats.add(OutcomeCounts.completed(jobs, written, now));
+		return written;
+	}
 
 	/** Marks claimed jobs completed (or deletes them, with their error history); returns the ids actually written. */
 	Set<String> writeCompleted(List<Job> jobs, Instant now, boolean delete) {

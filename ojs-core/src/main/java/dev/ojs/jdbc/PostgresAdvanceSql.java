@@ -11,7 +11,7 @@ import static dev.ojs.jdbc.PostgresStatements.texts;
 /**
  * The writes of an advance on PostgreSQL, each one {@code UPDATE} joined to
  * {@code unnest(...)}: of the workflows' ids and counters, and of the activations' workflow,
- * role, step and parent results, {@code RETURNING} each activated job's id and queue.
+ * role, step and parent results, {@code RETURNING} each activated job's id, queue and workflow.
  * <p>
  * Plan of the activations: each activation finds its jobs through {@code <prefix>jobs_workflow_idx} and each job
  * is updated through the primary key, O(activations) whatever the number of pending jobs. The
@@ -34,7 +34,7 @@ final class PostgresAdvanceSql extends AdvanceSql {
 				+ " AS a(workflow_id, workflow_role, workflow_step, parent_results), LATERAL (SELECT w.id FROM " + this.table
 				+ " w WHERE w.workflow_id IS NOT NULL AND w.workflow_id = a.workflow_id AND w.workflow_step = a.workflow_step"
 				+ " AND w.workflow_role = a.workflow_role AND w.state = 'pending' OFFSET 0) AS p"
-				+ " WHERE j.id = p.id AND (j.state = 'pending') IS TRUE RETURNING j.id, j.queue";
+				+ " WHERE j.id = p.id AND (j.state = 'pending') IS TRUE RETURNING j.id, j.queue, j.workflow_id";
 		this.countSql = "UPDATE " + this.workflows + " w SET completed = c.completed, failed = c.failed"
 				+ " FROM unnest(?::uuid[], ?::int[], ?::int[]) AS c(id, completed, failed) WHERE w.id = c.id";
 	}

@@ -24,7 +24,7 @@ import static dev.ojs.jdbc.PostgresStatements.timestamptz;
  * Attempt outcomes on PostgreSQL: the completions, failures and releases of a whole batch
  * are one {@code UPDATE}/{@code DELETE} joined to {@code unnest(...)} of per-row arrays (id,
  * attempt, owner, new values), guarded per row and {@code RETURNING} the ids written; a
- * failure's error history is written by the same statement.
+ * failure's error history, and a completion's statistics, are written by the same statement.
  */
 final class PostgresOutcomeSql extends OutcomeSql {
 
@@ -57,6 +57,12 @@ final class PostgresOutcomeSql extends OutcomeSql {
 
 	private final String deleteSql;
 
+	/** {@link #completeSql} that also counts the jobs in the statistics. */
+	private final String completeCountedSql;
+
+	/** {@link #deleteSql} that also counts the jobs in the statistics. */
+	private final String deleteCountedSql;
+
 	private final String failSql;
 
 	/** {@link #failSql} while the reservation is still expired (the rescuer's). */
@@ -69,10 +75,10 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	PostgresOutcomeSql(SqlSupport shared, JobRows rows, ErrorSql errors, ResultSql results, StatsSql stats,
 			WorkflowSql workflows) {
 		super(shared, rows, errors, results, stats, workflows);
-		this.completeSql = "UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL"
-				+ " FROM " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id";
-		this.deleteSql = "WITH d AS (DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)"
-				+ GUARD + " RETURNING j.id), e AS (" + errors.deleteOf("d") + ") SELECT id FROM d";
+		this.completeSql = completing(false);
+		this.deleteSql = deleting(false);
+		this.completeCountedSql = completing(true);
+		this.deleteCountedSql = deleting(true);
 		this.failSql = failSql("");
 		this.failExpiredSql = failSql(" AND j.locked_until < ?");
 		this.releaseSql = "UPDATE " + this.table + " j SET state = 'available', attempt = j.attempt - 1,"
@@ -82,6 +88,20 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		this.heartbeatSql = "UPDATE " + this.table
 				+ " SET locked_until = " + cappedLockedUntil()
 				+ " WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
+	}
+
+	/** The guarded update of each job to {@code completed}, {@code counted} in the statistics by the same statement. */
+	private String completing(boolean counted) {
+		return "WITH d AS (UPDATE " + this.table + " j SET state = 'completed', completed_at = ?, locked_until = NULL"
+				+ " FROM " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD + " RETURNING j.id, j.queue)"
+				+ (counted ? ", s AS (" + this.stats.addCompletedOf("d") + ")" : "") + " SELECT id FROM d";
+	}
+
+	/** The guarded delete of each job with its error history, {@code counted} as completed by the same statement. */
+	private String deleting(boolean counted) {
+		return "WITH d AS (DELETE FROM " + this.table + " j USING " + ATTEMPTS + " AS c(id, attempt, owner)" + GUARD
+				+ " RETURNING j.id, j.queue), e AS (" + this.errors.deleteOf("d") + ")"
+				+ (counted ? ", s AS (" + this.stats.addCompletedOf("d") + ")" : "") + " SELECT id FROM d";
 	}
 
 	/**
@@ -102,14 +122,28 @@ final class PostgresOutcomeSql extends OutcomeSql {
 
 	@Override
 	Set<String> writeCompleted(List<Job> jobs, Instant now, boolean delete) {
-		String sql = delete ? this.deleteSql : this.completeSql;
+		return writeCompleted(jobs, now, delete, false);
+	}
+
+	/** One statement writes and counts the jobs. */
+	@Override
+	Set<String> writeCompletedAndCount(List<Job> jobs, Instant now, boolean delete) {
+		return writeCompleted(jobs, now, delete, true);
+	}
+
+	private Set<String> writeCompleted(List<Job> jobs, Instant now, boolean delete, boolean counted) {
+		String sql = counted ? (delete ? this.deleteCountedSql : this.completeCountedSql)
+				: (delete ? this.deleteSql : this.completeSql);
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = 1;
 			if (!delete) {
 				setInstant(ps, index++, now);
 			}
-			bindAttempts(con, ps, index, jobs, Function.identity());
+			index = bindAttempts(con, ps, index, jobs, Function.identity());
+			if (counted) {
+				this.stats.bindCompletedOf(ps, index, now);
+			}
 			return ps;
 		});
 	}

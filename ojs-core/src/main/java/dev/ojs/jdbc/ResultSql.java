@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The SQL of job results (spec README decision 28), the table {@code <prefix>job_results}:
  * one JSON document per completed job that returned one, keyed by the job's id and kept
@@ -25,6 +27,25 @@ final class ResultSql extends SqlSupport {
 		List<String> found = this.jdbc.query("SELECT result FROM " + this.results + " WHERE job_id = " + idParam(),
 				(rs, rowNum) -> rs.getString(1), id);
 		return found.stream().findFirst();
+	}
+
+	/** The JSON array of the results of a workflow's steps in step order, {@code null} for a step without one. */
+	String ofSteps(String workflowId) {
+		List<String> results = this.jdbc.query("SELECT r.result FROM " + this.table + " j LEFT JOIN " + this.results
+				+ " r ON r.job_id = j.id WHERE j.workflow_id = " + idParam()
+				+ " AND j.workflow_role = 'step' ORDER BY j.workflow_step", (rs, rowNum) -> {
+					String result = rs.getString(1);
+					return (result != null) ? result : "null";
+				}, workflowId);
+		return "[" + String.join(",", results) + "]";
+	}
+
+	/** The parent results of a chain's next step: this step's, with its result appended. */
+	static String appended(@Nullable String parentResults, @Nullable String result) {
+		String element = (result != null) ? result : "null";
+		String parents = (parentResults != null) ? parentResults.strip() : "[]";
+		String inner = parents.substring(1, parents.length() - 1).strip();
+		return "[" + (inner.isEmpty() ? "" : inner + ",") + element + "]";
 	}
 
 	/** Stores the results of these jobs (by id), replacing any they had. */

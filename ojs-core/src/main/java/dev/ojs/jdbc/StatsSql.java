@@ -1,6 +1,9 @@
 package dev.ojs.jdbc;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
@@ -55,6 +58,23 @@ final class StatsSql extends SqlSupport {
 					+ COLUMNS + ") VALUES (v.minute_at, v.queue, v.writer, v.completed, v.failed, v.retried,"
 					+ " v.dead_lettered, v.discarded)";
 		};
+	}
+
+	/**
+	 * PostgreSQL: adds the rows of the query named {@code written} (a column {@code queue})
+	 * as completed to their queues' rows of this writer and of the minute bound to the first
+	 * {@code ?} ({@link #bindCompletedOf}), so the statement that completes jobs counts them.
+	 */
+	String addCompletedOf(String written) {
+		return "INSERT INTO " + this.stats + " AS s (minute_at, queue, writer, " + COLUMNS + ") SELECT ?, queue, ?,"
+				+ " count(*), 0, 0, 0, 0 FROM " + written + " GROUP BY queue ORDER BY queue"
+				+ " ON CONFLICT (minute_at, queue, writer) DO UPDATE SET completed = s.completed + EXCLUDED.completed";
+	}
+
+	/** Binds the minute of {@code now} and this writer to {@link #addCompletedOf}'s markers, from {@code index}. */
+	void bindCompletedOf(PreparedStatement ps, int index, Instant now) throws SQLException {
+		setInstant(ps, index, now.truncatedTo(ChronoUnit.MINUTES));
+		ps.setString(index + 1, this.writer);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +50,7 @@ final class WorkflowSql extends SqlSupport {
 
 	private final String workflows;
 
-	private final String results;
+	private final ResultSql results;
 
 	private final InsertSql inserts;
 
@@ -61,11 +62,11 @@ final class WorkflowSql extends SqlSupport {
 	/** Told of each transition after its commit. */
 	private volatile WorkflowListener listener = WorkflowListener.NONE;
 
-	WorkflowSql(SqlSupport shared, InsertSql inserts, AdvanceSql writes) {
+	WorkflowSql(SqlSupport shared, ResultSql results, InsertSql inserts, AdvanceSql writes) {
 		super(shared);
 		this.joined = transaction(TransactionDefinition.PROPAGATION_REQUIRED, TransactionDefinition.ISOLATION_DEFAULT);
 		this.workflows = shared.settings.workflowsTableName();
-		this.results = shared.settings.resultsTableName();
+		this.results = results;
 		this.inserts = inserts;
 		this.writes = writes;
 	}
@@ -101,9 +102,7 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	Optional<Workflow> find(String id) {
-		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id = " + idParam(), this::map, id)
-			.stream()
-			.findFirst();
+		return countedChains(read(List.of(id), "")).stream().findFirst();
 	}
 
 	List<WorkflowJob> jobs(String id) {
@@ -118,7 +117,7 @@ final class WorkflowSql extends SqlSupport {
 
 	/** Cancels a running workflow and its jobs that have not started, in the caller's transaction. */
 	boolean cancel(String id, Instant now) {
-		Workflow workflow = lock(id);
+		Workflow workflow = countedChains(lock(List.of(id))).stream().findFirst().orElse(null);
 		if (workflow == null || workflow.state().isTerminal()) {
 			return false;
 		}
@@ -154,35 +153,27 @@ final class WorkflowSql extends SqlSupport {
 	 */
 	List<Workflow> list(@Nullable WorkflowState state, @Nullable WorkflowType type, @Nullable String before,
 			int limit) {
-		List<Object> values = new ArrayList<>();
-		String where = filter(state, type, values);
+		WhereClause where = filter(state, type);
 		if (before != null) {
-			where += " AND id < " + idParam();
-			values.add(before);
+			where.add("id < " + idParam(), before);
 		}
-		values.add(limit);
-		return this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE " + where
-				+ " ORDER BY id DESC LIMIT ?", this::map, values.toArray());
+		where.params.add(limit);
+		return countedChains(this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE "
+				+ where.conditions() + " ORDER BY id DESC LIMIT ?", this::map, where.params.toArray()));
 	}
 
 	/** How many workflows match. */
 	long count(@Nullable WorkflowState state, @Nullable WorkflowType type) {
-		List<Object> values = new ArrayList<>();
-		Long count = this.jdbc.queryForObject("SELECT count(*) FROM " + this.workflows + " WHERE "
-				+ filter(state, type, values), Long.class, values.toArray());
+		WhereClause where = filter(state, type);
+		Long count = this.jdbc.queryForObject("SELECT count(*) FROM " + this.workflows + where.sql(), Long.class,
+				where.params.toArray());
 		return (count != null) ? count : 0;
 	}
 
-	private static String filter(@Nullable WorkflowState state, @Nullable WorkflowType type, List<Object> values) {
-		String where = "1 = 1";
-		if (state != null) {
-			where += " AND state = ?";
-			values.add(state.value());
-		}
-		if (type != null) {
-			where += " AND type = ?";
-			values.add(type.value());
-		}
+	private WhereClause filter(@Nullable WorkflowState state, @Nullable WorkflowType type) {
+		WhereClause where = new WhereClause(this);
+		where.and("state = ?", (state != null) ? state.value() : null);
+		where.and("type = ?", (type != null) ? type.value() : null);
 		return where;
 	}
 
@@ -206,11 +197,12 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
-	 * Advances the workflows of these ended jobs, in the transaction of their ends. Each
-	 * workflow is locked once, all of them by one statement in id order (so two transactions
-	 * never wait for each other in a cycle), and its counters are written once, whatever the
-	 * number of its jobs that ended together. Each job's role and step come with the job as
-	 * read ({@link Job#workflowPlace()}).
+	 * Advances the workflows of these ended jobs, in the transaction of their ends. A chain
+	 * whose step succeeded starts its next step ({@link #startNextSteps}); every other workflow
+	 * is locked once, all of them by one statement in id order (so two transactions never wait
+	 * for each other in a cycle), and its counters are written once, whatever the number of its
+	 * jobs that ended together. Each job's role and step come with the job as read
+	 * ({@link Job#workflowPlace()}).
 	 */
 	void advance(List<Ended> ended, Map<String, String> results, Instant now) {
 		advance(ended, results, now, Set::of);
@@ -227,17 +219,60 @@ final class WorkflowSql extends SqlSupport {
 			byWorkflow.computeIfAbsent(one.job().workflowId().toLowerCase(Locale.ROOT), (id) -> new ArrayList<>())
 				.add(one);
 		}
+		startNextSteps(byWorkflow, results, now, claimedHere);
+		if (byWorkflow.isEmpty()) {
+			return;
+		}
 		List<Counters> counters = new ArrayList<>();
 		List<Activation> nextSteps = new ArrayList<>();
 		for (Workflow workflow : lock(new ArrayList<>(byWorkflow.keySet()))) {
 			// a cancelled workflow: its active steps finish but never advance it (decision 32)
 			if (!workflow.state().isTerminal()) {
-				advance(workflow, byWorkflow.get(workflow.id()), results, now, counters, nextSteps);
+				List<Ended> ends = byWorkflow.get(workflow.id());
+				advance(counted(workflow, ends), ends, results, now, counters, nextSteps);
 			}
 		}
 		activate(nextSteps, now, claimedHere);
 		if (!counters.isEmpty()) {
 			this.writes.count(counters);
+		}
+	}
+
+	/**
+	 * A chain's step that succeeded starts the next one without the chain's row: it is the only
+	 * writer of the next, which a cancel makes {@code cancelled} whichever writes it first, and
+	 * the chain's counters are counted from its steps until it ends ({@link #countedChains}).
+	 * The chains started are taken off {@code byWorkflow}; a last step or an ended chain is not.
+	 */
+	private void startNextSteps(Map<String, List<Ended>> byWorkflow, Map<String, String> results, Instant now,
+			Supplier<Set<String>> claimedHere) {
+		Map<String, Ended> steps = new HashMap<>();
+		List<Activation> nextSteps = new ArrayList<>();
+		byWorkflow.forEach((id, ended) -> {
+			Ended one = ended.get(0);
+			WorkflowPlace place = one.job().workflowPlace();
+			if (ended.size() == 1 && one.succeeded() && place != null && !place.isCallback()
+					&& WorkflowType.CHAIN.value().equals(place.type())) {
+				steps.put(id, one);
+				nextSteps.add(new Activation(id, WorkflowRole.STEP, place.step() + 1,
+						ResultSql.appended(one.job().parentResultsJson(), results.get(one.job().id()))));
+			}
+		});
+		if (nextSteps.isEmpty()) {
+			return;
+		}
+		List<Activated> activated = this.writes.activate(nextSteps, now);
+		wake(activated, claimedHere);
+		Set<String> started = new LinkedHashSet<>();
+		activated.forEach((job) -> started.add(job.workflowId()));
+		byWorkflow.keySet().removeAll(started);
+		if (this.listener == WorkflowListener.NONE) {
+			return;
+		}
+		for (Workflow chain : read(new ArrayList<>(started), "")) {
+			Ended one = steps.get(chain.id());
+			int step = one.job().workflowPlace().step();
+			stepCompleted(withCounters(chain, step + 1, 0), one.job(), step, now);
 		}
 	}
 
@@ -259,15 +294,19 @@ final class WorkflowSql extends SqlSupport {
 				callbackEnded = true;
 				continue;
 			}
-			counted = counted(counted, one.succeeded());
+			boolean chain = workflow.type() == WorkflowType.CHAIN;
+			if (!chain || !one.succeeded()) {
+				// a chain's completed steps are counted from its steps, this one among them
+				counted = counted(counted, one.succeeded());
+			}
 			if (one.succeeded()) {
 				stepCompleted(counted, one.job(), place.step(), now);
 			}
-			if (workflow.type() == WorkflowType.CHAIN) {
+			if (chain) {
 				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now, nextSteps);
 			}
 		}
-		if (counted != workflow) {
+		if (counted != workflow && workflow.type() != WorkflowType.CHAIN) {
 			counters.add(new Counters(workflow.id(), counted.completed(), counted.failed()));
 		}
 		if (workflow.type() != WorkflowType.CHAIN && !counted.state().isTerminal()
@@ -281,9 +320,12 @@ final class WorkflowSql extends SqlSupport {
 
 	/** The workflow with one more step counted, completed or failed. */
 	private static Workflow counted(Workflow workflow, boolean succeeded) {
+		return withCounters(workflow, workflow.completed() + (succeeded ? 1 : 0), workflow.failed() + (succeeded ? 0 : 1));
+	}
+
+	private static Workflow withCounters(Workflow workflow, int completed, int failed) {
 		return new Workflow(workflow.id(), workflow.type(), workflow.name(), workflow.state(), workflow.total(),
-				workflow.completed() + (succeeded ? 1 : 0), workflow.failed() + (succeeded ? 0 : 1),
-				workflow.metadataJson(), workflow.createdAt(), null);
+				completed, failed, workflow.metadataJson(), workflow.createdAt(), workflow.finishedAt());
 	}
 
 	private void stepCompleted(Workflow counted, Job job, int step, Instant now) {
@@ -307,7 +349,7 @@ final class WorkflowSql extends SqlSupport {
 			return finish(counted, WorkflowState.COMPLETED, now);
 		}
 		nextSteps.add(new Activation(counted.id(), WorkflowRole.STEP, step + 1,
-				appended(ended.job().parentResultsJson(), result)));
+				ResultSql.appended(ended.job().parentResultsJson(), result)));
 		return counted;
 	}
 
@@ -319,7 +361,7 @@ final class WorkflowSql extends SqlSupport {
 			return;
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
-		String jobResults = stepResults(counted.id());
+		String jobResults = this.results.ofSteps(counted.id());
 		int fired = activate(List.of(new Activation(counted.id(), WorkflowRole.ON_COMPLETE, 0, jobResults),
 				new Activation(counted.id(), (counted.failed() == 0) ? WorkflowRole.ON_SUCCESS : WorkflowRole.ON_FAILURE, 0,
 						jobResults)), now, Set::of);
@@ -350,6 +392,12 @@ final class WorkflowSql extends SqlSupport {
 			return 0;
 		}
 		List<Activated> activated = this.writes.activate(activations, now);
+		wake(activated, claimedHere);
+		return activated.size();
+	}
+
+	/** Once committed, tells the workers of the queues of the jobs made available and not {@code claimedHere}, once per queue. */
+	private void wake(List<Activated> activated, Supplier<Set<String>> claimedHere) {
 		if (!activated.isEmpty()) {
 			AfterCommit.run(() -> {
 				Set<String> claimed = claimedHere.get();
@@ -360,7 +408,6 @@ final class WorkflowSql extends SqlSupport {
 				}
 			});
 		}
-		return activated.size();
 	}
 
 	/** Cancels the workflow's jobs that have not started (only those in {@code state}, when given). */
@@ -375,50 +422,73 @@ final class WorkflowSql extends SqlSupport {
 
 	/** Ends the workflow (as counted) in this state; told after the commit. Returns it ended. */
 	private Workflow finish(Workflow workflow, WorkflowState state, Instant now) {
-		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ? WHERE id = " + idParam(), (ps) -> {
-			ps.setString(1, state.value());
-			setInstant(ps, 2, now);
-			ps.setString(3, workflow.id());
-		});
+		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ?, completed = ?, failed = ? WHERE id = "
+				+ idParam(), (ps) -> {
+					ps.setString(1, state.value());
+					setInstant(ps, 2, now);
+					ps.setInt(3, workflow.completed());
+					ps.setInt(4, workflow.failed());
+					ps.setString(5, workflow.id());
+				});
 		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
 				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
 		AfterCommit.tell(() -> this.listener.onEnded(ended));
 		return ended;
 	}
 
-	/** The JSON array of the batch's step results in step order, {@code null} for a step without one. */
-	private String stepResults(String id) {
-		List<String> results = this.jdbc.query("SELECT r.result FROM " + this.table + " j LEFT JOIN " + this.results
-				+ " r ON r.job_id = j.id WHERE j.workflow_id = " + idParam()
-				+ " AND j.workflow_role = 'step' ORDER BY j.workflow_step", (rs, rowNum) -> {
-					String result = rs.getString(1);
-					return (result != null) ? result : "null";
-				}, id);
-		return "[" + String.join(",", results) + "]";
-	}
-
-	/** The parent results of the next chain step: this step's, with its result appended. */
-	static String appended(@Nullable String parentResults, @Nullable String result) {
-		String element = (result != null) ? result : "null";
-		String parents = (parentResults != null) ? parentResults.strip() : "[]";
-		String inner = parents.substring(1, parents.length() - 1).strip();
-		return "[" + (inner.isEmpty() ? "" : inner + ",") + element + "]";
-	}
-
-	/** The workflow's row, locked until the transaction ends; {@code null} when there is none. */
-	private @Nullable Workflow lock(String id) {
-		List<Workflow> found = lock(List.of(id));
-		return found.isEmpty() ? null : found.get(0);
-	}
-
 	/** These workflows' rows (ids in ascending order), locked in that order until the transaction ends. */
 	private List<Workflow> lock(List<String> ids) {
-		List<Workflow> locked = new ArrayList<>(ids.size());
-		for (List<String> chunk : chunks(ids, CHUNK)) {
-			locked.addAll(this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id IN ("
-					+ idMarkers(chunk.size()) + ") ORDER BY id FOR UPDATE", (ps) -> bindValues(ps, 1, chunk), this::map));
+		return read(ids, " ORDER BY id FOR UPDATE");
+	}
+
+	/**
+	 * A running chain's counters, its steps that ended here among them: every step once its
+	 * last succeeded (they run in order), otherwise counted from its steps.
+	 */
+	private Workflow counted(Workflow workflow, List<Ended> ended) {
+		if (workflow.type() != WorkflowType.CHAIN) {
+			return workflow;
 		}
-		return locked;
+		boolean lastSucceeded = ended.stream()
+			.anyMatch((one) -> one.succeeded() && one.job().workflowPlace() != null
+					&& one.job().workflowPlace().step() + 1 == workflow.total());
+		return lastSucceeded ? withCounters(workflow, workflow.total(), 0) : countedChains(List.of(workflow)).get(0);
+	}
+
+	/** These workflows' rows, as stored: a running chain's counters are not its own ({@link #countedChains}). */
+	private List<Workflow> read(List<String> ids, String then) {
+		List<Workflow> read = new ArrayList<>(ids.size());
+		for (List<String> chunk : chunks(ids, CHUNK)) {
+			read.addAll(this.jdbc.query("SELECT " + COLUMNS + " FROM " + this.workflows + " WHERE id IN ("
+					+ idMarkers(chunk.size()) + ")" + then, (ps) -> bindValues(ps, 1, chunk), this::map));
+		}
+		return read;
+	}
+
+	/**
+	 * These workflows, each running chain with its counters counted from its steps: a chain's
+	 * row is written only when it ends ({@link #startNextSteps}), and a running chain has no
+	 * failed step.
+	 */
+	private List<Workflow> countedChains(List<Workflow> workflows) {
+		List<String> running = workflows.stream()
+			.filter((workflow) -> workflow.type() == WorkflowType.CHAIN && !workflow.state().isTerminal())
+			.map(Workflow::id)
+			.toList();
+		if (running.isEmpty()) {
+			return workflows;
+		}
+		Map<String, Integer> completed = new HashMap<>();
+		for (List<String> chunk : chunks(running, CHUNK)) {
+			this.jdbc.query("SELECT workflow_id, count(*) FROM " + this.table + " WHERE workflow_id IN ("
+					+ idMarkers(chunk.size()) + ") AND workflow_role = 'step' AND state = 'completed' GROUP BY workflow_id",
+					(ps) -> bindValues(ps, 1, chunk), (rs, rowNum) -> completed.put(rs.getString(1).toLowerCase(Locale.ROOT),
+							rs.getInt(2)));
+		}
+		return workflows.stream()
+			.map((workflow) -> running.contains(workflow.id())
+					? withCounters(workflow, completed.getOrDefault(workflow.id(), 0), 0) : workflow)
+			.toList();
 	}
 
 	private Workflow map(ResultSet rs, int rowNum) throws SQLException {

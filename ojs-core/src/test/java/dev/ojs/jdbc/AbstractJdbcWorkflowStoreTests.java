@@ -1,10 +1,12 @@
 package dev.ojs.jdbc;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +121,75 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 			complete(second, null);
 			assertThat(woken).as("no refill took the third step").contains("steps");
 			assertThat(claimOne("steps").id()).isEqualTo(stepJob(id, 2));
+		}
+	}
+
+	/**
+	 * A chain's step that succeeded starts the next one without the chain's row: the step
+	 * completes while another transaction holds that row, and the chain's counters are counted
+	 * from its steps until its last step ends it, under the row's lock, and writes them.
+	 */
+	@Test
+	void aChainsStepStartsTheNextWithoutTheChainsRow() throws Exception {
+		String id = create(WorkflowType.CHAIN, 3, List.of());
+		Job first = claimOne("steps");
+		try (Connection other = this.schema.dataSource().getConnection()) {
+			other.setAutoCommit(false);
+			other.createStatement().executeQuery("SELECT id FROM " + workflowsTable() + " FOR UPDATE").close();
+			CompletableFuture.runAsync(() -> complete(first, "1")).get(20, TimeUnit.SECONDS);
+			other.rollback();
+		}
+		assertThat(states(id)).containsExactly(JobState.COMPLETED, JobState.AVAILABLE, JobState.PENDING);
+		assertThat(this.workflows.find(id).orElseThrow().completed()).isEqualTo(1);
+		assertThat(storedCounters(id)).as("the row as stored").containsExactly(0, 0);
+		complete(claimOne("steps"), null);
+		Workflow running = this.workflows.list(null, WorkflowType.CHAIN, null, 10).get(0);
+		assertThat(running.state()).isEqualTo(WorkflowState.RUNNING);
+		assertThat(running.completed()).isEqualTo(2);
+		complete(claimOne("steps"), null);
+		assertThat(this.workflows.find(id).orElseThrow()).extracting(Workflow::state, Workflow::completed)
+			.containsExactly(WorkflowState.COMPLETED, 3);
+		assertThat(storedCounters(id)).containsExactly(3, 0);
+	}
+
+	/**
+	 * Decision 32 with a chain's step ending at the same moment: whichever of the cancel and
+	 * the step's start of the next writes the next step first, it ends cancelled and never
+	 * runs, and the chain ends cancelled.
+	 */
+	@Test
+	void aChainCancelledAsItsStepCompletesNeverRunsTheNextStep() throws Exception {
+		for (boolean cancelFirst : List.of(true, false)) {
+			String id = create(WorkflowType.CHAIN, 3, List.of());
+			Job first = claimOne("steps");
+			CountDownLatch written = new CountDownLatch(1);
+			CountDownLatch commit = new CountDownLatch(1);
+			TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()));
+			JdbcJobStore held = new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+				if (call.method().getName().equals("commit")) {
+					written.countDown();
+					commit.await();
+				}
+				return call.proceed();
+			}), this.schema.settings(), this.clock);
+			Future<?> firstWriter = this.executor.submit(cancelFirst
+					? () -> tx.executeWithoutResult((status) -> {
+						assertThat(this.workflows.cancel(id)).isTrue();
+						written.countDown();
+						await(commit);
+					}) : () -> held.complete(List.of(first), Map.of(), false));
+			assertThat(written.await(20, TimeUnit.SECONDS)).isTrue();
+			Future<?> secondWriter = this.executor.submit(cancelFirst
+					? () -> this.store.complete(List.of(first), Map.of(), false) : () -> this.workflows.cancel(id));
+			Thread.sleep(300);
+			assertThat(secondWriter).as("waits for the next step's row").isNotDone();
+			commit.countDown();
+			firstWriter.get(20, TimeUnit.SECONDS);
+			secondWriter.get(20, TimeUnit.SECONDS);
+			assertThat(states(id)).as("cancel first: %s", cancelFirst)
+				.containsExactly(JobState.COMPLETED, JobState.CANCELLED, JobState.CANCELLED);
+			assertThat(this.workflows.find(id).orElseThrow().state()).isEqualTo(WorkflowState.CANCELLED);
+			assertThat(claim("steps", 10)).isEmpty();
 		}
 	}
 
@@ -474,6 +545,26 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 
 	ErrorEntry error(Job job) {
 		return new ErrorEntry(job.attempt(), "handler_error", "failed", ErrorCode.RETRY, this.clock.instant(), Map.of());
+	}
+
+	String workflowsTable() {
+		return this.schema.settings().workflowsTableName();
+	}
+
+	/** The workflow's counters as its row holds them. */
+	List<Integer> storedCounters(String id) {
+		return jdbc().queryForObject("SELECT completed, failed FROM " + workflowsTable()
+				+ " WHERE LOWER(CAST(id AS CHAR(36))) = ?", (rs, rowNum) -> List.of(rs.getInt(1), rs.getInt(2)), id);
+	}
+
+	static void await(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	JdbcTemplate jdbc() {

@@ -190,6 +190,43 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/**
+	 * A completion of plain jobs counts them in their queues' minute rows by the statement
+	 * that completes (or deletes) them: its transaction sends that statement and no other
+	 * write, and the statistics count each job once.
+	 */
+	@Test
+	void aCompletionOfPlainJobsCountsThemByItsOwnStatement() {
+		new JdbcTemplate(this.schema.dataSource()).update("DELETE FROM " + this.schema.settings().statsTableName());
+		List<String> statements = new ArrayList<>();
+		JdbcJobStore recording = new JdbcJobStore(new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			if (call.sql() != null) {
+				statements.add(call.sql());
+			}
+			return call.proceed();
+		}), this.schema.settings());
+		Map<String, Duration> types = Map.of("email.send", Duration.ofMinutes(5));
+		for (String queue : List.of("a", "b")) {
+			this.store.insert(IntStream.range(0, 3).mapToObj((n) -> job("email.send").queue(queue).build()).toList());
+		}
+		List<Job> active = new ArrayList<>(this.store.claim("node-a", "a", types, 10));
+		active.addAll(this.store.claim("node-a", "b", types, 10));
+		Instant minute = this.store.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+		assertThat(recording.complete(List.of(active.get(0), active.get(1), active.get(3)), false)).hasSize(3);
+		assertThat(statements).as("statements of the completion").singleElement()
+			.satisfies((sql) -> assertThat(sql).contains("UPDATE").contains(this.schema.settings().statsTableName()));
+		statements.clear();
+		assertThat(recording.complete(List.of(active.get(2), active.get(4)), true)).hasSize(2);
+		assertThat(statements).as("statements of the completion that deletes").singleElement()
+			.satisfies((sql) -> assertThat(sql).contains("DELETE").contains(this.schema.settings().statsTableName()));
+		assertThat(recording.complete(List.of(active.get(2)), false)).as("written before").isEmpty();
+		assertThat(new JdbcTemplate(this.schema.dataSource()).queryForList("SELECT queue, minute_at = ?, CAST(SUM(completed) AS BIGINT)"
+				+ " FROM " + this.schema.settings().statsTableName() + " GROUP BY queue, minute_at ORDER BY queue",
+				java.sql.Timestamp.from(minute)))
+			.extracting((row) -> List.copyOf(row.values()))
+			.containsExactly(List.of("a", true, 3L), List.of("b", true, 2L));
+	}
+
+	/**
 	 * Claims are planned for their parameters every time, like the outcome writes: on one
 	 * connection, pgjdbc would otherwise make the claim a named server-side statement after 5
 	 * executions, and PostgreSQL could then cache a generic plan made while the table was empty

@@ -9,6 +9,7 @@ import dev.ojs.bench.CpuUsage;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.ResultTable;
 import dev.ojs.bench.ScenarioResult;
+import dev.ojs.bench.WalUsage;
 import dev.ojs.bench.WorkflowOptions;
 import dev.ojs.spring.JobOptions;
 import dev.ojs.spring.OjsTemplate;
@@ -20,7 +21,8 @@ import dev.ojs.workflow.WorkflowRole;
  * same handler each time) are created by an enqueue-only node, plain, in groups, in batches
  * with an {@code on_complete} callback, and in chains; a worker node then runs them, as the
  * drain does. The JVM's and the database's CPU from the first handler start until the last
- * completion, divided by the jobs (a batch's callbacks are charged to its jobs). Plain jobs run
+ * completion, divided by the jobs (a batch's callbacks are charged to its jobs), and the WAL
+ * written from the worker's start. Plain jobs run
  * first and again last, and the lower of the two is the baseline, so that neither a cold JVM
  * nor the order favours the workflows.
  */
@@ -41,8 +43,10 @@ final class WorkflowCpu {
 	 * @param seconds first handler start to last completion
 	 * @param javaMicros JVM CPU per job while running
 	 * @param dbMicros database CPU per job while running
+	 * @param walBytes WAL (InnoDB redo) bytes per job from the worker's start to the last
+	 * completion, {@code -1} when it cannot be read: the rows written, without the CPU's noise
 	 */
-	record Run(double createSeconds, double seconds, double javaMicros, double dbMicros) {
+	record Run(double createSeconds, double seconds, double javaMicros, double dbMicros, double walBytes) {
 
 		double totalMicros() {
 			return this.javaMicros + this.dbMicros;
@@ -74,13 +78,15 @@ final class WorkflowCpu {
 		ScenarioResult addTo(ScenarioResult result) {
 			Run plain = baseline();
 			ScenarioResult more = result.with("plain_java_us_per_job", plain.javaMicros())
-				.with("plain_db_us_per_job", plain.dbMicros());
+				.with("plain_db_us_per_job", plain.dbMicros())
+				.with("plain_wal_bytes_per_job", plain.walBytes());
 			for (Variant variant : List.of(Variant.GROUP, Variant.BATCH, Variant.CHAIN)) {
 				Run run = this.runs.get(variant.ordinal());
 				String key = variant.name().toLowerCase(java.util.Locale.ROOT);
 				more = more.with(key + "_java_us_per_step", run.javaMicros())
 					.with(key + "_db_us_per_step", run.dbMicros())
-					.with(key + "_cpu_ratio", ratio(variant));
+					.with(key + "_cpu_ratio", ratio(variant))
+					.with(key + "_wal_bytes_per_step", run.walBytes());
 			}
 			return more.with("cpu_ratio_max", worstRatio());
 		}
@@ -98,11 +104,12 @@ final class WorkflowCpu {
 		ResultTable printed = new ResultTable("workflow: CPU of " + workflow.jobs() + " no-op jobs, plain and as"
 				+ " workflow steps, run by one worker node at concurrency " + options.concurrency() + "; ratio = (java"
 				+ " + db µs per job) ÷ the lower plain run's (target ≤ 1.5)", "jobs", "as", "create s", "run s", "jobs/s",
-				"java µs/job", "db µs/job", "ratio");
+				"java µs/job", "db µs/job", "ratio", "WAL B/job");
 		for (Variant variant : Variant.values()) {
 			Run run = runs.get(variant.ordinal());
 			printed.row(workflow.jobs(), label(variant, workflow), run.createSeconds(), run.seconds(),
-					workflow.jobs() / run.seconds(), run.javaMicros(), run.dbMicros(), figures.ratio(variant));
+					workflow.jobs() / run.seconds(), run.javaMicros(), run.dbMicros(), figures.ratio(variant),
+					run.walBytes());
 		}
 		printed.print(environment.out());
 		return figures;
@@ -129,15 +136,18 @@ final class WorkflowCpu {
 		double createSeconds = (System.nanoTime() - start) / 1e9;
 		environment.stop(producer);
 		environment.checkpoint();
+		WalUsage walStart = environment.walUsage();
 		BenchEnvironment.Node worker = environment.restart(prefix, true);
 		JobProbe probe = worker.probe();
 		long end = probe.await(probe::completed, jobs + callbacks, options.timeout(), "completions");
 		CpuUsage cpuEnd = CpuUsage.now();
 		CpuUsage.Split cpu = cpuEnd.since(probe.firstStartCpu());
 		double seconds = (end - probe.firstStartNanos()) / 1e9;
+		WalUsage wal = WalUsage.between(walStart, environment.walUsage());
 		environment.stop(worker);
 		environment.drop(prefix);
-		return new Run(createSeconds, seconds, cpu.javaMicrosPer(jobs), cpu.postgresMicrosPer(jobs));
+		return new Run(createSeconds, seconds, cpu.javaMicrosPer(jobs), cpu.postgresMicrosPer(jobs),
+				(wal != null) ? (double) wal.walBytes() / jobs : -1);
 	}
 
 	/** Creates the variant's jobs; returns how many callbacks come with them. */
