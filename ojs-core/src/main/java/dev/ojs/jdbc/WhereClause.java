@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.ojs.job.JobIds;
 
-/** A conjunction of conditions on the job table and their bound values, in order. */
+/** A conjunction of conditions on a table (most often the job table) and their bound values, in order. */
 final class WhereClause {
 
 	private final SqlSupport sql;

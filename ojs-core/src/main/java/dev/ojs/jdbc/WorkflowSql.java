@@ -229,7 +229,7 @@ final class WorkflowSql extends SqlSupport {
 			// a cancelled workflow: its active steps finish but never advance it (decision 32)
 			if (!workflow.state().isTerminal()) {
 				List<Ended> ends = byWorkflow.get(workflow.id());
-				advance(counted(workflow, ends), ends, results, now, counters, nextSteps);
+				advance(chainCounted(workflow, ends), ends, results, now, counters, nextSteps);
 			}
 		}
 		activate(nextSteps, now, claimedHere);
@@ -445,7 +445,7 @@ final class WorkflowSql extends SqlSupport {
 	 * A running chain's counters, its steps that ended here among them: every step once its
 	 * last succeeded (they run in order), otherwise counted from its steps.
 	 */
-	private Workflow counted(Workflow workflow, List<Ended> ended) {
+	private Workflow chainCounted(Workflow workflow, List<Ended> ended) {
 		if (workflow.type() != WorkflowType.CHAIN) {
 			return workflow;
 		}
