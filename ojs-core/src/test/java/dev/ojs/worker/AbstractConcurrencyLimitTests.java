@@ -436,12 +436,13 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	@Test
 	void aJobsEndWakesThePollerOfItsLimitedQueue() {
 		List<long[]> runs = new CopyOnWriteArrayList<>();
+		// set before the worker starts: a claim under way while a limit is set may not follow it yet
+		store().setConcurrency(QUEUE, 1);
 		JdbcJobStore worker = startWorker((attempt) -> {
 			long start = System.nanoTime();
 			Thread.sleep(700);
 			runs.add(new long[] { start, System.nanoTime() });
 		}, Duration.ofSeconds(5));
-		worker.setConcurrency(QUEUE, 1);
 		long start = System.nanoTime();
 		List<String> ids = insert(worker, 10);
 		await().atMost(TIMEOUT)
@@ -465,8 +466,8 @@ abstract class AbstractConcurrencyLimitTests extends QueueLimitTestSupport {
 	@Test
 	void cancellingAnActiveJobWakesThePollerOfItsLimitedQueue() {
 		AtomicLong started = new AtomicLong();
+		store().setConcurrency(QUEUE, 1);
 		JdbcJobStore worker = startWorker((attempt) -> started.set(System.nanoTime()), Duration.ofSeconds(30));
-		worker.setConcurrency(QUEUE, 1);
 		String holding = worker.insert(List.of(job("other.job").queue(QUEUE).build())).get(0);
 		JdbcJobStore other = this.schema.newStore();
 		assertThat(other.claim("other-node", QUEUE, Map.of("other.job", Duration.ofMinutes(5)), 1)).extracting(Job::id)
