@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,60 +130,36 @@ public final class RemoteAttempts {
 
 	/**
 	 * ACK: the attempt succeeded with {@code resultJson} (JSON, stored with the job), or none;
-	 * written in a group with concurrent acks ({@link RemoteCompletions}), answered once its
-	 * group commits.
+	 * read and written in a group with concurrent acks ({@link RemoteCompletions}), answered
+	 * once its group commits.
 	 */
 	public Outcome complete(String id, @Nullable String workerId, @Nullable String resultJson) {
-		Optional<Job> held = heldToComplete(id, workerId);
-		if (held.isEmpty()) {
-			return refused(id, workerId);
-		}
-		Job job = held.get();
-		// with the completions other requests report meanwhile, in one transaction
-		if (!this.completions.complete(job, resultJson)) {
-			return refused(id, workerId);
-		}
-		Instant now = this.store.now();
-		this.events.completed(job, ran(job, now));
-		return new Written(job, JobState.COMPLETED, now, null, false);
+		return outcome(id, workerId, this.completions.complete(id, workerId, resultJson), this.store.now());
 	}
 
 	/**
-	 * ACK of many attempts in one call (the binding's batch-ack extension): the jobs are read in
-	 * one query and their completions written in one group, each checked and answered as by
-	 * {@link #complete(String, String, String)}.
+	 * ACK of many attempts in one call (the binding's batch-ack extension): read and written in
+	 * one group, each checked and answered as by {@link #complete(String, String, String)}.
 	 * @param resultsById the acked job ids, each with its result (JSON) or {@code null}
 	 * @return the outcome of each id, in the order given
 	 */
 	public Map<String, Outcome> completeAll(Map<String, @Nullable String> resultsById, @Nullable String workerId) {
-		Map<String, Job> found = new HashMap<>();
-		this.store.findAll(List.copyOf(resultsById.keySet())).forEach((job) -> found.put(job.id(), job));
-		List<Job> held = new ArrayList<>();
-		Map<String, String> results = new HashMap<>();
-		resultsById.forEach((id, result) -> {
-			Job job = found.get(id);
-			if (job != null && holds(job, workerId)) {
-				held.add(job);
-				if (result != null) {
-					results.put(id, result);
-				}
-			}
-		});
-		Set<String> written = this.completions.completeAll(held, results);
+		Map<String, RemoteCompletions.Answer> answers = this.completions.completeAll(resultsById, workerId);
 		Instant now = this.store.now();
 		Map<String, Outcome> outcomes = new LinkedHashMap<>();
-		for (String id : resultsById.keySet()) {
-			Job job = found.get(id);
-			if (job != null && written.contains(id)) {
-				this.events.completed(job, ran(job, now));
-				outcomes.put(id, new Written(job, JobState.COMPLETED, now, null, false));
-			}
-			else {
-				// a held job whose write did not take changed meanwhile: read it again
-				outcomes.put(id, (job != null && holds(job, workerId)) ? refused(id, workerId) : refused(id, job, workerId));
-			}
-		}
+		answers.forEach((id, answer) -> outcomes.put(id, outcome(id, workerId, answer, now)));
 		return outcomes;
+	}
+
+	/** The outcome of a completion as {@link RemoteCompletions} answered it. */
+	private Outcome outcome(String id, @Nullable String workerId, RemoteCompletions.Answer answer, Instant now) {
+		Job job = answer.job();
+		if (!answer.written() || job == null) {
+			// a held job whose write did not take changed meanwhile: read it again
+			return (job != null && holds(job, workerId)) ? refused(id, workerId) : refused(id, job, workerId);
+		}
+		this.events.completed(job, ran(job, now));
+		return new Written(job, JobState.COMPLETED, now, null, false);
 	}
 
 	/**
@@ -262,16 +237,9 @@ public final class RemoteAttempts {
 		return this.store.find(id).filter((job) -> holds(job, workerId));
 	}
 
-	/**
-	 * {@link #held}, read as {@link WorkerStore#findAll}: its error history only if used, as a
-	 * claimed job's (a completion needs none).
-	 */
-	private Optional<Job> heldToComplete(String id, @Nullable String workerId) {
-		return this.store.findAll(List.of(id)).stream().filter((job) -> holds(job, workerId)).findFirst();
-	}
-
-	private static boolean holds(Job job, @Nullable String workerId) {
-		return job.state() == JobState.ACTIVE && job.lockedBy() != null && job.lockedBy().startsWith(OWNER_PREFIX)
+	/** Whether an external worker (this one, when named) holds {@code job}'s reservation; {@code null} for none. */
+	static boolean holds(@Nullable Job job, @Nullable String workerId) {
+		return job != null && job.state() == JobState.ACTIVE && job.lockedBy() != null && job.lockedBy().startsWith(OWNER_PREFIX)
 				&& (workerId == null || job.lockedBy().equals(owner(workerId)));
 	}
 

@@ -104,6 +104,11 @@ final class FakeWorkerStore implements WorkerStore {
 		return this.jobs.get(id);
 	}
 
+	@Override
+	public synchronized Optional<Job> find(String id) {
+		return Optional.ofNullable(this.jobs.get(id));
+	}
+
 	synchronized List<Job> all() {
 		return new ArrayList<>(this.jobs.values());
 	}

@@ -30,6 +30,11 @@ class ForwardingWorkerStore implements WorkerStore {
 	}
 
 	@Override
+	public Optional<Job> find(String id) {
+		return this.delegate.find(id);
+	}
+
+	@Override
 	public List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit) {
 		return this.delegate.claim(nodeId, queue, visibilityByType, limit);
 	}

@@ -3,8 +3,10 @@ package dev.ojs.worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,7 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.ojs.job.Job;
+import dev.ojs.job.JobIds;
 import dev.ojs.job.JobState;
+import dev.ojs.worker.RemoteCompletions.Answer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,10 +55,10 @@ class RemoteCompletionsTests {
 		List<Job> jobs = claimed(CALLERS);
 		this.fake.cancel(jobs.get(3).id());
 		List<Future<Boolean>> answers = new ArrayList<>();
-		answers.add(this.threads.submit(() -> completions.complete(jobs.get(0), null)));
+		answers.add(this.threads.submit(() -> completions.complete(jobs.get(0).id(), null, null).written()));
 		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
 		for (Job job : jobs.subList(1, CALLERS)) {
-			answers.add(this.threads.submit(() -> completions.complete(job, null)));
+			answers.add(this.threads.submit(() -> completions.complete(job.id(), null, null).written()));
 		}
 		// the others queue behind the first write
 		Thread.sleep(200);
@@ -65,10 +69,64 @@ class RemoteCompletionsTests {
 		}
 		assertThat(this.fake.writes).hasSize(2);
 		assertThat(this.fake.writes.get(0)).containsExactly(jobs.get(0).id());
-		assertThat(this.fake.writes.get(1))
-			.containsExactlyInAnyOrderElementsOf(jobs.subList(1, CALLERS).stream().map(Job::id).toList());
+		// the cancelled job is read as such: its ack is not written
+		assertThat(this.fake.writes.get(1)).containsExactlyInAnyOrderElementsOf(
+				jobs.subList(1, CALLERS).stream().map(Job::id).filter((id) -> !id.equals(jobs.get(3).id())).toList());
 		assertThat(this.fake.get(jobs.get(5).id()).state()).isEqualTo(JobState.COMPLETED);
 		assertThat(this.fake.get(jobs.get(3).id()).state()).isEqualTo(JobState.CANCELLED);
+	}
+
+	/**
+	 * A group reads its jobs in one query, however many acks it holds, and writes those their
+	 * workers hold: an ack of a job another worker holds, or of none, is answered unwritten
+	 * without failing the others, and an id in upper case names the same job.
+	 */
+	@Test
+	void aGroupReadsItsJobsInOneQueryAndWritesThoseTheirWorkersHold() throws Exception {
+		List<Job> jobs = claimed(4);
+		CountDownLatch firstWriting = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<List<String>> reads = new CopyOnWriteArrayList<>();
+		RemoteCompletions completions = new RemoteCompletions(new ForwardingWorkerStore(this.fake) {
+
+			@Override
+			public List<Job> findAll(List<String> ids) {
+				reads.add(ids);
+				return super.findAll(ids);
+			}
+
+			@Override
+			public Set<String> complete(List<Job> group, boolean delete) {
+				firstWriting.countDown();
+				await(release);
+				return super.complete(group, delete);
+			}
+
+		}, false);
+		Future<Answer> first = this.threads.submit(() -> completions.complete(jobs.get(0).id(), "w1", null));
+		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+		Future<Answer> upperCase = this.threads
+			.submit(() -> completions.complete(jobs.get(1).id().toUpperCase(Locale.ROOT), null, null));
+		Future<Answer> otherWorker = this.threads.submit(() -> completions.complete(jobs.get(2).id(), "w2", null));
+		String unknownId = JobIds.newId();
+		Future<Answer> unknown = this.threads.submit(() -> completions.complete(unknownId, null, null));
+		Future<Answer> held = this.threads.submit(() -> completions.complete(jobs.get(3).id(), "w1", null));
+		// the others queue behind the first write
+		Thread.sleep(200);
+		release.countDown();
+
+		assertThat(first.get(10, TimeUnit.SECONDS).written()).isTrue();
+		assertThat(upperCase.get(10, TimeUnit.SECONDS).written()).isTrue();
+		assertThat(otherWorker.get(10, TimeUnit.SECONDS)).satisfies((answer) -> {
+			assertThat(answer.written()).isFalse();
+			assertThat(answer.job().state()).isEqualTo(JobState.ACTIVE);
+		});
+		assertThat(unknown.get(10, TimeUnit.SECONDS)).isEqualTo(new Answer(null, false));
+		assertThat(held.get(10, TimeUnit.SECONDS).written()).isTrue();
+		assertThat(reads).hasSize(2);
+		assertThat(reads.get(1)).hasSize(4);
+		assertThat(this.fake.writes.get(1)).containsExactlyInAnyOrder(jobs.get(1).id(), jobs.get(3).id());
+		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
 	}
 
 	@Test
@@ -77,10 +135,10 @@ class RemoteCompletionsTests {
 		CountDownLatch firstWriting = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		RemoteCompletions completions = heldUp(firstWriting, release, jobs.get(2));
-		Future<Boolean> first = this.threads.submit(() -> completions.complete(jobs.get(0), null));
+		Future<Boolean> first = this.threads.submit(() -> completions.complete(jobs.get(0).id(), null, null).written());
 		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
-		Future<Boolean> second = this.threads.submit(() -> completions.complete(jobs.get(1), null));
-		Future<Boolean> bad = this.threads.submit(() -> completions.complete(jobs.get(2), null));
+		Future<Boolean> second = this.threads.submit(() -> completions.complete(jobs.get(1).id(), null, null).written());
+		Future<Boolean> bad = this.threads.submit(() -> completions.complete(jobs.get(2).id(), null, null).written());
 		Thread.sleep(200);
 		release.countDown();
 
@@ -105,9 +163,13 @@ class RemoteCompletionsTests {
 
 		}, false);
 
-		assertThat(completions.complete(job, "{\"ok\":true}")).isTrue();
+		assertThat(completions.complete(job.id(), null, "{\"ok\":true}").written()).isTrue();
 		assertThat(results).containsExactly(Map.of(job.id(), "{\"ok\":true}"));
-		assertThat(completions.complete(job, null)).as("a second ack of the same attempt").isFalse();
+		assertThat(completions.complete(job.id(), null, null)).as("a second ack of the same attempt")
+			.satisfies((answer) -> {
+				assertThat(answer.written()).isFalse();
+				assertThat(answer.job().state()).isEqualTo(JobState.COMPLETED);
+			});
 	}
 
 	/**
