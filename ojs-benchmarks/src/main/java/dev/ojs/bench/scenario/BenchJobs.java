@@ -1,5 +1,7 @@
 package dev.ojs.bench.scenario;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 import dev.ojs.spring.JobContext;
 import dev.ojs.spring.OjsJob;
 
@@ -18,6 +20,12 @@ public class BenchJobs {
 	/** A handler that fails every job's first attempt, then succeeds. */
 	public static final String FAIL_ONCE = "bench.fail_once";
 
+	/** {@link #SLEEP} handlers running now, on every node of this JVM. */
+	private static final AtomicInteger sleeping = new AtomicInteger();
+
+	/** The most {@link #SLEEP} handlers that ran at once since {@link #resetMostSleeping}. */
+	private static final AtomicInteger mostSleeping = new AtomicInteger();
+
 	private final JobProbe probe;
 
 	public BenchJobs(JobProbe probe) {
@@ -32,7 +40,26 @@ public class BenchJobs {
 	@OjsJob(type = SLEEP)
 	public void sleep(long enqueuedAtMicros, long millis) throws InterruptedException {
 		this.probe.started(enqueuedAtMicros);
-		Thread.sleep(millis);
+		mostSleeping.accumulateAndGet(sleeping.incrementAndGet(), Math::max);
+		try {
+			Thread.sleep(millis);
+		}
+		finally {
+			sleeping.decrementAndGet();
+		}
+	}
+
+	/**
+	 * The most {@link #SLEEP} handlers that ran at once, on every node of this JVM, since the
+	 * last reset: every start counts, where a sample of the table would miss some and load the
+	 * database it measures.
+	 */
+	static int mostSleeping() {
+		return mostSleeping.get();
+	}
+
+	static void resetMostSleeping() {
+		mostSleeping.set(sleeping.get());
 	}
 
 	/** Fail once, retry after 1 ms, no jitter: the handler's policy, so its jobs store none of their own. */

@@ -4,10 +4,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import javax.sql.DataSource;
-
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import dev.ojs.bench.BenchmarkOptions;
 import dev.ojs.bench.LatencyRecorder;
 import dev.ojs.bench.LatencySummary;
@@ -19,8 +15,8 @@ import dev.ojs.spring.JobOptions;
  * A queue with a concurrency limit on all nodes reaches the throughput its limit allows: two
  * worker nodes with 32 slots each drain jobs that each run a fixed time from a queue limited to
  * fewer; the limit allows {@code limit / run} jobs a second, and the figure is the rate reached as
- * a fraction of it. The active jobs, sampled in the table every 10 ms, never exceed the limit
- * (the scenario fails otherwise).
+ * a fraction of it. The jobs running at once, counted by their handlers on both nodes, never
+ * exceed the limit (the scenario fails otherwise).
  * Two cases: a small limit with longer jobs, where the wake-up of a freed slot dominates, and a
  * larger limit with short jobs, where the claims' turns on the queue's row do. Each is compared
  * with the same number of slots without a limit (two nodes of half the limit's slots each, the
@@ -28,7 +24,7 @@ import dev.ojs.spring.JobOptions;
  */
 final class LimitedQueueScenario implements Scenario {
 
-	private static final long SAMPLE_MILLIS = 10;
+	private static final long POLL_MILLIS = 10;
 
 	private static final int NODE_SLOTS = 32;
 
@@ -89,28 +85,25 @@ final class LimitedQueueScenario implements Scenario {
 				: Map.of("ojs.worker.concurrency", limited.limit() / 2);
 		BenchEnvironment.Node first = environment.start(prefix, true, properties);
 		BenchEnvironment.Node second = environment.start(prefix, true, properties);
-		JdbcTemplate jdbc = new JdbcTemplate(first.context().getBean(DataSource.class));
-		String table = prefix + "jobs";
+		BenchJobs.resetMostSleeping();
 		long start = System.nanoTime();
 		first.template()
 			.enqueueAll(BenchJobs.SLEEP, Collections.nCopies(limited.jobs(),
 					List.of(LatencyRecorder.nowMicros(), limited.jobMillis())), JobOptions.none());
 		long deadline = start + environment.options().timeout().toNanos();
-		long maxActive = 0;
-		// completions counted by the nodes' listeners: a count of the table would load the database it measures
+		// completions and running jobs counted by the nodes: a count of the table would load the database it measures
 		while (first.probe().completed() + second.probe().completed() < limited.jobs()) {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("limited jobs did not complete within " + environment.options().timeout());
 			}
-			maxActive = Math.max(maxActive, LongJobsScenario.count(jdbc, table, "active"));
-			Thread.sleep(SAMPLE_MILLIS);
+			Thread.sleep(POLL_MILLIS);
 		}
 		double seconds = (System.nanoTime() - start) / 1e9;
+		long maxActive = BenchJobs.mostSleeping();
 		environment.stop(second);
 		environment.stop(first);
-		// without a limit a node's slot is free when its handler returns, before the outcome is written
 		if (onQueue && maxActive > limited.limit()) {
-			throw new IllegalStateException(maxActive + " jobs active at once on a queue limited to " + limited.limit());
+			throw new IllegalStateException(maxActive + " jobs ran at once on a queue limited to " + limited.limit());
 		}
 		return new Measured(seconds, limited.jobs() / seconds, maxActive);
 	}

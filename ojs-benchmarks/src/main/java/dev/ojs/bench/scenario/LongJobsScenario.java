@@ -86,7 +86,7 @@ final class LongJobsScenario implements Scenario {
 	}
 
 	/** The jobs of {@code table} in {@code state}. */
-	static long count(JdbcTemplate jdbc, String table, String state) {
+	private static long count(JdbcTemplate jdbc, String table, String state) {
 		Long count = jdbc.queryForObject("SELECT count(*) FROM " + table + " WHERE state = ?", Long.class, state);
 		return (count != null) ? count : 0;
 	}
