@@ -251,8 +251,10 @@ CREATE TABLE IF NOT EXISTS ojs_stats (
 -- on_complete. workflow_type is the workflow's type, kept on the row so that a job read tells where
 -- it stands without a join. parent_results is the JSON array of the earlier steps' results (a chain
 -- step) or of the jobs' results (a batch callback), set when the job is activated. total counts the
--- steps (no callbacks); completed and failed count those that ended. Every end of a workflow job
--- locks its workflow row in the same transaction, so each advance happens once.
+-- steps (no callbacks); completed and failed count those that ended, written as a group or batch
+-- advances and when a chain ends (a running chain's completed steps are counted from its jobs). An
+-- end locks its workflow row in the same transaction, so each advance happens once, except a chain
+-- step's success: it makes the next step available, that row's only writer, without the chain's row.
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_id uuid;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_step integer;
 ALTER TABLE ojs_jobs ADD COLUMN IF NOT EXISTS workflow_role varchar(16);
