@@ -124,22 +124,26 @@ final class RemoteCompletions {
 				answer(group, found, write(held, found));
 			}
 			catch (RuntimeException ex) {
-				if (held.size() <= 1) {
-					throw ex;
+				if (held.size() == 1) {
+					held.get(0).answer().completeExceptionally(ex);
 				}
-				// each alone, so that one bad row does not fail the others
-				for (Pending one : held) {
-					try {
-						answer(List.of(one), found, write(List.of(one), found));
-					}
-					catch (RuntimeException single) {
-						one.answer().completeExceptionally(single);
+				else {
+					// each alone, so that one bad row does not fail the others
+					for (Pending one : held) {
+						try {
+							answer(List.of(one), found, write(List.of(one), found));
+						}
+						catch (RuntimeException single) {
+							one.answer().completeExceptionally(single);
+						}
 					}
 				}
+				// those their workers do not hold: unwritten, whatever became of the others
 				answer(group, found, Set.of());
 			}
 		}
 		catch (RuntimeException ex) {
+			// the read failed: every caller of the group sees why
 			group.forEach((one) -> one.answer().completeExceptionally(ex));
 		}
 		finally {

@@ -149,6 +149,26 @@ class RemoteCompletionsTests {
 		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
 	}
 
+	/** A group's one held job whose write fails: its caller sees the error, an ack of a job held by another worker is refused. */
+	@Test
+	void theOneWriteOfAGroupFailsOnlyItsOwnCaller() throws Exception {
+		List<Job> jobs = claimed(3);
+		CountDownLatch firstWriting = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		RemoteCompletions completions = heldUp(firstWriting, release, jobs.get(1));
+		Future<Answer> first = this.threads.submit(() -> completions.complete(jobs.get(0).id(), null, null));
+		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+		Future<Answer> bad = this.threads.submit(() -> completions.complete(jobs.get(1).id(), null, null));
+		Future<Answer> notHeld = this.threads.submit(() -> completions.complete(jobs.get(2).id(), "w2", null));
+		Thread.sleep(200);
+		release.countDown();
+
+		assertThat(first.get(10, TimeUnit.SECONDS).written()).isTrue();
+		assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("bad row");
+		assertThat(notHeld.get(10, TimeUnit.SECONDS).written()).isFalse();
+		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
+	}
+
 	@Test
 	void aLoneCompletionIsWrittenAtOnceWithItsResult() {
 		Job job = claimed(1).get(0);
