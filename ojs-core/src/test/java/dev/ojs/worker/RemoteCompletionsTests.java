@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.ojs.job.Job;
 import dev.ojs.job.JobIds;
@@ -129,44 +131,38 @@ class RemoteCompletionsTests {
 		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
 	}
 
-	@Test
-	void aRowThatFailsItsGroupIsWrittenAloneAndOnlyItsCallerSeesTheError() throws Exception {
-		List<Job> jobs = claimed(3);
+	/**
+	 * A row that fails its group's write is written alone and only its caller sees the error,
+	 * whether other held jobs share the group or not; an ack of a job another worker holds is
+	 * refused all the same.
+	 */
+	@ParameterizedTest(name = "{0} held in the group")
+	@ValueSource(ints = { 1, 2 })
+	void aRowThatFailsItsGroupIsWrittenAloneAndOnlyItsCallerSeesTheError(int held) throws Exception {
+		List<Job> jobs = claimed(4);
 		CountDownLatch firstWriting = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		RemoteCompletions completions = heldUp(firstWriting, release, jobs.get(2));
-		Future<Boolean> first = this.threads.submit(() -> completions.complete(jobs.get(0).id(), null, null).written());
-		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
-		Future<Boolean> second = this.threads.submit(() -> completions.complete(jobs.get(1).id(), null, null).written());
-		Future<Boolean> bad = this.threads.submit(() -> completions.complete(jobs.get(2).id(), null, null).written());
-		Thread.sleep(200);
-		release.countDown();
-
-		assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(second.get(10, TimeUnit.SECONDS)).isTrue();
-		assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("bad row");
-		assertThat(this.fake.get(jobs.get(1).id()).state()).isEqualTo(JobState.COMPLETED);
-		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
-	}
-
-	/** A group's one held job whose write fails: its caller sees the error, an ack of a job held by another worker is refused. */
-	@Test
-	void theOneWriteOfAGroupFailsOnlyItsOwnCaller() throws Exception {
-		List<Job> jobs = claimed(3);
-		CountDownLatch firstWriting = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		RemoteCompletions completions = heldUp(firstWriting, release, jobs.get(1));
 		Future<Answer> first = this.threads.submit(() -> completions.complete(jobs.get(0).id(), null, null));
 		assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
-		Future<Answer> bad = this.threads.submit(() -> completions.complete(jobs.get(1).id(), null, null));
-		Future<Answer> notHeld = this.threads.submit(() -> completions.complete(jobs.get(2).id(), "w2", null));
+		List<Future<Answer>> others = new ArrayList<>();
+		for (Job job : jobs.subList(3 - held, 3)) {
+			others.add(this.threads.submit(() -> completions.complete(job.id(), null, null)));
+		}
+		Future<Answer> notHeld = this.threads.submit(() -> completions.complete(jobs.get(3).id(), "w2", null));
 		Thread.sleep(200);
 		release.countDown();
 
 		assertThat(first.get(10, TimeUnit.SECONDS).written()).isTrue();
+		Future<Answer> bad = others.remove(others.size() - 1);
 		assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("bad row");
+		for (Future<Answer> other : others) {
+			assertThat(other.get(10, TimeUnit.SECONDS).written()).isTrue();
+			assertThat(this.fake.get(jobs.get(1).id()).state()).isEqualTo(JobState.COMPLETED);
+		}
 		assertThat(notHeld.get(10, TimeUnit.SECONDS).written()).isFalse();
 		assertThat(this.fake.get(jobs.get(2).id()).state()).isEqualTo(JobState.ACTIVE);
+		assertThat(this.fake.get(jobs.get(3).id()).state()).isEqualTo(JobState.ACTIVE);
 	}
 
 	@Test
