@@ -27,6 +27,9 @@ import java.util.List;
  * @param steadyWarmup unmeasured time before it
  * @param producers producer threads of the steady-state scenario
  * @param rate jobs per second all producers offer together (0 = as fast as they can)
+ * @param steadyBacklog the most jobs the producers keep enqueued and not yet completed (0 = no
+ * bound): with a bound and no rate, producers and worker settle where enqueued = completed, the
+ * rate the node sustains while it also enqueues, which the {@code limit} cycle measures too
  * @param vacuumInterval run {@code VACUUM (ANALYZE)} on the job table this often during the
  * steady state ({@link Duration#ZERO} = never; for servers with autovacuum off)
  * @param idleJobs jobs of the idle-latency scenario, one at a time
@@ -52,7 +55,7 @@ import java.util.List;
 public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs, int warmupRuns, boolean smoke, int concurrency,
 		int poolSize, Duration pollInterval, Duration completedRetention, int enqueueJobs, int enqueueBatchJobs,
 		int batchSize, int enqueueThreads, int drainJobs, Duration steadyDuration, Duration steadyWarmup,
-		int producers, int rate, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
+		int producers, int rate, int steadyBacklog, Duration vacuumInterval, int idleJobs, Duration idlePause, int retryJobs, int backlogSmall, int backlogLarge,
 		Duration backlogDuration, Duration timeout, boolean keepTables, int cronSchedules, Duration cronIdle,
 		int scheduledAhead, List<String> systems, int coldJobs, int httpWorkers, LimitOptions limit, SoakOptions soak,
 		WorkflowOptions workflow) {
@@ -88,6 +91,8 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 			                            by two drains of --soak-probe-jobs=N (50k)) --soak-duration=DURATION (PT30M)
 			  --soak-retention=DURATION (PT10M) --soak-interval=DURATION (PT1M) --output-dir=DIR (bench-results)
 			  --steady-duration=DURATION (PT30S) --steady-warmup=DURATION (PT5S) --producers=N (2) --rate=N (15000/s, 0 = unthrottled)
+			  --steady-backlog=N        producers keep at most N jobs waiting (default 0 = no bound); with
+			                            --rate=0 the steady rate is then what the node sustains, enqueueing too
 			  --vacuum-interval=DURATION  VACUUM (ANALYZE) the job table this often during steady (default never)
 			  --idle-jobs=N (200) --idle-pause=DURATION (PT0.1S, randomised ±50%%)
 			  --retry-jobs=N (200k)
@@ -130,6 +135,7 @@ public record BenchmarkOptions(String jdbcUrl, List<String> scenarios, int runs,
 				line.duration("steady-duration", smoke ? Duration.ofSeconds(2) : Duration.ofSeconds(30)),
 				line.duration("steady-warmup", smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(5)),
 				positive(line, "producers", 2), line.integer("rate", smoke ? 1_000 : 15_000),
+				line.integer("steady-backlog", 0),
 				line.duration("vacuum-interval", Duration.ZERO),
 				positive(line, "idle-jobs", smoke ? 10 : 200), line.duration("idle-pause", Duration.ofMillis(100)),
 				positive(line, "retry-jobs", smoke ? 1_000 : 200_000),

@@ -76,7 +76,7 @@ final class SoakScenario implements Scenario {
 		List<Thread> threads = new ArrayList<>();
 		for (int p = 0; p < options.producers(); p++) {
 			Thread producer = new Thread(() -> SteadyStateScenario.produce(node.template(), options.batchSize(),
-					options.producers(), rate, running, enqueued, failure), "bench-soak-producer-" + p);
+					options.producers(), rate, () -> false, running, enqueued, failure), "bench-soak-producer-" + p);
 			producer.start();
 			threads.add(producer);
 		}

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -24,9 +25,14 @@ import dev.ojs.spring.OjsTemplate;
  * {@code --batch-size} through {@code enqueueAll}) while the worker in the same node runs
  * them. After a warm-up, completions per second and the enqueue-to-start latency of jobs
  * started in the measured window are taken. A worker that cannot keep up shows as a
- * growing backlog and latency.
+ * growing backlog and latency. With {@code --steady-backlog} the producers hold the jobs waiting
+ * to that bound, so unthrottled producers and the worker settle where as many jobs are enqueued as
+ * completed: the rate the node sustains while it enqueues too, like the {@code limit} cycle.
  */
 final class SteadyStateScenario implements Scenario {
+
+	/** How long a producer waits before it looks again at a backlog at its bound. */
+	private static final long FULL_PAUSE_NANOS = 200_000;
 
 	@Override
 	public String name() {
@@ -46,8 +52,8 @@ final class SteadyStateScenario implements Scenario {
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < options.producers(); p++) {
 			Thread producer = new Thread(
-					() -> produce(template, options.batchSize(), options.producers(), options.rate(), running, enqueued,
-							failure),
+					() -> produce(template, options.batchSize(), options.producers(), options.rate(),
+							backlogBound(options.steadyBacklog(), enqueued, probe), running, enqueued, failure),
 					"bench-producer-" + p);
 			producer.start();
 			producers.add(producer);
@@ -81,6 +87,7 @@ final class SteadyStateScenario implements Scenario {
 				.with("enqueued_per_sec", offered / seconds)
 				.with("backlog_at_end", backlog)
 				.with("offered_rate", options.rate())
+				.with("backlog_bound", options.steadyBacklog())
 				.with("concurrency", options.concurrency())
 				.with("vacuum_interval_s", options.vacuumInterval().toMillis() / 1000.0)
 				.with("java_cpu_pct", cpu.java())
@@ -93,7 +100,7 @@ final class SteadyStateScenario implements Scenario {
 					"backlog at end", "p50 ms", "p95 ms", "p99 ms", "max ms", "java cpu%", "pg cpu%", "machine cpu%"));
 			headers.addAll(WalUsage.HEADERS);
 			List<Object> row = new ArrayList<>(List.of(options.producers(),
-					(options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled", offered / seconds,
+					offeredLabel(options), offered / seconds,
 					result.jobsPerSecond(), backlog, latency.p50(), latency.p95(), latency.p99(), latency.max(),
 					cpu.java(), cpu.postgres(), cpu.machine()));
 			row.addAll(WalUsage.cells(wal, completed));
@@ -112,17 +119,31 @@ final class SteadyStateScenario implements Scenario {
 		}
 	}
 
+	private static String offeredLabel(BenchmarkOptions options) {
+		String offered = (options.rate() > 0) ? String.valueOf(options.rate()) : "unthrottled";
+		return (options.steadyBacklog() > 0) ? offered + ", backlog ≤ " + options.steadyBacklog() : offered;
+	}
+
+	/** Whether the jobs enqueued and not yet completed reach {@code bound} (never when it is 0). */
+	private static BooleanSupplier backlogBound(int bound, AtomicLong enqueued, JobProbe probe) {
+		return (bound <= 0) ? () -> false : () -> enqueued.get() - probe.completed() >= bound;
+	}
+
 	/**
 	 * Offers one producer's share of {@code rate} (0 = as fast as it can) in batches until
-	 * {@code running} is cleared.
+	 * {@code running} is cleared, waiting while {@code full} says the backlog is at its bound.
 	 */
-	static void produce(OjsTemplate template, int batch, int producers, int rate, AtomicBoolean running,
-			AtomicLong enqueued, AtomicReference<Throwable> failure) {
+	static void produce(OjsTemplate template, int batch, int producers, int rate, BooleanSupplier full,
+			AtomicBoolean running, AtomicLong enqueued, AtomicReference<Throwable> failure) {
 		// each producer offers rate / producers jobs per second, one batch every interval
 		long intervalNanos = (rate > 0) ? (long) (1e9 * batch * producers / rate) : 0;
 		long next = System.nanoTime();
 		try {
 			while (running.get()) {
+				if (full.getAsBoolean()) {
+					LockSupport.parkNanos(FULL_PAUSE_NANOS);
+					continue;
+				}
 				template.enqueueAll(BenchJobs.NOOP, Preloader.argsBatch(batch, LatencyRecorder.nowMicros()),
 						JobOptions.none());
 				enqueued.addAndGet(batch);
