@@ -45,6 +45,18 @@ class BenchmarkSmokeTests {
 		}
 	}
 
+	/** HTTP workers in a process of their own drain jobs over the binding, with per-job and batch acks. */
+	@Test
+	void httpScenarioDrainsOverTheBindingFromAnotherProcess() throws Exception {
+		TeeOutput out = new TeeOutput();
+		int status = BenchmarkApplication.run(new String[] { "--smoke", "--scenario=http", "--http-workers=2",
+				"--jdbc-url=" + BenchTestDatabase.postgresUrl() }, out);
+		assertThat(status).as(out.text()).isZero();
+		assertThat(out.lastLine()).startsWith("RESULT scenario=http ")
+			.containsPattern(" of_in_process=[0-9.]+ ")
+			.containsPattern(" batch_ack_jobs_per_sec=[1-9][0-9.]* ");
+	}
+
 	/** A queue limited on all nodes: two nodes drain it within its limit (the scenario fails on more active). */
 	@Test
 	void limitedQueueScenarioReportsItsRateAgainstWhatTheLimitAllows() throws Exception {

@@ -1,20 +1,8 @@
 package dev.ojs.bench.scenario;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
@@ -27,8 +15,8 @@ import dev.ojs.spring.JobOptions;
 
 /**
  * HTTP binding: one node drains no-op jobs in process, then {@code --http-workers} workers in
- * the benchmark process drain as many jobs over the OJS HTTP binding on the same node (batch
- * fetch of {@value #FETCH}; one HTTP/1.1 client whose connections are kept alive), three times:
+ * another process ({@link RemoteHttpWorkers}) drain as many jobs over the OJS HTTP binding on the
+ * same node (batch fetch of {@value #FETCH}; one HTTP/1.1 client whose connections are kept alive), three times:
  * with one ack request per job (the binding's ACK; concurrent acks are written in groups), each
  * worker running its fetched jobs one at a time, then {@code --concurrency} ÷ workers at a time (as
  * many in all as the in-process worker runs, as a worker SDK's concurrency does), then with one ack
@@ -46,8 +34,6 @@ final class HttpScenario implements Scenario {
 	static final String REMOTE_TYPE = "bench.remote_noop";
 
 	private static final String TOKEN = "bench-token";
-
-	private static final JsonMapper JSON = new JsonMapper();
 
 	@Override
 	public String name() {
@@ -104,92 +90,17 @@ final class HttpScenario implements Scenario {
 	}
 
 	/**
-	 * Enqueues {@code jobs} for the HTTP workers and drains them over the binding, each worker
-	 * acking the jobs of a fetch {@code perWorker} at a time (one ack each) or in one request.
+	 * Enqueues {@code jobs} for the HTTP workers and has their process drain them over the
+	 * binding, each worker acking the jobs of a fetch {@code perWorker} at a time (one ack each)
+	 * or in one request.
 	 */
 	private static Drained overHttp(BenchEnvironment.Node node, int port, int jobs, int httpWorkers, int perWorker,
 			boolean batchAck) throws Exception {
 		node.template().enqueueAll(REMOTE_TYPE, Collections.nCopies(jobs, List.of()),
 				JobOptions.builder().queue("remote").build());
-		// HTTP/1.1 without an upgrade attempt; the client keeps its connections alive between requests
-		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-		AtomicLong acked = new AtomicLong();
-		AtomicLong fetches = new AtomicLong();
-		ExecutorService workers = Executors.newFixedThreadPool(httpWorkers);
-		ExecutorService handlers = Executors.newFixedThreadPool(httpWorkers * perWorker);
-		long start = System.nanoTime();
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int w = 0; w < httpWorkers; w++) {
-				String workerId = "bench-" + w;
-				futures.add(workers.submit(() -> {
-					while (acked.get() < jobs) {
-						JsonNode fetched = post(http, port, "/ojs/v1/workers/fetch",
-								Map.of("queues", List.of("remote"), "count", FETCH, "worker_id", workerId)).path("jobs");
-						fetches.incrementAndGet();
-						if (fetched.isEmpty()) {
-							return null;
-						}
-						if (batchAck) {
-							List<Map<String, Object>> acks = new ArrayList<>();
-							fetched.forEach((job) -> acks.add(Map.of("job_id", job.path("id").stringValue())));
-							post(http, port, "/ojs/v1/workers/ack", Map.of("acks", acks, "worker_id", workerId));
-							acked.addAndGet(acks.size());
-							continue;
-						}
-						ack(http, port, fetched, workerId, perWorker, handlers);
-						acked.addAndGet(fetched.size());
-					}
-					return null;
-				}));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-		}
-		finally {
-			workers.shutdownNow();
-			handlers.shutdownNow();
-		}
-		double seconds = (System.nanoTime() - start) / 1e9;
-		if (acked.get() != jobs) {
-			throw new IllegalStateException("HTTP workers acked " + acked.get() + " of " + jobs + " jobs");
-		}
-		return new Drained(jobs / seconds, seconds, fetches.get());
-	}
-
-	/** Acks each fetched job with a request of its own, {@code perWorker} at a time. */
-	private static void ack(HttpClient http, int port, JsonNode fetched, String workerId, int perWorker,
-			ExecutorService handlers) throws Exception {
-		List<JsonNode> jobs = new ArrayList<>();
-		fetched.forEach(jobs::add);
-		List<Future<?>> running = new ArrayList<>();
-		for (int from = 0; from < perWorker && from < jobs.size(); from++) {
-			int first = from;
-			running.add(handlers.submit(() -> {
-				for (int i = first; i < jobs.size(); i += perWorker) {
-					post(http, port, "/ojs/v1/workers/ack",
-							Map.of("job_id", jobs.get(i).path("id").stringValue(), "worker_id", workerId));
-				}
-				return null;
-			}));
-		}
-		for (Future<?> one : running) {
-			one.get();
-		}
-	}
-
-	private static JsonNode post(HttpClient http, int port, String path, Map<String, Object> body) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-			.header("Content-Type", "application/openjobspec+json")
-			.header("Authorization", "Bearer " + TOKEN)
-			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-			.build();
-		HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-		if (response.statusCode() != 200) {
-			throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
-		}
-		return JSON.readTree(response.body());
+		HttpWorkerProcess.Drained drained = HttpWorkerProcess.shared()
+			.drain(port, TOKEN, jobs, httpWorkers, perWorker, batchAck);
+		return new Drained(jobs / drained.seconds(), drained.seconds(), drained.fetches());
 	}
 
 }
