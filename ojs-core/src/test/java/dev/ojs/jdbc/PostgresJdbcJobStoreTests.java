@@ -1,6 +1,10 @@
 package dev.ojs.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +19,10 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.postgresql.PGResultSetMetaData;
+import org.postgresql.PGStatement;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -22,6 +30,7 @@ import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
+import dev.ojs.job.Timestamps;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.TestDatabases;
@@ -39,6 +48,42 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	@Override
 	protected TestDatabases.Kind kind() {
 		return TestDatabases.Kind.POSTGRESQL;
+	}
+
+	/**
+	 * Timestamps read back are the instants written, as text (a statement planned at every
+	 * execution, as claims are: parsed by {@link PostgresTimestamps}) and in binary, whatever the
+	 * session's time zone, historic offsets in seconds included.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "UTC", "Asia/Kathmandu", "America/St_Johns", "Europe/Amsterdam" })
+	void instantsAreReadBackAsWrittenFromTextAndBinaryInAnySessionTimeZone(String zone) throws SQLException {
+		SqlSupport support = new SqlSupport(JdbcPlatform.POSTGRESQL, this.schema.settings(), this.schema.dataSource());
+		List<Instant> instants = List.of(Instant.parse("2026-11-30T00:41:02.123456Z"),
+				Instant.parse("2026-03-29T01:30:00.5Z"), Instant.parse("1900-01-01T00:00:00Z"), Instant.EPOCH,
+				Timestamps.MAX);
+		try (Connection con = this.schema.dataSource().getConnection(); Statement session = con.createStatement()) {
+			session.execute("SET TIME ZONE '" + zone + "'");
+			// 0: an unnamed statement, rows in text; -1: prepared on the server, rows in binary
+			for (int threshold : new int[] { 0, -1 }) {
+				// a text of its own each: pgjdbc keeps a statement prepared on the server for its text
+				String sql = "SELECT unnest(?::timestamptz[]) AS " + ((threshold == 0) ? "as_text" : "as_binary");
+				try (PreparedStatement ps = con.prepareStatement(sql)) {
+					ps.unwrap(PGStatement.class).setPrepareThreshold(threshold);
+					ps.setArray(1, con.createArrayOf("timestamptz",
+							instants.stream().map(PostgresStatements::timestamptz).toArray()));
+					List<Instant> read = new ArrayList<>();
+					try (ResultSet rs = ps.executeQuery()) {
+						assertThat(rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1))
+							.isEqualTo((threshold == 0) ? 0 : 1);
+						while (rs.next()) {
+							read.add(support.getInstant(rs, 1));
+						}
+					}
+					assertThat(read).as(zone + ", prepareThreshold " + threshold).containsExactlyElementsOf(instants);
+				}
+			}
+		}
 	}
 
 	@Test

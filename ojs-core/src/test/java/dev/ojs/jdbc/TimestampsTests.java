@@ -55,4 +55,27 @@ class TimestampsTests {
 		assertThat(PostgresStatements.timestamptz(null)).isNull();
 	}
 
+	/** The text of a {@code timestamptz} as PostgreSQL writes it (DateStyle ISO), in any session time zone. */
+	@Test
+	void postgresTextIsReadWithItsOffset() {
+		assertThat(PostgresTimestamps.parse("2026-11-30 00:41:02.123456+00")).isEqualTo("2026-11-30T00:41:02.123456Z");
+		assertThat(PostgresTimestamps.parse("2026-11-30 06:26:02.1+05:45")).isEqualTo("2026-11-30T00:41:02.100Z");
+		assertThat(PostgresTimestamps.parse("2026-11-29 21:11:02-03:30")).isEqualTo("2026-11-30T00:41:02Z");
+		assertThat(PostgresTimestamps.parse("1900-01-01 00:00:00+00:19:32")).isEqualTo("1899-12-31T23:40:28Z");
+		assertThat(PostgresTimestamps.parse("1969-12-31 23:59:59.999999+00")).isEqualTo("1969-12-31T23:59:59.999999Z");
+		assertThat(PostgresTimestamps.parse("9999-12-31 23:59:59+00")).isEqualTo(Timestamps.MAX);
+		assertThat(PostgresTimestamps.parse("10000-01-01 00:00:00+00")).isEqualTo("+10000-01-01T00:00:00Z");
+	}
+
+	/** What is not of that form is left to the driver. */
+	@Test
+	void postgresTextOfAnotherFormIsNotRead() {
+		for (String text : List.of("infinity", "-infinity", "2026-11-30 00:41:02+00 BC", "2026-11-30 00:41:02",
+				"2026-11-30 00:41:02.+00", "2026-13-01 00:00:00+00", "2026-02-30 00:00:00+00", "2026-11-30 24:00:00+00",
+				"2026-11-30 00:41:02+0", "2026-11-30 00:41:02+00:", "2026-11-30 00:41:02+00:00:00:00", "2026-11-30T00:41:02Z",
+				"26-11-30 00:41:02+00", "2026-11-30 00:41:02Z")) {
+			assertThat(PostgresTimestamps.parse(text)).as(text).isNull();
+		}
+	}
+
 }
