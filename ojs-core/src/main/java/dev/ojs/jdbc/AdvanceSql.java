@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowRole;
 
 /**
- * The writes of a workflow's advance ({@link WorkflowSql#advance}): the workflows' counters,
- * and the activations of jobs held in {@code pending} (a chain's next step, a batch's
+ * The writes of a workflow's advance ({@link WorkflowSql#advance}): the workflows' counters and
+ * ends, and the activations of jobs held in {@code pending} (a chain's next step, a batch's
  * callbacks). Those of jobs that ended together are written at once, so a workflow step costs
  * its completion no statement of its own. Here for every platform: a batch of updates, and one
  * read of the activated jobs' queues; {@link PostgresAdvanceSql} writes each in one statement.
@@ -28,6 +29,18 @@ class AdvanceSql extends SqlSupport {
 
 	/** A workflow's counters of steps ended. */
 	record Counters(String workflowId, int completed, int failed) {
+	}
+
+	/**
+	 * What an advance writes once it has gone through its workflows: their counters, the next
+	 * steps of chains, and the workflows that ended (as they ended).
+	 */
+	record Pending(List<Counters> counters, List<Activation> nextSteps, List<Workflow> ended) {
+
+		Pending() {
+			this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+		}
+
 	}
 
 	final String workflows;
@@ -70,6 +83,18 @@ class AdvanceSql extends SqlSupport {
 					ps.setInt(1, counted.completed());
 					ps.setInt(2, counted.failed());
 					ps.setString(3, counted.workflowId());
+				});
+	}
+
+	/** Ends these workflows as they ended (state, counters, time), in the caller's transaction (which holds their rows locked). */
+	void end(List<Workflow> ended) {
+		this.jdbc.batchUpdate("UPDATE " + this.workflows + " SET state = ?, finished_at = ?, completed = ?, failed = ?"
+				+ " WHERE id = " + idParam(), ended, CHUNK, (ps, workflow) -> {
+					ps.setString(1, workflow.state().value());
+					setInstant(ps, 2, workflow.finishedAt());
+					ps.setInt(3, workflow.completed());
+					ps.setInt(4, workflow.failed());
+					ps.setString(5, workflow.id());
 				});
 	}
 

@@ -24,6 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.ojs.jdbc.AdvanceSql.Activated;
 import dev.ojs.jdbc.AdvanceSql.Activation;
 import dev.ojs.jdbc.AdvanceSql.Counters;
+import dev.ojs.jdbc.AdvanceSql.Pending;
 import dev.ojs.job.Job;
 import dev.ojs.job.JobState;
 import dev.ojs.job.WorkflowPlace;
@@ -122,7 +123,9 @@ final class WorkflowSql extends SqlSupport {
 			return false;
 		}
 		cancelNotStarted(id, null, now);
-		finish(workflow, WorkflowState.CANCELLED, now);
+		Pending pending = new Pending();
+		finish(workflow, WorkflowState.CANCELLED, now, pending);
+		this.writes.end(pending.ended());
 		return true;
 	}
 
@@ -223,18 +226,20 @@ final class WorkflowSql extends SqlSupport {
 		if (byWorkflow.isEmpty()) {
 			return;
 		}
-		List<Counters> counters = new ArrayList<>();
-		List<Activation> nextSteps = new ArrayList<>();
+		Pending pending = new Pending();
 		for (Workflow workflow : lock(new ArrayList<>(byWorkflow.keySet()))) {
 			// a cancelled workflow: its active steps finish but never advance it (decision 32)
 			if (!workflow.state().isTerminal()) {
 				List<Ended> ends = byWorkflow.get(workflow.id());
-				advance(chainCounted(workflow, ends), ends, results, now, counters, nextSteps);
+				advance(chainCounted(workflow, ends), ends, results, now, pending);
 			}
 		}
-		activate(nextSteps, now, claimedHere);
-		if (!counters.isEmpty()) {
-			this.writes.count(counters);
+		activate(pending.nextSteps(), now, claimedHere);
+		if (!pending.counters().isEmpty()) {
+			this.writes.count(pending.counters());
+		}
+		if (!pending.ended().isEmpty()) {
+			this.writes.end(pending.ended());
 		}
 	}
 
@@ -277,11 +282,11 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
-	 * Advances one locked workflow by its jobs that ended; its new counters go to
-	 * {@code counters}, and its chain's next step to {@code nextSteps}.
+	 * Advances one locked workflow by its jobs that ended; its new counters, its chain's next
+	 * step and its end go to {@code pending}.
 	 */
 	private void advance(Workflow workflow, List<Ended> ended, Map<String, String> results, Instant now,
-			List<Counters> counters, List<Activation> nextSteps) {
+			Pending pending) {
 		ended.sort(Comparator.comparing((Ended one) -> one.job().id()));
 		Workflow counted = workflow;
 		boolean callbackEnded = false;
@@ -303,18 +308,18 @@ final class WorkflowSql extends SqlSupport {
 				stepCompleted(counted, one.job(), place.step(), now);
 			}
 			if (chain) {
-				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now, nextSteps);
+				counted = chainStepEnded(counted, one, place.step(), results.get(one.job().id()), now, pending);
 			}
 		}
 		if (counted != workflow && workflow.type() != WorkflowType.CHAIN) {
-			counters.add(new Counters(workflow.id(), counted.completed(), counted.failed()));
+			pending.counters().add(new Counters(workflow.id(), counted.completed(), counted.failed()));
 		}
 		if (workflow.type() != WorkflowType.CHAIN && !counted.state().isTerminal()
 				&& counted.completed() + counted.failed() == counted.total() && counted != workflow) {
-			allStepsEnded(counted, now);
+			allStepsEnded(counted, now, pending);
 		}
 		if (callbackEnded) {
-			callbackEnded(workflow, now);
+			callbackEnded(workflow, now, pending);
 		}
 	}
 
@@ -335,29 +340,29 @@ final class WorkflowSql extends SqlSupport {
 	}
 
 	/**
-	 * A chain's step ended: the next one is to start (added to {@code nextSteps}), or the chain
-	 * ends; returns the chain as it now stands.
+	 * A chain's step ended: the next one is to start, or the chain ends (either to {@code pending});
+	 * returns the chain as it now stands.
 	 */
 	private Workflow chainStepEnded(Workflow counted, Ended ended, int step, @Nullable String result, Instant now,
-			List<Activation> nextSteps) {
+			Pending pending) {
 		if (!ended.succeeded()) {
 			// decision 29: later steps are never enqueued
 			cancelNotStarted(counted.id(), null, now);
-			return finish(counted, WorkflowState.FAILED, now);
+			return finish(counted, WorkflowState.FAILED, now, pending);
 		}
 		if (counted.completed() == counted.total()) {
-			return finish(counted, WorkflowState.COMPLETED, now);
+			return finish(counted, WorkflowState.COMPLETED, now, pending);
 		}
-		nextSteps.add(new Activation(counted.id(), WorkflowRole.STEP, step + 1,
+		pending.nextSteps().add(new Activation(counted.id(), WorkflowRole.STEP, step + 1,
 				ResultSql.appended(ended.job().parentResultsJson(), result)));
 		return counted;
 	}
 
 	/** Every step of a group or batch ended: the group ends; the batch fires its callbacks (decision 30). */
-	private void allStepsEnded(Workflow counted, Instant now) {
+	private void allStepsEnded(Workflow counted, Instant now, Pending pending) {
 		WorkflowState end = (counted.failed() == 0) ? WorkflowState.COMPLETED : WorkflowState.FAILED;
 		if (counted.type() == WorkflowType.GROUP) {
-			finish(counted, end, now);
+			finish(counted, end, now, pending);
 			return;
 		}
 		// decision 30: the batch's callbacks, each once; the others are never enqueued
@@ -367,19 +372,19 @@ final class WorkflowSql extends SqlSupport {
 						jobResults)), now, Set::of);
 		cancelNotStarted(counted.id(), "pending", now);
 		if (fired == 0) {
-			finish(counted, end, now);
+			finish(counted, end, now, pending);
 		}
 	}
 
 	/** A callback ended: once none runs any more, the batch ends, completed only if all succeeded. */
-	private void callbackEnded(Workflow workflow, Instant now) {
+	private void callbackEnded(Workflow workflow, Instant now, Pending pending) {
 		List<String> states = this.jdbc.queryForList("SELECT state FROM " + this.table + " WHERE workflow_id = "
 				+ idParam() + " AND workflow_role <> 'step'", String.class, workflow.id());
 		boolean allEnded = states.stream().allMatch((state) -> JobState.fromValue(state).isTerminal());
 		if (allEnded) {
 			boolean callbackFailed = states.contains(JobState.DISCARDED.value());
 			finish(workflow, (workflow.failed() == 0 && !callbackFailed) ? WorkflowState.COMPLETED
-					: WorkflowState.FAILED, now);
+					: WorkflowState.FAILED, now, pending);
 		}
 	}
 
@@ -420,18 +425,11 @@ final class WorkflowSql extends SqlSupport {
 				});
 	}
 
-	/** Ends the workflow (as counted) in this state; told after the commit. Returns it ended. */
-	private Workflow finish(Workflow workflow, WorkflowState state, Instant now) {
-		this.jdbc.update("UPDATE " + this.workflows + " SET state = ?, finished_at = ?, completed = ?, failed = ? WHERE id = "
-				+ idParam(), (ps) -> {
-					ps.setString(1, state.value());
-					setInstant(ps, 2, now);
-					ps.setInt(3, workflow.completed());
-					ps.setInt(4, workflow.failed());
-					ps.setString(5, workflow.id());
-				});
+	/** Ends the workflow (as counted) in this state, written with {@code pending}, told after the commit. */
+	private Workflow finish(Workflow workflow, WorkflowState state, Instant now, Pending pending) {
 		Workflow ended = new Workflow(workflow.id(), workflow.type(), workflow.name(), state, workflow.total(),
 				workflow.completed(), workflow.failed(), workflow.metadataJson(), workflow.createdAt(), now);
+		pending.ended().add(ended);
 		AfterCommit.tell(() -> this.listener.onEnded(ended));
 		return ended;
 	}
