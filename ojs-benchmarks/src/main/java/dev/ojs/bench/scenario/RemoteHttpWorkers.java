@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RemoteHttpWorkers {
 
 	private static final JsonMapper JSON = new JsonMapper();
+
+	/** A request not answered within this fails its drain, which the benchmark reports. */
+	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
 	/** HTTP/1.1 without an upgrade attempt; its connections are kept alive between requests. */
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -126,6 +130,7 @@ public final class RemoteHttpWorkers {
 
 	private JsonNode post(int port, String token, String path, Map<String, Object> body) throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(REQUEST_TIMEOUT)
 			.header("Content-Type", "application/openjobspec+json")
 			.header("Authorization", "Bearer " + token)
 			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
