@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.ojs.workflow.Workflow;
 import dev.ojs.workflow.WorkflowRole;
@@ -39,6 +41,12 @@ class AdvanceSql extends SqlSupport {
 
 		Pending() {
 			this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+		}
+
+		/** The counters of the workflows that did not end: an end writes its own. */
+		List<Counters> countersOfRunning() {
+			Set<String> ended = this.ended.stream().map(Workflow::id).collect(Collectors.toSet());
+			return this.counters.stream().filter((counted) -> !ended.contains(counted.workflowId())).toList();
 		}
 
 	}

@@ -235,8 +235,9 @@ final class WorkflowSql extends SqlSupport {
 			}
 		}
 		activate(pending.nextSteps(), now, claimedHere);
-		if (!pending.counters().isEmpty()) {
-			this.writes.count(pending.counters());
+		List<Counters> counters = pending.countersOfRunning();
+		if (!counters.isEmpty()) {
+			this.writes.count(counters);
 		}
 		if (!pending.ended().isEmpty()) {
 			this.writes.end(pending.ended());
@@ -319,7 +320,7 @@ final class WorkflowSql extends SqlSupport {
 			allStepsEnded(counted, now, pending);
 		}
 		if (callbackEnded) {
-			callbackEnded(workflow, now, pending);
+			callbackEnded(counted, now, pending);
 		}
 	}
 
