@@ -25,6 +25,9 @@ final class PostgresTimestamps {
 	private static final boolean PGJDBC = ClassUtils.isPresent("org.postgresql.PGResultSetMetaData",
 			PostgresTimestamps.class.getClassLoader());
 
+	/** Seconds per hour, minute and second of an offset {@code ±HH:mm:ss}. */
+	private static final int[] OFFSET_SCALES = { 3_600, 60, 1 };
+
 	private PostgresTimestamps() {
 	}
 
@@ -95,9 +98,8 @@ final class PostgresTimestamps {
 		}
 		int sign = (text.charAt(at) == '-') ? -1 : 1;
 		int seconds = 0;
-		int[] scales = { 3_600, 60, 1 };
 		int part = 0;
-		for (at++; part < scales.length; part++) {
+		for (at++; part < OFFSET_SCALES.length; part++) {
 			if (at + 2 > length) {
 				return Integer.MIN_VALUE;
 			}
@@ -105,7 +107,7 @@ final class PostgresTimestamps {
 			if (value < 0) {
 				return Integer.MIN_VALUE;
 			}
-			seconds += value * scales[part];
+			seconds += value * OFFSET_SCALES[part];
 			at += 2;
 			if (at == length) {
 				return sign * seconds;
