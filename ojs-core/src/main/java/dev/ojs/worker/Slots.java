@@ -16,11 +16,11 @@ import java.util.function.LongSupplier;
  * from its claim until its outcome is written (or rejected, or given up). A claim takes a job
  * for each free handler, plus the jobs the busy handlers are expected to reach
  * within {@value #PREFETCH_HORIZON_MILLIS} ms (the prefetch: {@code n} x that horizon / the
- * queue's average handler time, at most {@code 2n}), which wait for a handler in the queue's
- * pool. So short jobs travel in claims larger than the free handlers, while a queue of
- * 1-second jobs gets no prefetch and no job waits reserved behind one. A queue holds at most
- * {@code 2n} reservations plus its prefetch ({@code 4n} in all): when outcomes cannot be
- * written, it stops claiming. A type with its own concurrency ({@link ClaimGroup#limit}) is
+ * queue's average handler time, at most {@value #PREFETCH_FACTOR}{@code n}), which wait for a
+ * handler in the queue's pool. So short jobs travel in claims larger than the free handlers,
+ * while a queue of 1-second jobs gets no prefetch and no job waits reserved behind one. A queue
+ * holds at most {@code 2n} reservations plus its prefetch ({@code 10n} in all): when outcomes
+ * cannot be written, it stops claiming. A type with its own concurrency ({@link ClaimGroup#limit}) is
  * limited per node across every queue it is claimed from. Pollers are told when slots they
  * wait for come free.
  */
@@ -28,6 +28,13 @@ final class Slots {
 
 	/** How soon the busy handlers must be expected to reach a job claimed for them. */
 	static final long PREFETCH_HORIZON_MILLIS = 5;
+
+	/**
+	 * The prefetch is at most this many times the concurrency: what lets no-op jobs travel in
+	 * claims and completions of hundreds (at twice the concurrency a drain of them ran a quarter
+	 * slower, BENCHMARKS.md).
+	 */
+	static final int PREFETCH_FACTOR = 8;
 
 	private static final long PREFETCH_HORIZON_NANOS = TimeUnit.MILLISECONDS.toNanos(PREFETCH_HORIZON_MILLIS);
 
@@ -112,7 +119,7 @@ final class Slots {
 
 	/**
 	 * Jobs the queue's busy handlers are expected to reach within the horizon, at most
-	 * {@code 2n}; none while its handlers run and none returned within the horizon (its jobs
+	 * {@value #PREFETCH_FACTOR}{@code n}; none while its handlers run and none returned within the horizon (its jobs
 	 * may have turned long since the average was made).
 	 */
 	private int prefetch(Queue slots, int running) {
@@ -122,7 +129,7 @@ final class Slots {
 			return 0;
 		}
 		long expected = slots.concurrency * PREFETCH_HORIZON_NANOS / handlerNanos;
-		return (int) Math.min(2L * slots.concurrency, expected);
+		return (int) Math.min((long) PREFETCH_FACTOR * slots.concurrency, expected);
 	}
 
 	/** Handlers of {@code queue} running now (claimed jobs waiting for one are not counted). */

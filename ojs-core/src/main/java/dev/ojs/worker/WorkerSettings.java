@@ -39,9 +39,8 @@ public record WorkerSettings(@Nullable String nodeId, Map<String, Integer> queue
 
 	/**
 	 * Concurrency of a handler's queue that is not configured, unless given. A claim takes the
-	 * queue's free slots plus, for short jobs, a prefetch of up to twice this ({@link Slots}),
-	 * so a claim round trip carries many short jobs: with 32, a node drains no-op jobs at about
-	 * 55–59% of its best rate (BENCHMARKS.md).
+	 * queue's free slots plus, for short jobs, a prefetch of up to eight times this
+	 * ({@link Slots}), so a claim round trip carries many short jobs (BENCHMARKS.md).
 	 */
 	public static final int DEFAULT_QUEUE_CONCURRENCY = 32;
 

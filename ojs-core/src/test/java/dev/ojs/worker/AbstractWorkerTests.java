@@ -978,12 +978,13 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 				List.of(handler(TYPE, (attempt) -> runs.incrementAndGet())), settings("node-1", 4), this.listener,
 				RetryDelayOverride.NONE));
 		try {
-			this.store.insert(IntStream.range(0, 40).mapToObj((i) -> job(TYPE).build()).toList());
-			// concurrency 4: 2 x 4 reservations plus a prefetch of 2 x 4 (instant handlers), then nothing (a
+			this.store.insert(IntStream.range(0, 100).mapToObj((i) -> job(TYPE).build()).toList());
+			// concurrency 4: 2 x 4 reservations plus a prefetch of 8 x 4 (instant handlers), then nothing (a
 			// queue without a concurrency limit is not handed over, so the completion at the gate takes no slot)
-			await().atMost(TIMEOUT).until(() -> runs.get() >= 16);
+			int most = 2 * 4 + Slots.PREFETCH_FACTOR * 4;
+			await().atMost(TIMEOUT).until(() -> runs.get() >= most);
 			Thread.sleep(500);
-			assertThat(runs.get()).as("attempts run while no outcome could be written").isEqualTo(16);
+			assertThat(runs.get()).as("attempts run while no outcome could be written").isEqualTo(most);
 			assertThat(worker.status().activeByQueue()).containsEntry("default", 0);
 			Thread opener = new Thread(() -> {
 				try {
@@ -1005,7 +1006,7 @@ abstract class AbstractWorkerTests extends DatabaseTests {
 		// the gate may open before the poller stops (stop closes the LISTEN connection first)
 		assertThat(states.get(JobState.COMPLETED)).as("every attempt run was written").isEqualTo((long) runs.get());
 		assertThat(states.getOrDefault(JobState.COMPLETED, 0L) + states.getOrDefault(JobState.AVAILABLE, 0L))
-			.isEqualTo(40L);
+			.isEqualTo(100L);
 	}
 
 	// ---- helpers

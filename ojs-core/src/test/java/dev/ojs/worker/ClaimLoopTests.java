@@ -91,20 +91,21 @@ class ClaimLoopTests {
 		}));
 		awaitCompleted(ids);
 		assertThat(mostAtOnce.get()).isBetween(1, 4);
-		// the prefetch: up to twice the concurrency beyond the free handlers
-		assertThat(this.store.claimLimits).allSatisfy((limit) -> assertThat(limit).isBetween(1, 12));
+		// the prefetch: up to eight times the concurrency beyond the free handlers
+		assertThat(this.store.claimLimits).allSatisfy((limit) -> assertThat(limit).isBetween(1, 4 + Slots.PREFETCH_FACTOR * 4));
 		assertThat(this.store.claimLimits).anySatisfy((limit) -> assertThat(limit).isGreaterThan(4));
 	}
 
 	@Test
 	void aBacklogIsClaimedInFullBatchesBackToBack() {
-		List<String> ids = IntStream.range(0, 200).mapToObj((i) -> this.store.add("t", "default").id()).toList();
+		List<String> ids = IntStream.range(0, 1000).mapToObj((i) -> this.store.add("t", "default").id()).toList();
 		// a one-minute poll interval: only claims that come back full keep the poller going
 		start(settings(Map.of("default", 20), Duration.ofMinutes(1)), handler("t", "default", 0, (attempt) -> {
 		}));
 		awaitCompleted(ids);
-		// each claim takes at most 60: 20 free handlers and a prefetch of up to 40
-		assertThat(this.store.claimLimits).hasSizeGreaterThanOrEqualTo(4).allSatisfy((limit) -> assertThat(limit).isLessThanOrEqualTo(60));
+		// each claim takes at most 180: 20 free handlers and a prefetch of up to 160
+		assertThat(this.store.claimLimits).hasSizeGreaterThanOrEqualTo(6)
+			.allSatisfy((limit) -> assertThat(limit).isLessThanOrEqualTo(20 + Slots.PREFETCH_FACTOR * 20));
 	}
 
 	@Test

@@ -24,6 +24,9 @@ class SlotsTests {
 
 	private static final int CONCURRENCY = 32;
 
+	/** The most the busy handlers of 20 µs jobs are expected to reach within the horizon. */
+	private static final int PREFETCH = Slots.PREFETCH_FACTOR * CONCURRENCY;
+
 	private final FakeWorkerStore store = new FakeWorkerStore();
 
 	private final HandlerRegistration registration = new HandlerRegistration("t", "default", 0, null, (attempt) -> {
@@ -45,10 +48,10 @@ class SlotsTests {
 	}
 
 	@Test
-	void shortJobsAreClaimedAheadOfTheBusyHandlersUpToTwiceTheConcurrency() {
+	void shortJobsAreClaimedAheadOfTheBusyHandlersUpToEightTimesTheConcurrency() {
 		returnHandlers(8, Duration.ofNanos(20_000));
-		assertThat(this.slots.free("default")).isEqualTo(3 * CONCURRENCY);
-		claim(3 * CONCURRENCY);
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY + PREFETCH).isEqualTo(9 * CONCURRENCY);
+		claim(CONCURRENCY + PREFETCH);
 		assertThat(this.slots.free("default")).isZero();
 		assertThat(this.slots.running("default")).as("handlers running, not jobs waiting for one").isEqualTo(CONCURRENCY);
 	}
@@ -64,7 +67,7 @@ class SlotsTests {
 	void noPrefetchWhileTheHandlersRunAndNoneReturnedWithinTheHorizon() {
 		returnHandlers(8, Duration.ofNanos(20_000));
 		claim(CONCURRENCY / 2);
-		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY / 2 + 2 * CONCURRENCY);
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY / 2 + PREFETCH);
 		// the jobs turned long: nothing returned for longer than the horizon
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(Slots.PREFETCH_HORIZON_MILLIS + 1));
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY / 2);
@@ -77,13 +80,13 @@ class SlotsTests {
 		claim(CONCURRENCY);
 		assertThat(this.slots.free("default")).isZero();
 		this.slots.handlerReturned(attempt(), true, 20_000);
-		assertThat(this.slots.free("default")).isEqualTo(1 + 2 * CONCURRENCY);
+		assertThat(this.slots.free("default")).isEqualTo(1 + PREFETCH);
 	}
 
 	@Test
 	void theAverageFollowsTheLatestHandlers() {
 		returnHandlers(1, Duration.ofNanos(20_000));
-		assertThat(this.slots.free("default")).isEqualTo(3 * CONCURRENCY);
+		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY + PREFETCH);
 		// 1-second jobs: each return moves the average an eighth of the way, to about 125 ms after
 		// the first (32 x 5 ms / 125 ms: one job ahead), then towards a second
 		returnHandlers(1, Duration.ofSeconds(1));
@@ -95,14 +98,14 @@ class SlotsTests {
 	@Test
 	void atMostTheConcurrencyOfOutcomesWaitForTheCompleter() {
 		returnHandlers(8, Duration.ofNanos(20_000));
-		claim(3 * CONCURRENCY);
-		// every handler returned, every outcome waits for the completer: 3n held of 2n + prefetch
-		for (int i = 0; i < 3 * CONCURRENCY; i++) {
+		claim(CONCURRENCY + PREFETCH);
+		// every handler returned, every outcome waits for the completer: n + prefetch held of 2n + prefetch
+		for (int i = 0; i < CONCURRENCY + PREFETCH; i++) {
 			this.slots.handlerReturned(attempt(), true, 20_000);
 		}
 		assertThat(this.slots.free("default")).isEqualTo(CONCURRENCY);
 		claim(CONCURRENCY);
-		assertThat(this.slots.free("default")).as("4n reservations at most").isZero();
+		assertThat(this.slots.free("default")).as("2n + prefetch reservations at most").isZero();
 	}
 
 	/**
