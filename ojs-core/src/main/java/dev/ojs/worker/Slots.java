@@ -31,7 +31,7 @@ final class Slots {
 
 	/**
 	 * The prefetch is at most this many times the concurrency: what lets no-op jobs travel in
-	 * claims and completions of hundreds (at twice the concurrency a drain of them ran a quarter
+	 * claims and completions of hundreds (at twice the concurrency a drain of them ran a fifth
 	 * slower, BENCHMARKS.md).
 	 */
 	static final int PREFETCH_FACTOR = 8;
