@@ -20,9 +20,9 @@ import java.util.function.LongSupplier;
  * handler in the queue's pool. So short jobs travel in claims larger than the free handlers,
  * while a queue of 1-second jobs gets no prefetch and no job waits reserved behind one. A queue
  * holds at most {@code 2n} reservations plus its prefetch ({@code 10n} in all): when outcomes
- * cannot be written, it stops claiming. A type with its own concurrency ({@link ClaimGroup#limit}) is
- * limited per node across every queue it is claimed from. Pollers are told when slots they
- * wait for come free.
+ * cannot be written, it stops claiming. A type with its own concurrency
+ * ({@link ClaimGroup#limit}) is limited per node across every queue it is claimed from.
+ * Pollers are told when slots they wait for come free.
  */
 final class Slots {
 
@@ -119,8 +119,8 @@ final class Slots {
 
 	/**
 	 * Jobs the queue's busy handlers are expected to reach within the horizon, at most
-	 * {@value #PREFETCH_FACTOR}{@code n}; none while its handlers run and none returned within the horizon (its jobs
-	 * may have turned long since the average was made).
+	 * {@value #PREFETCH_FACTOR}{@code n}; none while its handlers run and none returned within
+	 * the horizon (its jobs may have turned long since the average was made).
 	 */
 	private int prefetch(Queue slots, int running) {
 		long handlerNanos = slots.handlerNanos.get();
