@@ -3,13 +3,18 @@ package dev.ojs.jdbc;
 import java.util.regex.Pattern;
 
 /**
- * How the JDBC store names its table.
+ * How the JDBC store names its table, and how its claims commit.
  *
  * @param tablePrefix prefix of the job table {@code <prefix>jobs}: an identifier
  * ({@code [A-Za-z_][A-Za-z0-9_]*}) of at most 40 characters, default {@code "ojs_"}; the
  * only text from configuration ever spliced into SQL, so it is validated here, once
+ * @param durableClaims whether a claim that commits on its own waits for its commit to be
+ * flushed to PostgreSQL's write-ahead log; by default it does not ({@code synchronous_commit}
+ * off for that transaction alone): a claim undone by a crash of the database server leaves
+ * its jobs as they were before it, and the completions of those attempts are refused (they
+ * are guarded by attempt and owner). Enqueues and outcomes always wait for their flush.
  */
-public record JdbcStoreSettings(String tablePrefix) {
+public record JdbcStoreSettings(String tablePrefix, boolean durableClaims) {
 
 	/** What a table prefix may be: an unquoted SQL identifier start, at most 40 characters. */
 	public static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
@@ -22,6 +27,11 @@ public record JdbcStoreSettings(String tablePrefix) {
 			throw new IllegalArgumentException(
 					"Table prefix must match [A-Za-z_][A-Za-z0-9_]* and have at most 40 characters: " + tablePrefix);
 		}
+	}
+
+	/** Settings with this table prefix, claims not waiting for their flush. */
+	public JdbcStoreSettings(String tablePrefix) {
+		this(tablePrefix, false);
 	}
 
 	/** Prefix {@value #DEFAULT_TABLE_PREFIX}. */

@@ -15,6 +15,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
 import dev.ojs.job.Job;
 
 /**
@@ -83,7 +85,7 @@ final class PostgresClaimSql extends ClaimSql {
 
 	private List<Job> claim(String nodeId, String queue, Map<String, Duration> visibilityByType, int limit,
 			Instant now, ClaimCursors.@Nullable Cursor resumeAfter, Collection<String> excludedKeys) {
-		String sql = claimSql(visibilityByType, resumeAfter != null, !excludedKeys.isEmpty());
+		String sql = claimSql(visibilityByType, resumeAfter != null, !excludedKeys.isEmpty(), flushFree());
 		List<Job> jobs = this.jdbc.query(con -> {
 			// a generic plan cached while the table was small joins the claimed ids to a scan of
 			// the whole table (57 ms per claim at 180,000 jobs, BENCHMARKS.md)
@@ -93,6 +95,15 @@ final class PostgresClaimSql extends ClaimSql {
 		}, this.rows.lazily());
 		jobs.sort(JobRows.CLAIM_ORDER);
 		return jobs;
+	}
+
+	/**
+	 * Whether this claim's commit may skip waiting for its flush: a claim committing on its
+	 * own (not in a limit's or a completion's transaction) unless claims are durable
+	 * ({@link JdbcStoreSettings#durableClaims}).
+	 */
+	boolean flushFree() {
+		return !this.settings.durableClaims() && !TransactionSynchronizationManager.hasResource(this.dataSource);
 	}
 
 	/** Binds {@link #claimSql}'s parameters. */
@@ -138,9 +149,11 @@ final class PostgresClaimSql extends ClaimSql {
 	 * single range over the queue would walk all of them, as {@code priority} comes before
 	 * {@code scheduled_at}), nor the dead entries a second time. With {@code resume},
 	 * only the rest of one priority after a claim-order key
-	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range).
+	 * ({@code priority = ? AND (scheduled_at, id) > (?, ?)}, an index range). With
+	 * {@code flushFree}, the claim's transaction commits without waiting for the WAL flush
+	 * ({@code set_config('synchronous_commit', 'off', true)}, evaluated once).
 	 */
-	String claimSql(Map<String, Duration> visibilityByType, boolean resume, boolean excludesKeys) {
+	String claimSql(Map<String, Duration> visibilityByType, boolean resume, boolean excludesKeys, boolean flushFree) {
 		String due = " state IN (" + CLAIMABLE + ") AND queue = ? AND scheduled_at <= ?" + NOT_EXPIRED
 				+ (anyType(visibilityByType) ? "" : " AND type = ANY(?)")
 				+ (excludesKeys ? " AND (concurrency_key IS NULL OR concurrency_key <> ALL(?))" : "") + sequenceFilter("c");
@@ -160,7 +173,9 @@ final class PostgresClaimSql extends ClaimSql {
 						+ " ORDER BY d.priority DESC, d.scheduled_at, d.id LIMIT ?)";
 		return select + " UPDATE " + this.table + " j SET state = 'active', attempt = j.attempt + 1, locked_by = ?,"
 				+ " started_at = ?, locked_until = " + lockedUntilExpression(visibilityByType, "j.type")
-				+ " FROM due WHERE j.id = due.id RETURNING " + J_COLUMNS;
+				+ " FROM due WHERE j.id = due.id"
+				+ (flushFree ? " AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL" : "")
+				+ " RETURNING " + J_COLUMNS;
 	}
 
 }

@@ -25,6 +25,8 @@ import org.postgresql.PGResultSetMetaData;
 import org.postgresql.PGStatement;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
@@ -83,6 +85,45 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 					assertThat(read).as(zone + ", prepareThreshold " + threshold).containsExactlyElementsOf(instants);
 				}
 			}
+		}
+	}
+
+	/**
+	 * A claim that commits on its own does not wait for its WAL flush, for its transaction
+	 * alone: the connection's next transactions wait again. In a transaction of the store's
+	 * (a limit's, a completion's), or with durable claims, it waits.
+	 */
+	@Test
+	void aClaimOnItsOwnSkipsTheFlushForItsOwnTransactionOnly() throws SQLException {
+		this.store.insert(List.of(job("email.send").build()));
+		PostgresClaimSql dialect = (PostgresClaimSql) this.store.dialect().claims();
+		try (Connection con = this.schema.dataSource().getConnection()) {
+			String before = synchronousCommit(con);
+			con.setAutoCommit(false);
+			try (PreparedStatement ps = con.prepareStatement(dialect.claimSql(EMAIL, false, false, true))) {
+				dialect.bindClaim(con, ps, "node-a", "default", EMAIL, 10, this.store.now(), null, List.of());
+				try (ResultSet rs = ps.executeQuery()) {
+					assertThat(rs.next()).as("claimed").isTrue();
+				}
+			}
+			assertThat(synchronousCommit(con)).isEqualTo("off");
+			con.commit();
+			assertThat(synchronousCommit(con)).isEqualTo(before).isNotEqualTo("off");
+			con.commit();
+			con.setAutoCommit(true);
+		}
+		assertThat(dialect.flushFree()).isTrue();
+		new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()))
+			.executeWithoutResult((status) -> assertThat(dialect.flushFree()).as("in a transaction").isFalse());
+		JdbcJobStore durable = new JdbcJobStore(this.schema.dataSource(),
+				new JdbcStoreSettings(this.schema.settings().tablePrefix(), true));
+		assertThat(((PostgresClaimSql) durable.dialect().claims()).flushFree()).as("durable claims").isFalse();
+	}
+
+	private static String synchronousCommit(Connection con) throws SQLException {
+		try (Statement statement = con.createStatement(); ResultSet rs = statement.executeQuery("SHOW synchronous_commit")) {
+			rs.next();
+			return rs.getString(1);
 		}
 	}
 
@@ -503,7 +544,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 
 	private String explainClaim(PostgresClaimSql dialect, ClaimCursors.Cursor resumeAfter) {
 		Map<String, Duration> types = EMAIL;
-		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null, false);
+		String sql = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + dialect.claimSql(types, resumeAfter != null, false, true);
 		return String.join("\n", new JdbcTemplate(this.schema.dataSource()).query((con) -> {
 			java.sql.PreparedStatement ps = con.prepareStatement(sql);
 			dialect.bindClaim(con, ps, "node-explain", "default", types, 50, this.store.now(), resumeAfter, List.of());

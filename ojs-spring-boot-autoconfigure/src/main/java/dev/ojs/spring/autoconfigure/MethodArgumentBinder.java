@@ -7,9 +7,12 @@ import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.deser.AbstractDeserializer;
@@ -22,12 +25,19 @@ import dev.ojs.spring.JobContext;
  * Binds a job's JSON {@code args} array positionally to a handler method's parameters
  * through Jackson, using their generic types; a {@link JobContext} parameter (at most one,
  * anywhere) is supplied instead and consumes no argument.
+ * <p>
+ * Each argument is read straight from the array's tokens by a reader made once per parameter
+ * (its deserializer found once). Arguments that do not fit are read again as a tree, which
+ * names the argument and the reason in the {@link ArgumentBindingException}.
  */
 final class MethodArgumentBinder {
 
 	private final JsonMapper jsonMapper;
 
 	private final JavaType[] types;
+
+	/** A reader per JSON parameter, by parameter index ({@code null} at the context's). */
+	private final @Nullable ObjectReader[] readers;
 
 	private final int contextIndex;
 
@@ -41,6 +51,7 @@ final class MethodArgumentBinder {
 		Parameter[] parameters = method.getParameters();
 		Type[] genericTypes = method.getGenericParameterTypes();
 		this.types = new JavaType[parameters.length];
+		this.readers = new ObjectReader[parameters.length];
 		int context = -1;
 		for (int i = 0; i < parameters.length; i++) {
 			if (parameters[i].getType() == JobContext.class) {
@@ -52,6 +63,9 @@ final class MethodArgumentBinder {
 			}
 			this.types[i] = jsonMapper.constructType(genericTypes[i]);
 			checkBindable(i, parameters[i], this.types[i]);
+			// an argument is followed by the array's next tokens
+			this.readers[i] = jsonMapper.readerFor(this.types[i])
+				.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 		}
 		this.contextIndex = context;
 		this.jsonArgumentCount = parameters.length - ((context != -1) ? 1 : 0);
@@ -106,6 +120,43 @@ final class MethodArgumentBinder {
 	 * @throws ArgumentBindingException when the arguments do not match the parameters
 	 */
 	@Nullable Object[] bind(String argsJson, JobContext context) {
+		@Nullable Object[] bound = read(argsJson, context);
+		return (bound != null) ? bound : readTree(argsJson, context);
+	}
+
+	/** The arguments read from the array's tokens, or {@code null} when they do not fit the parameters. */
+	private @Nullable Object @Nullable [] read(String argsJson, JobContext context) {
+		Object[] result = new Object[this.types.length];
+		try (JsonParser parser = this.jsonMapper.createParser(argsJson)) {
+			if (parser.nextToken() != JsonToken.START_ARRAY) {
+				return null;
+			}
+			for (int i = 0; i < this.types.length; i++) {
+				if (i == this.contextIndex) {
+					result[i] = context;
+					continue;
+				}
+				JsonToken token = parser.nextToken();
+				if (token == JsonToken.END_ARRAY || token == null) {
+					return null;
+				}
+				result[i] = this.readers[i].readValue(parser);
+				if (result[i] == null && this.types[i].isPrimitive()) {
+					return null;
+				}
+			}
+			return (parser.nextToken() == JsonToken.END_ARRAY && parser.nextToken() == null) ? result : null;
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * The arguments read through a tree of the whole array: slower, and names the argument
+	 * that does not fit.
+	 */
+	private @Nullable Object[] readTree(String argsJson, JobContext context) {
 		JsonNode args;
 		try {
 			args = this.jsonMapper.readTree(argsJson);

@@ -93,7 +93,8 @@ public final class OjsAutoConfiguration {
 	JdbcJobStore ojsJobStore(ObjectProvider<DataSource> dataSource,
 			@OjsDataSource ObjectProvider<DataSource> ojsDataSource, OjsProperties properties) {
 		DataSource jobsDataSource = getDataSource(dataSource, ojsDataSource);
-		JdbcStoreSettings settings = new JdbcStoreSettings(properties.getJdbc().getTablePrefix());
+		JdbcStoreSettings settings = new JdbcStoreSettings(properties.getJdbc().getTablePrefix(),
+				properties.getJdbc().isDurableClaims());
 		try {
 			JdbcSchema.verify(jobsDataSource, settings);
 		}

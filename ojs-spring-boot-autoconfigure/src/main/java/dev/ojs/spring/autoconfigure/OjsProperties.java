@@ -296,6 +296,14 @@ public class OjsProperties implements Validator {
 		 */
 		private String tablePrefix = JdbcStoreSettings.DEFAULT_TABLE_PREFIX;
 
+		/**
+		 * Whether a claim waits for its commit to reach PostgreSQL's write-ahead log on disk.
+		 * By default it does not: a crash of the database server within the WAL writer's
+		 * delay undoes the claim, and its jobs are claimed again with their attempt not
+		 * consumed. Enqueues and outcomes always wait. No effect on other databases.
+		 */
+		private boolean durableClaims;
+
 		public DatabaseInitializationMode getInitializeSchema() {
 			return this.initializeSchema;
 		}
@@ -310,6 +318,14 @@ public class OjsProperties implements Validator {
 
 		public void setTablePrefix(String tablePrefix) {
 			this.tablePrefix = tablePrefix;
+		}
+
+		public boolean isDurableClaims() {
+			return this.durableClaims;
+		}
+
+		public void setDurableClaims(boolean durableClaims) {
+			this.durableClaims = durableClaims;
 		}
 
 	}

@@ -1,6 +1,8 @@
 package dev.ojs.spring.autoconfigure;
 
 import java.lang.reflect.Method;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -64,6 +66,20 @@ class MethodArgumentBinderTests {
 		Instant at = Instant.parse("2024-05-01T10:15:30.123456Z");
 		String json = this.jsonMapper.writeValueAsString(List.of(at, LocalDate.of(2024, 5, 1), Duration.ofMillis(1500)));
 		assertThat(bind("time", json)).containsExactly(at, LocalDate.of(2024, 5, 1), Duration.ofMillis(1500));
+	}
+
+	@Test
+	void bindsDecimalsAsWritten() {
+		// read from the tokens, not through a tree of doubles
+		assertThat(bind("decimal", "[0.1000000000000000055511151231257827, 12345678901234567890123]"))
+			.containsExactly(new BigDecimal("0.1000000000000000055511151231257827"),
+					new BigInteger("12345678901234567890123"));
+	}
+
+	@Test
+	void tooManyArgumentsIsABindingFailure() {
+		assertThatExceptionOfType(ArgumentBindingException.class).isThrownBy(() -> bind("decimal", "[1, 2, 3]"))
+			.withMessageContaining("takes 2 argument(s) but the job has 3");
 	}
 
 	@Test
@@ -197,6 +213,9 @@ class MethodArgumentBinderTests {
 		}
 
 		void time(Instant instant, LocalDate date, Duration duration) {
+		}
+
+		void decimal(BigDecimal amount, BigInteger count) {
 		}
 
 		void withContext(String a, JobContext context, int b) {

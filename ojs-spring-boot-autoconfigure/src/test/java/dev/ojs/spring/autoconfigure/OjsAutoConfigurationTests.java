@@ -196,6 +196,14 @@ class OjsAutoConfigurationTests {
 	}
 
 	@Test
+	void claimsSkipTheirFlushUnlessDurableClaimsAreSet() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(JdbcJobStore.class).settings().durableClaims())
+			.isFalse());
+		this.contextRunner.withPropertyValues("ojs.jdbc.durable-claims=true")
+			.run((context) -> assertThat(context.getBean(JdbcJobStore.class).settings().durableClaims()).isTrue());
+	}
+
+	@Test
 	void disabledBacksOffEntirely() {
 		this.contextRunner.withPropertyValues("ojs.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed()
