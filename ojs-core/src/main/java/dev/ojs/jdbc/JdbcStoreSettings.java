@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  * @param durableClaims whether a claim that commits on its own waits for its commit to be
  * flushed to PostgreSQL's write-ahead log; by default it does not ({@code synchronous_commit}
  * off for that transaction alone): a claim undone by a crash of the database server leaves
- * its jobs as they were before it, and the completions of those attempts are refused (they
- * are guarded by attempt and owner). Enqueues and outcomes always wait for their flush.
+ * its jobs as they were before it, to be claimed and run again, at least once as after any
+ * crash. Enqueues and outcomes always wait for their flush.
  */
 public record JdbcStoreSettings(String tablePrefix, boolean durableClaims) {
 

@@ -1,6 +1,10 @@
 package dev.ojs.job;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The OJS job lifecycle states. Dead letters are {@link #DISCARDED} jobs whose
@@ -25,13 +29,20 @@ public enum JobState {
 	/** Cancelled before it ran. */
 	CANCELLED;
 
+	/** The states by {@link #value()}: rows read a state per job. */
+	private static final Map<String, JobState> BY_VALUE = Arrays.stream(values())
+		.collect(Collectors.toUnmodifiableMap(JobState::value, Function.identity()));
+
+	private final String value = name().toLowerCase(Locale.ROOT);
+
 	/** The lowercase name stored in the database and shown to users, e.g. {@code "retryable"}. */
 	public String value() {
-		return name().toLowerCase(Locale.ROOT);
+		return this.value;
 	}
 
 	public static JobState fromValue(String value) {
-		return valueOf(value.toUpperCase(Locale.ROOT));
+		JobState state = BY_VALUE.get(value);
+		return (state != null) ? state : valueOf(value.toUpperCase(Locale.ROOT));
 	}
 
 	public boolean isTerminal() {
