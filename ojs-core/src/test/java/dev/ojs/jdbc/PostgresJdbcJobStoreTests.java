@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,8 +26,6 @@ import org.postgresql.PGResultSetMetaData;
 import org.postgresql.PGStatement;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
@@ -36,6 +35,7 @@ import dev.ojs.job.Timestamps;
 import dev.ojs.retry.ErrorCode;
 import dev.ojs.testsupport.InterceptingDataSource;
 import dev.ojs.testsupport.TestDatabases;
+import dev.ojs.worker.WorkerStore;
 
 import static dev.ojs.testsupport.Jobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,9 +112,42 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 			con.commit();
 			con.setAutoCommit(true);
 		}
-		assertThat(dialect.flushFree()).isTrue();
-		new TransactionTemplate(new DataSourceTransactionManager(this.schema.dataSource()))
-			.executeWithoutResult((status) -> assertThat(dialect.flushFree()).as("in a transaction").isFalse());
+	}
+
+	/**
+	 * Through the store: a poller's claim, auto-committed, carries the setting; a refill claimed
+	 * in a completion's transaction does not, and that transaction commits with
+	 * {@code synchronous_commit} as the server has it, as outcomes must.
+	 */
+	@Test
+	void aCompletionThatClaimsARefillStillWaitsForItsFlush() throws Exception {
+		List<String> claims = new CopyOnWriteArrayList<>();
+		List<String> commits = new CopyOnWriteArrayList<>();
+		DataSource dataSource = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && sql.contains("SET state = 'active', attempt = j.attempt + 1")) {
+				claims.add((call.target().getAutoCommit() ? "own commit" : "in a transaction")
+						+ (sql.contains("synchronous_commit") ? ", flush-free" : ", waits"));
+			}
+			if (call.is("commit", 0)) {
+				commits.add(synchronousCommit(call.target()));
+			}
+			return call.proceed();
+		});
+		JdbcJobStore store = new JdbcJobStore(dataSource, this.schema.settings(), this.clock);
+		this.store.insert(List.of(job("email.send").build(), job("email.send").build()));
+		String before;
+		try (Connection con = this.schema.dataSource().getConnection()) {
+			before = synchronousCommit(con);
+		}
+		List<Job> first = store.claim("node-a", "default", EMAIL, 1);
+		assertThat(first).hasSize(1);
+		WorkerStore.Completed completed = store.complete(first, Map.of(), false,
+				List.of(new WorkerStore.Refill("node-a", "default", EMAIL, 1)));
+		assertThat(completed.written()).containsExactly(first.get(0).id());
+		assertThat(completed.claimed()).singleElement().satisfies((refilled) -> assertThat(refilled).hasSize(1));
+		assertThat(claims).containsExactly("own commit, flush-free", "in a transaction, waits");
+		assertThat(commits).isNotEmpty().allSatisfy((setting) -> assertThat(setting).isEqualTo(before).isNotEqualTo("off"));
 		JdbcJobStore durable = new JdbcJobStore(this.schema.dataSource(),
 				new JdbcStoreSettings(this.schema.settings().tablePrefix(), true));
 		assertThat(((PostgresClaimSql) durable.dialect().claims()).flushFree()).as("durable claims").isFalse();
