@@ -1,6 +1,7 @@
 package dev.ojs.jdbc;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -30,7 +31,11 @@ final class LimitsCache<T> {
 
 	private volatile long refreshedNanos;
 
-	private volatile boolean stale = true;
+	/** How many changes this node made; {@link #readAfter} is how many it had made when the last read began. */
+	private final AtomicLong changes = new AtomicLong(1);
+
+	/** Written after {@link #value}: a claim that sees it current sees what that read returned. */
+	private volatile long readAfter;
 
 	/** Whether the last read failed and said so. */
 	private boolean warned;
@@ -41,17 +46,25 @@ final class LimitsCache<T> {
 		this.table = table;
 	}
 
-	/** What was read, read again first when a second has passed or a limit changed. */
+	/**
+	 * What was read, read again first when a second has passed or a limit changed. A claim
+	 * that comes while another's read runs after a change waits for that read, rather than
+	 * taking what was read before the change.
+	 */
 	T get() {
-		long now = System.nanoTime();
-		if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
-			synchronized (this) {
-				if (this.stale || now - this.refreshedNanos >= REFRESH_NANOS) {
-					refresh();
-				}
-			}
+		if (current(System.nanoTime())) {
+			return this.value;
 		}
-		return this.value;
+		synchronized (this) {
+			if (!current(System.nanoTime())) {
+				refresh();
+			}
+			return this.value;
+		}
+	}
+
+	private boolean current(long now) {
+		return this.readAfter == this.changes.get() && now - this.refreshedNanos < REFRESH_NANOS;
 	}
 
 	/** What was read last, without reading. */
@@ -61,12 +74,12 @@ final class LimitsCache<T> {
 
 	/** A limit changed on this node: read again before the next claim. */
 	void changed() {
-		this.stale = true;
+		this.changes.incrementAndGet();
 	}
 
 	private void refresh() {
-		// cleared before the read: a limit changed while it runs has the next claim read again
-		this.stale = false;
+		// taken before the read: a limit changed while it runs has the next claim read again
+		long changes = this.changes.get();
 		try {
 			this.value = this.read.get();
 			this.warned = false;
@@ -79,6 +92,7 @@ final class LimitsCache<T> {
 			this.warned = true;
 		}
 		this.refreshedNanos = System.nanoTime();
+		this.readAfter = changes;
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.ojs.jdbc;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -49,6 +52,34 @@ class LimitsCacheTests {
 		assertThat(cache.get().get()).isEqualTo("reports=3");
 	}
 
+	/**
+	 * A claim that comes while another thread reads after a change waits for that read: it
+	 * does not take what was read before the change (an HTTP fetch of a queue limited a moment
+	 * ago, while a poller's read ran, was once claimed as if the queue had no limit).
+	 */
+	@Test
+	void aClaimDuringAReadAfterAChangeWaitsForThatRead() throws Exception {
+		CountDownLatch reading = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		LimitsCache<String> cache = new LimitsCache<>(() -> {
+			if (read().equals("reports=3")) {
+				reading.countDown();
+				await(release);
+			}
+			return this.stored.get();
+		}, "initial", "ojs_queues");
+		assertThat(cache.get()).isEqualTo("none");
+		this.stored.set("reports=3");
+		cache.changed();
+		CompletableFuture<String> poller = CompletableFuture.supplyAsync(cache::get);
+		assertThat(reading.await(10, TimeUnit.SECONDS)).as("the poller's read began").isTrue();
+		CompletableFuture<String> fetch = CompletableFuture.supplyAsync(cache::get);
+		release.countDown();
+		assertThat(fetch.get(10, TimeUnit.SECONDS)).isEqualTo("reports=3");
+		assertThat(poller.get(10, TimeUnit.SECONDS)).isEqualTo("reports=3");
+		assertThat(this.reads).as("the fetch took the poller's read").hasValue(2);
+	}
+
 	@Test
 	void aFailedReadKeepsWhatWasReadLast() {
 		LimitsCache<String> cache = new LimitsCache<>(() -> {
@@ -61,6 +92,15 @@ class LimitsCacheTests {
 		cache.changed();
 		assertThat(cache.get()).isEqualTo("none");
 		assertThat(cache.last()).isEqualTo("none");
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private String read() {
