@@ -35,7 +35,8 @@ import dev.ojs.job.WorkflowPlace;
  * ({@link PostgresInsertSql}, {@link MariaDbInsertSql}, {@link H2InsertSql}). An insert is
  * atomic: in the caller's transaction, as one auto-committed statement, or in a transaction
  * of its own. Workers are told of the jobs inserted as the insert commits: this store's
- * through {@link InsertCallbacks}, on PostgreSQL every process's through {@code NOTIFY}.
+ * through {@link InsertCallbacks}, on PostgreSQL every process's through a {@code NOTIFY} that
+ * follows the commit ({@link PostgresNotifier}).
  */
 abstract class InsertSql extends SqlSupport {
 
@@ -158,14 +159,10 @@ abstract class InsertSql extends SqlSupport {
 				queues.add(row.queue());
 			}
 		}
-		Collection<String> notify = (notifyChannel() != null) ? queues : List.of();
 		if (!plain.isEmpty()) {
-			insertPlain(plain, notify);
+			insertPlain(plain);
 		}
-		else if (!notify.isEmpty()) {
-			notifyInserted(notify);
-		}
-		this.listeners.inserted(queues);
+		claimable(queues);
 		return List.of(ids);
 	}
 
@@ -260,11 +257,8 @@ abstract class InsertSql extends SqlSupport {
 
 	// ---- rows without unique keys
 
-	/**
-	 * Inserts rows without unique keys and notifies listening workers of {@code notify}
-	 * queues (on platforms that can).
-	 */
-	void insertPlain(List<InsertRow> rows, Collection<String> notify) {
+	/** Inserts rows without unique keys. */
+	void insertPlain(List<InsertRow> rows) {
 		for (List<InsertRow> chunk : chunks(rows, CHUNK)) {
 			boolean placed = InsertRow.anyPlaced(chunk);
 			this.jdbc.update(insertSql(chunk.size(), placed), ps -> {
@@ -386,7 +380,7 @@ abstract class InsertSql extends SqlSupport {
 	 * queues may be claimable: inserted, activated, or let through by a freed slot.
 	 */
 	void claimable(Collection<String> queues) {
-		if (notifyChannel() != null) {
+		if (notifyChannel() != null && !queues.isEmpty()) {
 			notifyInserted(queues);
 		}
 		this.listeners.inserted(queues);
@@ -397,7 +391,7 @@ abstract class InsertSql extends SqlSupport {
 		return this.listeners.listen(onInsert);
 	}
 
-	/** Tells listening workers that jobs were inserted into these queues (PostgreSQL only). */
+	/** Tells other processes' workers, once the caller's transaction commits, that jobs of these queues may be claimable (PostgreSQL only). */
 	void notifyInserted(Collection<String> queues) {
 	}
 

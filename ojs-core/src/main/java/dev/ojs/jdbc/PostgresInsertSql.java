@@ -15,8 +15,8 @@ import dev.ojs.job.WorkflowPlace;
 
 /**
  * Job inserts on PostgreSQL: one {@code INSERT ... SELECT ... FROM unnest(arrays)} per
- * {@value #UNNEST_CHUNK} rows, the {@code NOTIFY} for the batch riding in the same statement
- * ({@code WITH ins AS (INSERT ...) SELECT pg_notify(...)}) and delivered on commit only.
+ * {@value #UNNEST_CHUNK} rows; the {@code NOTIFY} that tells other processes follows the
+ * commit ({@link PostgresNotifier}).
  * Unique keys: {@code INSERT ... ON CONFLICT (type, unique_key) WHERE <live> DO NOTHING}
  * against the partial unique index. In a REPEATABLE READ or SERIALIZABLE transaction whose
  * snapshot predates a conflicting holder, PostgreSQL raises a serialization failure instead
@@ -43,6 +43,8 @@ final class PostgresInsertSql extends InsertSql {
 
 	/** {@link #uniformInsert} of the jobs of one workflow, which differ in their step too. */
 	private final String placedUniformInsert;
+
+	private final PostgresNotifier notifier = new PostgresNotifier(this::sendNotify);
 
 	PostgresInsertSql(SqlSupport shared) {
 		// one channel per job table
@@ -81,6 +83,10 @@ final class PostgresInsertSql extends InsertSql {
 
 	@Override
 	void notifyInserted(Collection<String> queues) {
+		this.notifier.owe(queues);
+	}
+
+	private void sendNotify(Collection<String> queues) {
 		this.jdbc.query(con -> {
 			PreparedStatement ps = con.prepareStatement(NOTIFY);
 			bindNotify(con, ps, 1, queues);
@@ -94,16 +100,12 @@ final class PostgresInsertSql extends InsertSql {
 	 * column whatever the number of rows, so PostgreSQL parses and plans one short statement
 	 * (a prepared one, as the text never changes) instead of thirteen parameters per row. A
 	 * batch whose rows differ only in id and arguments (what {@code enqueueAll} makes) binds
-	 * the shared values once. The last statement also sends one NOTIFY per queue in
-	 * {@code notify}.
+	 * the shared values once.
 	 */
 	@Override
-	void insertPlain(List<InsertRow> rows, Collection<String> notify) {
-		List<List<InsertRow>> chunks = chunks(rows, UNNEST_CHUNK);
-		for (int i = 0; i < chunks.size(); i++) {
-			List<InsertRow> chunk = chunks.get(i);
-			Collection<String> notifyNow = (i == chunks.size() - 1) ? notify : List.of();
-			this.jdbc.execute((Connection con) -> insertStatement(con, chunk, notifyNow), PreparedStatement::execute);
+	void insertPlain(List<InsertRow> rows) {
+		for (List<InsertRow> chunk : chunks(rows, UNNEST_CHUNK)) {
+			this.jdbc.execute((Connection con) -> insertStatement(con, chunk), PreparedStatement::execute);
 		}
 	}
 
@@ -112,16 +114,17 @@ final class PostgresInsertSql extends InsertSql {
 		return rows <= UNNEST_CHUNK;
 	}
 
-	private PreparedStatement insertStatement(Connection con, List<InsertRow> rows, Collection<String> notify)
-			throws SQLException {
+	private PreparedStatement insertStatement(Connection con, List<InsertRow> rows) throws SQLException {
 		boolean uniform = uniform(rows);
 		boolean placed = InsertRow.anyPlaced(rows);
 		String insert = uniform ? (placed ? this.placedUniformInsert : this.uniformInsert)
 				: (placed ? this.placedUnnestInsert : this.unnestInsert);
-		PreparedStatement ps = con.prepareStatement(notify.isEmpty() ? insert : "WITH ins AS (" + insert + ") " + NOTIFY);
-		int index = uniform ? bindUniform(con, ps, rows, placed) : bindUnnest(con, ps, rows, placed);
-		if (!notify.isEmpty()) {
-			bindNotify(con, ps, index, notify);
+		PreparedStatement ps = con.prepareStatement(insert);
+		if (uniform) {
+			bindUniform(con, ps, rows, placed);
+		}
+		else {
+			bindUnnest(con, ps, rows, placed);
 		}
 		return ps;
 	}

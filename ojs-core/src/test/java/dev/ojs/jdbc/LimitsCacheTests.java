@@ -64,7 +64,7 @@ class LimitsCacheTests {
 		LimitsCache<String> cache = new LimitsCache<>(() -> {
 			if (read().equals("reports=3")) {
 				reading.countDown();
-				await(release);
+				AbstractJdbcWorkflowStoreTests.await(release);
 			}
 			return this.stored.get();
 		}, "initial", "ojs_queues");
@@ -92,15 +92,6 @@ class LimitsCacheTests {
 		cache.changed();
 		assertThat(cache.get()).isEqualTo("none");
 		assertThat(cache.last()).isEqualTo("none");
-	}
-
-	private static void await(CountDownLatch latch) {
-		try {
-			latch.await(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	private String read() {

@@ -26,6 +26,8 @@ import org.postgresql.PGResultSetMetaData;
 import org.postgresql.PGStatement;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.ErrorEntry;
@@ -151,6 +153,36 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 		JdbcJobStore durable = new JdbcJobStore(this.schema.dataSource(),
 				new JdbcStoreSettings(this.schema.settings().tablePrefix(), true));
 		assertThat(((PostgresClaimSql) durable.dialect().claims()).flushFree()).as("durable claims").isFalse();
+	}
+
+	/**
+	 * An insert's transaction sends no {@code NOTIFY} (whose lock it would hold until its
+	 * commit is flushed): the notification follows its commit, from a connection of its own.
+	 */
+	@Test
+	void anInsertNotifiesOtherProcessesAfterItsCommitFromItsOwnConnection() throws Exception {
+		List<String> notifies = new CopyOnWriteArrayList<>();
+		DataSource dataSource = new InterceptingDataSource(this.schema.dataSource(), (call) -> {
+			String sql = call.sql();
+			if (sql != null && sql.contains("pg_notify")) {
+				notifies.add((call.target().getAutoCommit() ? "own commit" : "in a transaction") + " on "
+						+ Thread.currentThread().getName());
+			}
+			return call.proceed();
+		});
+		JdbcJobStore store = new JdbcJobStore(dataSource, this.schema.settings(), this.clock);
+		BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+		try (PostgresNotifications listener = PostgresNotifications.start(this.schema.dataSource(),
+				this.schema.tableName(), (queue) -> heard.add(String.valueOf(queue)), 200)) {
+			assertThat(heard.poll(10, TimeUnit.SECONDS)).as("connected").isEqualTo("null");
+			new TransactionTemplate(new DataSourceTransactionManager(dataSource)).executeWithoutResult((status) -> {
+				store.insert(List.of(job("email.send").queue("mail").build(), job("email.send").queue("sms").build()));
+				assertThat(notifies).as("before the commit").isEmpty();
+			});
+			assertThat(List.of(heard.poll(10, TimeUnit.SECONDS), heard.poll(10, TimeUnit.SECONDS)))
+				.containsExactlyInAnyOrder("mail", "sms");
+			assertThat(notifies).containsExactly("own commit on ojs-notify");
+		}
 	}
 
 	private static String synchronousCommit(Connection con) throws SQLException {
