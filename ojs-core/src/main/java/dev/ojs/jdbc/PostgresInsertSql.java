@@ -89,7 +89,8 @@ final class PostgresInsertSql extends InsertSql {
 	private void sendNotify(Collection<String> queues) {
 		this.jdbc.query(con -> {
 			PreparedStatement ps = con.prepareStatement(NOTIFY);
-			bindNotify(con, ps, 1, queues);
+			ps.setString(1, this.table);
+			ps.setArray(2, con.createArrayOf("text", queues.toArray()));
 			return ps;
 		}, (rs) -> {
 		});
@@ -302,12 +303,6 @@ final class PostgresInsertSql extends InsertSql {
 			return this.text;
 		}
 
-	}
-
-	private void bindNotify(Connection con, PreparedStatement ps, int index, Collection<String> queues)
-			throws SQLException {
-		ps.setString(index, this.table);
-		ps.setArray(index + 1, con.createArrayOf("text", queues.toArray()));
 	}
 
 	@Override

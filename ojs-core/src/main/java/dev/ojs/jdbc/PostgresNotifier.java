@@ -44,13 +44,11 @@ final class PostgresNotifier {
 
 	PostgresNotifier(Consumer<Collection<String>> send) {
 		this.send = send;
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(task) -> {
-					Thread thread = new Thread(task, "ojs-notify");
-					thread.setDaemon(true);
-					return thread;
-				});
-		this.executor = executor;
+		this.executor = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
+			Thread thread = new Thread(task, "ojs-notify");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	/** Tells the other processes' workers of these queues once the caller's transaction commits (now without one). */
@@ -82,6 +80,10 @@ final class PostgresNotifier {
 			catch (DataAccessException ex) {
 				// the jobs are committed: other processes find them at their next poll
 				logger.debug("OJS could not notify other processes of jobs in " + queues, ex);
+			}
+			catch (RuntimeException ex) {
+				// the next sends go on: a loop that ended here would leave every later owe unsent
+				logger.warn("OJS could not notify other processes of jobs in " + queues, ex);
 			}
 		}
 	}

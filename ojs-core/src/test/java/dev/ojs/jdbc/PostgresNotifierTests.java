@@ -13,6 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.dao.DataAccessResourceFailureException;
 
@@ -69,12 +71,13 @@ class PostgresNotifierTests {
 		assertThat(sent).containsExactlyInAnyOrderElementsOf(owed);
 	}
 
-	@Test
-	void aFailedSendDoesNotStopTheNext() throws Exception {
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void aFailedSendDoesNotStopTheNext(boolean databaseDown) throws Exception {
 		BlockingQueue<Collection<String>> sent = new LinkedBlockingQueue<>();
 		PostgresNotifier notifier = new PostgresNotifier((queues) -> {
 			if (queues.contains("down")) {
-				throw new DataAccessResourceFailureException("down");
+				throw databaseDown ? new DataAccessResourceFailureException("down") : new IllegalStateException("bug");
 			}
 			sent.add(List.copyOf(queues));
 		});
