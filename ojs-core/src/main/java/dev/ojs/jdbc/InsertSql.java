@@ -380,7 +380,7 @@ abstract class InsertSql extends SqlSupport {
 	 * queues may be claimable: inserted, activated, or let through by a freed slot.
 	 */
 	void claimable(Collection<String> queues) {
-		if (notifyChannel() != null && !queues.isEmpty()) {
+		if (notifyChannel() != null) {
 			notifyInserted(queues);
 		}
 		this.listeners.inserted(queues);

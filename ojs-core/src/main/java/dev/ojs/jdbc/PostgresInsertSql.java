@@ -164,7 +164,7 @@ final class PostgresInsertSql extends InsertSql {
 	 * {@code placed}, {@link #placedUniformInsert}: the workflow's id, type and role, then
 	 * steps too.
 	 */
-	private int bindUniform(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
+	private void bindUniform(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
 			throws SQLException {
 		InsertRow first = rows.get(0);
 		int index = 1;
@@ -200,16 +200,15 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("text", ids));
 		ps.setArray(index++, con.createArrayOf("text", args));
 		if (placed) {
-			ps.setArray(index++, con.createArrayOf("int4", steps));
+			ps.setArray(index, con.createArrayOf("int4", steps));
 		}
-		return index;
 	}
 
 	/**
 	 * Binds {@link #unnestInsert}'s arrays from parameter 1, with {@code placed}
-	 * {@link #placedUnnestInsert}'s; returns the next free index.
+	 * {@link #placedUnnestInsert}'s.
 	 */
-	private static int bindUnnest(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
+	private static void bindUnnest(Connection con, PreparedStatement ps, List<InsertRow> rows, boolean placed)
 			throws SQLException {
 		int size = rows.size();
 		Object[] ids = new Object[size];
@@ -263,11 +262,13 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("int8", visibilities));
 		ps.setArray(index++, con.createArrayOf("text", keys));
 		ps.setArray(index++, con.createArrayOf("text", sequenceKeys));
-		return placed ? bindPlaces(con, ps, index, rows) : index;
+		if (placed) {
+			bindPlaces(con, ps, index, rows);
+		}
 	}
 
-	/** Binds the workflow columns' arrays from {@code index} (nulls for plain jobs); returns the next free index. */
-	private static int bindPlaces(Connection con, PreparedStatement ps, int index, List<InsertRow> rows)
+	/** Binds the workflow columns' arrays from {@code index} (nulls for plain jobs). */
+	private static void bindPlaces(Connection con, PreparedStatement ps, int index, List<InsertRow> rows)
 			throws SQLException {
 		int size = rows.size();
 		Object[] workflowIds = new Object[size];
@@ -284,8 +285,7 @@ final class PostgresInsertSql extends InsertSql {
 		ps.setArray(index++, con.createArrayOf("text", workflowIds));
 		ps.setArray(index++, con.createArrayOf("text", types));
 		ps.setArray(index++, con.createArrayOf("int4", steps));
-		ps.setArray(index++, con.createArrayOf("text", roles));
-		return index;
+		ps.setArray(index, con.createArrayOf("text", roles));
 	}
 
 	/** {@link PostgresStatements#timestamptz} texts; a batch's rows mostly share their instants, formatted once. */
