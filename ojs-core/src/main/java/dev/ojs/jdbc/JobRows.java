@@ -84,10 +84,11 @@ final class JobRows extends SqlSupport {
 	 */
 	RowMapper<Job> lazily() {
 		HistoryBatch batch = new HistoryBatch(this.errors);
+		Instants instants = instants();
 		return (rs, rowNum) -> {
 			String id = rs.getString(1);
 			batch.add(id);
-			return map(rs, () -> batch.rows(id));
+			return map(rs, instants, () -> batch.rows(id));
 		};
 	}
 
@@ -99,9 +100,10 @@ final class JobRows extends SqlSupport {
 	List<Job> read(String sql, PreparedStatementSetter params) {
 		return Objects.requireNonNull(this.snapshot.execute((status) -> {
 			Map<String, List<String>> rows = new HashMap<>();
+			Instants instants = instants();
 			List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
 				String id = rs.getString(1);
-				return map(rs, () -> rows.getOrDefault(id, List.of()));
+				return map(rs, instants, () -> rows.getOrDefault(id, List.of()));
 			});
 			// decoded when read, from these rows: a snapshot of this read, not a later query
 			rows.putAll(this.errors.rows(jobs.stream().map(Job::id).toList()));
@@ -109,13 +111,14 @@ final class JobRows extends SqlSupport {
 		}));
 	}
 
-	private Job map(ResultSet rs, Supplier<List<String>> errorRows) throws SQLException {
+	private Job map(ResultSet rs, Instants instants, Supplier<List<String>> errorRows) throws SQLException {
 		String id = rs.getString(1);
 		return new Job(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
 				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
 				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
-				getInstant(rs, 14), getInstant(rs, 15), getInstant(rs, 16), getInstant(rs, 17), getInstant(rs, 18),
-				getInstant(rs, 19), rs.getString(20), getInstant(rs, 21), getInstant(rs, 22), millis(rs, 23), millis(rs, 24),
+				instants.read(rs, 14), instants.read(rs, 15), instants.read(rs, 16), instants.read(rs, 17),
+				instants.read(rs, 18), instants.read(rs, 19), rs.getString(20), instants.read(rs, 21),
+				instants.read(rs, 22), millis(rs, 23), millis(rs, 24),
 				lowercase(rs.getString(25)), place(rs, 26), rs.getString(29), rs.getString(30));
 	}
 

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.ojs.jdbc.PostgresStatements.customPlans;
-import static dev.ojs.jdbc.PostgresStatements.texts;
+import static dev.ojs.jdbc.PostgresStatements.setTexts;
 
 /**
  * The writes of an advance on PostgreSQL, each one {@code UPDATE} joined to
@@ -44,7 +44,7 @@ final class PostgresAdvanceSql extends AdvanceSql {
 		for (List<Counters> chunk : chunks(counters, CHUNK)) {
 			this.jdbc.update((con) -> {
 				PreparedStatement ps = customPlans(con.prepareStatement(this.countSql));
-				ps.setArray(1, texts(con, chunk, Counters::workflowId));
+				setTexts(ps, 1, chunk, Counters::workflowId);
 				ps.setArray(2, con.createArrayOf("int4", chunk.stream().map(Counters::completed).toArray()));
 				ps.setArray(3, con.createArrayOf("int4", chunk.stream().map(Counters::failed).toArray()));
 				return ps;
@@ -59,10 +59,10 @@ final class PostgresAdvanceSql extends AdvanceSql {
 			activated.addAll(this.jdbc.query((con) -> {
 				PreparedStatement ps = customPlans(con.prepareStatement(this.activateSql));
 				setInstant(ps, 1, now);
-				ps.setArray(2, texts(con, chunk, Activation::workflowId));
-				ps.setArray(3, texts(con, chunk, (activation) -> activation.role().value()));
+				setTexts(ps, 2, chunk, Activation::workflowId);
+				setTexts(ps, 3, chunk, (activation) -> activation.role().value());
 				ps.setArray(4, con.createArrayOf("int4", chunk.stream().map(Activation::step).toArray()));
-				ps.setArray(5, texts(con, chunk, Activation::parentResults));
+				setTexts(ps, 5, chunk, Activation::parentResults);
 				return ps;
 			}, AdvanceSql::activated));
 		}

@@ -197,8 +197,8 @@ final class PostgresInsertSql extends InsertSql {
 			args[i] = row.args();
 			steps[i] = placed ? row.workflowPlace().step() : null;
 		}
-		ps.setArray(index++, con.createArrayOf("text", ids));
-		ps.setArray(index++, con.createArrayOf("text", args));
+		PostgresStatements.setArray(ps, index++, ids);
+		PostgresStatements.setArray(ps, index++, args);
 		if (placed) {
 			ps.setArray(index, con.createArrayOf("int4", steps));
 		}
@@ -249,19 +249,19 @@ final class PostgresInsertSql extends InsertSql {
 		}
 		int index = 1;
 		for (Object[] column : List.of(ids, types, queues, args, metas)) {
-			ps.setArray(index++, con.createArrayOf("text", column));
+			PostgresStatements.setArray(ps, index++, column);
 		}
 		ps.setArray(index++, con.createArrayOf("int4", priorities));
-		ps.setArray(index++, con.createArrayOf("text", states));
+		PostgresStatements.setArray(ps, index++, states);
 		ps.setArray(index++, con.createArrayOf("int4", maxAttempts));
-		ps.setArray(index++, con.createArrayOf("text", policies));
-		ps.setArray(index++, con.createArrayOf("text", scheduled));
-		ps.setArray(index++, con.createArrayOf("text", created));
-		ps.setArray(index++, con.createArrayOf("text", expires));
+		PostgresStatements.setArray(ps, index++, policies);
+		PostgresStatements.setArray(ps, index++, scheduled);
+		PostgresStatements.setArray(ps, index++, created);
+		PostgresStatements.setArray(ps, index++, expires);
 		ps.setArray(index++, con.createArrayOf("int8", timeouts));
 		ps.setArray(index++, con.createArrayOf("int8", visibilities));
-		ps.setArray(index++, con.createArrayOf("text", keys));
-		ps.setArray(index++, con.createArrayOf("text", sequenceKeys));
+		PostgresStatements.setArray(ps, index++, keys);
+		PostgresStatements.setArray(ps, index++, sequenceKeys);
 		if (placed) {
 			bindPlaces(con, ps, index, rows);
 		}
@@ -282,10 +282,10 @@ final class PostgresInsertSql extends InsertSql {
 			steps[i] = (place != null) ? place.step() : null;
 			roles[i] = (place != null) ? place.role() : null;
 		}
-		ps.setArray(index++, con.createArrayOf("text", workflowIds));
-		ps.setArray(index++, con.createArrayOf("text", types));
+		PostgresStatements.setArray(ps, index++, workflowIds);
+		PostgresStatements.setArray(ps, index++, types);
 		ps.setArray(index++, con.createArrayOf("int4", steps));
-		ps.setArray(index, con.createArrayOf("text", roles));
+		PostgresStatements.setArray(ps, index, roles);
 	}
 
 	/** {@link PostgresStatements#timestamptz} texts; a batch's rows mostly share their instants, formatted once. */

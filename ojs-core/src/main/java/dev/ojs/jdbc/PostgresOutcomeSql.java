@@ -17,7 +17,7 @@ import dev.ojs.job.AttemptFailure;
 import dev.ojs.job.Job;
 
 import static dev.ojs.jdbc.PostgresStatements.customPlans;
-import static dev.ojs.jdbc.PostgresStatements.texts;
+import static dev.ojs.jdbc.PostgresStatements.setTexts;
 import static dev.ojs.jdbc.PostgresStatements.timestamptz;
 
 /**
@@ -154,17 +154,17 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		return returningIds(con -> {
 			PreparedStatement ps = customPlans(con.prepareStatement(sql));
 			int index = bindAttempts(con, ps, 1, failures, AttemptFailure::job);
-			ps.setArray(index++, texts(con, failures, (failure) -> failure.storedState().value()));
-			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.scheduledAt())));
+			setTexts(ps, index++, failures, (failure) -> failure.storedState().value());
+			setTexts(ps, index++, failures, (failure) -> timestamptz(failure.scheduledAt()));
 			ps.setArray(index++, con.createArrayOf("int4", failures.stream()
 				.map((failure) -> (failure.error() != null) ? failure.error().attempt() : null)
 				.toArray()));
-			ps.setArray(index++, texts(con, failures,
-					(failure) -> (failure.error() != null) ? ErrorHistoryJson.writeEntry(failure.error()) : null));
-			ps.setArray(index++, texts(con, failures, OutcomeSql::lastErrorType));
+			setTexts(ps, index++, failures,
+					(failure) -> (failure.error() != null) ? ErrorHistoryJson.writeEntry(failure.error()) : null);
+			setTexts(ps, index++, failures, OutcomeSql::lastErrorType);
 			ps.setArray(index++, con.createArrayOf("int4", failures.stream().map(AttemptFailure::oldestAttemptKept).toArray()));
 			ps.setArray(index++, con.createArrayOf("bool", failures.stream().map(AttemptFailure::deadLetter).toArray()));
-			ps.setArray(index++, texts(con, failures, (failure) -> timestamptz(failure.discardedAt())));
+			setTexts(ps, index++, failures, (failure) -> timestamptz(failure.discardedAt()));
 			if (expiredBefore != null) {
 				setInstant(ps, index, expiredBefore);
 			}
@@ -207,9 +207,9 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	/** Binds the {@code unnest(ids, attempts, owners)} of a guarded batch write. */
 	private static <T> int bindAttempts(Connection con, PreparedStatement ps, int index, List<T> items,
 			Function<T, Job> job) throws SQLException {
-		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).id()));
+		setTexts(ps, index++, items, (item) -> job.apply(item).id());
 		ps.setArray(index++, con.createArrayOf("int4", items.stream().map((item) -> job.apply(item).attempt()).toArray()));
-		ps.setArray(index++, texts(con, items, (item) -> job.apply(item).lockedBy()));
+		setTexts(ps, index++, items, (item) -> job.apply(item).lockedBy());
 		return index;
 	}
 

@@ -1,9 +1,8 @@
 package dev.ojs.jdbc;
 
-import java.sql.Array;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
@@ -58,9 +57,51 @@ final class PostgresStatements {
 		return (instant != null) ? TIMESTAMPTZ.format(SqlSupport.utcDateTime(instant)) : null;
 	}
 
-	/** A {@code text[]} parameter of one value per item. */
-	static <T> Array texts(Connection con, List<T> items, Function<T, @Nullable String> value) throws SQLException {
-		return con.createArrayOf("text", items.stream().map(value).toArray());
+	/** Binds an array parameter of one text per item ({@link #setArray}). */
+	static <T> void setTexts(PreparedStatement ps, int index, List<T> items, Function<T, @Nullable String> value)
+			throws SQLException {
+		Object[] values = new Object[items.size()];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = value.apply(items.get(i));
+		}
+		setArray(ps, index, values);
+	}
+
+	/**
+	 * Binds an array parameter that the statement casts to its type ({@code ?::uuid[]},
+	 * {@code ?::text[]}) as an array literal, each value's text quoted as pgjdbc's
+	 * {@code createArrayOf} writes it, {@code NULL} for null; the parameter takes the cast's type,
+	 * so PostgreSQL reads each value as that type at once. pgjdbc escapes a value one character
+	 * at a time, a sixth of the completer's time for the ids of a batch; here a value is
+	 * appended whole between the quotes and backslashes it holds.
+	 */
+	static void setArray(PreparedStatement ps, int index, @Nullable Object[] values) throws SQLException {
+		ps.setObject(index, arrayLiteral(values), Types.OTHER);
+	}
+
+	static String arrayLiteral(@Nullable Object[] values) {
+		StringBuilder literal = new StringBuilder(2 + values.length * 40).append('{');
+		for (int i = 0; i < values.length; i++) {
+			if (i > 0) {
+				literal.append(',');
+			}
+			if (values[i] == null) {
+				literal.append("NULL");
+				continue;
+			}
+			String text = values[i].toString();
+			literal.append('"');
+			int from = 0;
+			for (int at = 0; at < text.length(); at++) {
+				char c = text.charAt(at);
+				if (c == '"' || c == '\\') {
+					literal.append(text, from, at).append('\\');
+					from = at;
+				}
+			}
+			literal.append(text, from, text.length()).append('"');
+		}
+		return literal.append('}').toString();
 	}
 
 	/** Loaded only when pgjdbc is present. */

@@ -1,11 +1,13 @@
 package dev.ojs.jdbc;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,30 +34,84 @@ final class PostgresTimestamps {
 	}
 
 	static @Nullable Instant read(ResultSet rs, int index) throws SQLException {
-		if (PGJDBC && PgJdbc.isText(rs, index)) {
-			String text = rs.getString(index);
+		return (PGJDBC && PgJdbc.isText(rs, index)) ? fromText(rs, index) : fromDriver(rs, index);
+	}
+
+	private static @Nullable Instant fromText(ResultSet rs, int index) throws SQLException {
+		byte[] text = rs.getBytes(index);
+		if (text == null) {
+			return null;
+		}
+		Instant instant = parse(text);
+		return (instant != null) ? instant : fromDriver(rs, index);
+	}
+
+	private static @Nullable Instant fromDriver(ResultSet rs, int index) throws SQLException {
+		Timestamp value = rs.getTimestamp(index);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	/**
+	 * Reads the timestamps of one query's rows, in order: a column's format is asked once, and a
+	 * value whose text repeats the previous row's in its column (the jobs of one insert share
+	 * their times, those of one claim their start and reservation) is not parsed again.
+	 */
+	static final class Rows {
+
+		private static final byte UNKNOWN = 0;
+
+		private static final byte TEXT = 1;
+
+		private static final byte OTHER = 2;
+
+		private byte[] formats = new byte[0];
+
+		private byte[] @Nullable [] texts = new byte[0][];
+
+		private @Nullable Instant[] instants = new Instant[0];
+
+		@Nullable Instant read(ResultSet rs, int index) throws SQLException {
+			if (index >= this.formats.length) {
+				this.formats = Arrays.copyOf(this.formats, index + 1);
+				this.texts = Arrays.copyOf(this.texts, index + 1);
+				this.instants = Arrays.copyOf(this.instants, index + 1);
+			}
+			if (this.formats[index] == UNKNOWN) {
+				this.formats[index] = (PGJDBC && PgJdbc.isText(rs, index)) ? TEXT : OTHER;
+			}
+			if (this.formats[index] == OTHER) {
+				return fromDriver(rs, index);
+			}
+			// pgjdbc's own bytes of this row's value, never written to
+			byte[] text = rs.getBytes(index);
 			if (text == null) {
 				return null;
 			}
-			Instant instant = parse(text);
-			if (instant != null) {
-				return instant;
+			if (!Arrays.equals(text, this.texts[index])) {
+				Instant instant = parse(text);
+				this.instants[index] = (instant != null) ? instant : fromDriver(rs, index);
+				this.texts[index] = text;
 			}
+			return this.instants[index];
 		}
-		Timestamp value = rs.getTimestamp(index);
-		return (value != null) ? value.toInstant() : null;
+
+	}
+
+	/** As {@link #parse(byte[])}, of a string (non-ASCII characters are no digits). */
+	static @Nullable Instant parse(String text) {
+		return parse(text.getBytes(StandardCharsets.ISO_8859_1));
 	}
 
 	/**
 	 * {@code yyyy-MM-dd HH:mm:ss[.f…]±HH[:mm[:ss]]} (a year of four digits or more); {@code null}
 	 * for any other text.
 	 */
-	static @Nullable Instant parse(String text) {
-		int length = text.length();
-		int yearEnd = text.indexOf('-', 4);
+	static @Nullable Instant parse(byte[] text) {
+		int length = text.length;
+		int yearEnd = indexOf(text, (byte) '-', 4);
 		// year-MM-dd HH:mm:ss±HH at the least
-		if (yearEnd < 4 || length < yearEnd + 18 || text.charAt(yearEnd + 6) != ' ' || text.charAt(yearEnd + 9) != ':'
-				|| text.charAt(yearEnd + 12) != ':' || text.charAt(yearEnd + 3) != '-') {
+		if (yearEnd < 4 || length < yearEnd + 18 || charAt(text, yearEnd + 6) != ' ' || charAt(text, yearEnd + 9) != ':'
+				|| charAt(text, yearEnd + 12) != ':' || charAt(text, yearEnd + 3) != '-') {
 			return null;
 		}
 		int year = digits(text, 0, yearEnd);
@@ -66,10 +122,10 @@ final class PostgresTimestamps {
 		int second = digits(text, yearEnd + 13, yearEnd + 15);
 		int at = yearEnd + 15;
 		int nanos = 0;
-		if (text.charAt(at) == '.') {
+		if (charAt(text, at) == '.') {
 			int scale = 100_000_000;
-			for (at++; at < length && isDigit(text.charAt(at)); at++) {
-				nanos += (text.charAt(at) - '0') * scale;
+			for (at++; at < length && isDigit(charAt(text, at)); at++) {
+				nanos += (charAt(text, at) - '0') * scale;
 				scale /= 10;
 			}
 			if (scale == 100_000_000) {
@@ -91,12 +147,12 @@ final class PostgresTimestamps {
 	}
 
 	/** {@code ±HH[:mm[:ss]]} from {@code at} to the end, in seconds; {@link Integer#MIN_VALUE} if not that. */
-	private static int offsetSeconds(String text, int at) {
-		int length = text.length();
-		if (at >= length || (text.charAt(at) != '+' && text.charAt(at) != '-')) {
+	private static int offsetSeconds(byte[] text, int at) {
+		int length = text.length;
+		if (at >= length || (charAt(text, at) != '+' && charAt(text, at) != '-')) {
 			return Integer.MIN_VALUE;
 		}
-		int sign = (text.charAt(at) == '-') ? -1 : 1;
+		int sign = (charAt(text, at) == '-') ? -1 : 1;
 		int seconds = 0;
 		int part = 0;
 		for (at++; part < OFFSET_SCALES.length; part++) {
@@ -112,7 +168,7 @@ final class PostgresTimestamps {
 			if (at == length) {
 				return sign * seconds;
 			}
-			if (text.charAt(at) != ':') {
+			if (charAt(text, at) != ':') {
 				return Integer.MIN_VALUE;
 			}
 			at++;
@@ -121,16 +177,30 @@ final class PostgresTimestamps {
 	}
 
 	/** The decimal number of {@code text[from, to)}, or -1 when a character is no digit. */
-	private static int digits(String text, int from, int to) {
+	private static int digits(byte[] text, int from, int to) {
 		int value = 0;
 		for (int i = from; i < to; i++) {
-			char c = text.charAt(i);
+			char c = charAt(text, i);
 			if (!isDigit(c)) {
 				return -1;
 			}
 			value = value * 10 + (c - '0');
 		}
 		return value;
+	}
+
+	/** The character at {@code index}, or 0 past the end. */
+	private static char charAt(byte[] text, int index) {
+		return (index < text.length) ? (char) (text[index] & 0xff) : 0;
+	}
+
+	private static int indexOf(byte[] text, byte value, int from) {
+		for (int i = from; i < text.length; i++) {
+			if (text[i] == value) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	private static boolean isDigit(char c) {

@@ -141,6 +141,22 @@ class SqlSupport {
 		return (value != null) ? value.toInstant() : null;
 	}
 
+	/** Reads the instants of one query's rows, in order. */
+	@FunctionalInterface
+	interface Instants {
+
+		@Nullable Instant read(ResultSet rs, int index) throws SQLException;
+
+	}
+
+	/**
+	 * A reader of the instants of one query's rows, as {@link #getInstant}; on PostgreSQL a text
+	 * that repeats the previous row's in its column is parsed once ({@link PostgresTimestamps.Rows}).
+	 */
+	Instants instants() {
+		return (this.platform == JdbcPlatform.POSTGRESQL) ? new PostgresTimestamps.Rows()::read : this::getInstant;
+	}
+
 	/** SQL for the timestamp column {@code timestamp} plus the milliseconds of the column {@code millis}. */
 	final String plusMillis(String timestamp, String millis) {
 		return switch (this.platform) {

@@ -248,11 +248,13 @@ final class Completer {
 	/** Tells the worker and the listener; neither may stop the completer. */
 	private void report(List<Outcome> outcomes, Set<String> written) {
 		// the store reports ids: when a job's stale attempt and its next attempt share a
-		// batch, only the newest attempt can have been written
+		// batch, only the newest attempt can have been written; as many ids as outcomes
+		// (written ones among them) means every outcome was written
+		boolean all = written.size() == outcomes.size();
 		Map<String, Integer> newest = (written.size() < outcomes.size()) ? newestAttempts(outcomes) : null;
 		for (Outcome outcome : outcomes) {
-			boolean accepted = written.contains(outcome.job().id())
-					&& (newest == null || newest.get(outcome.job().id()) == outcome.job().attempt());
+			boolean accepted = all || (written.contains(outcome.job().id())
+					&& (newest == null || newest.get(outcome.job().id()) == outcome.job().attempt()));
 			notifyWritten(outcome, accepted);
 			if (!accepted) {
 				logger.info("OJS rejected the late outcome of job " + outcome.job().id() + " attempt "

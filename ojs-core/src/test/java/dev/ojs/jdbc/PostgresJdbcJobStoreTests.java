@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -57,15 +58,17 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	/**
 	 * Timestamps read back are the instants written, as text (a statement planned at every
 	 * execution, as claims are: parsed by {@link PostgresTimestamps}) and in binary, whatever the
-	 * session's time zone, historic offsets in seconds included.
+	 * session's time zone, historic offsets in seconds included; also by a reader of the rows in
+	 * order ({@link SqlSupport#instants}), which parses a value repeating the previous row's once.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "UTC", "Asia/Kathmandu", "America/St_Johns", "Europe/Amsterdam" })
 	void instantsAreReadBackAsWrittenFromTextAndBinaryInAnySessionTimeZone(String zone) throws SQLException {
 		SqlSupport support = new SqlSupport(JdbcPlatform.POSTGRESQL, this.schema.settings(), this.schema.dataSource());
-		List<Instant> instants = List.of(Instant.parse("2026-11-30T00:41:02.123456Z"),
-				Instant.parse("2026-03-29T01:30:00.5Z"), Instant.parse("1900-01-01T00:00:00Z"), Instant.EPOCH,
-				Timestamps.MAX);
+		Instant now = Instant.parse("2026-11-30T00:41:02.123456Z");
+		List<Instant> instants = Arrays.asList(now, now, Instant.parse("2026-11-30T00:41:02.123457Z"), null, null,
+				now, Instant.parse("2026-03-29T01:30:00.5Z"), Instant.parse("1900-01-01T00:00:00Z"), Instant.EPOCH,
+				Timestamps.MAX, Timestamps.MAX);
 		try (Connection con = this.schema.dataSource().getConnection(); Statement session = con.createStatement()) {
 			session.execute("SET TIME ZONE '" + zone + "'");
 			// 0: an unnamed statement, rows in text; -1: prepared on the server, rows in binary
@@ -77,15 +80,57 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 					ps.setArray(1, con.createArrayOf("timestamptz",
 							instants.stream().map(PostgresStatements::timestamptz).toArray()));
 					List<Instant> read = new ArrayList<>();
+					List<Instant> readInOrder = new ArrayList<>();
+					SqlSupport.Instants rows = support.instants();
 					try (ResultSet rs = ps.executeQuery()) {
 						assertThat(rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1))
 							.isEqualTo((threshold == 0) ? 0 : 1);
 						while (rs.next()) {
 							read.add(support.getInstant(rs, 1));
+							readInOrder.add(rows.read(rs, 1));
 						}
 					}
 					assertThat(read).as(zone + ", prepareThreshold " + threshold).containsExactlyElementsOf(instants);
+					assertThat(readInOrder).as(zone + ", prepareThreshold " + threshold + ", in order")
+						.containsExactlyElementsOf(instants);
 				}
+			}
+		}
+	}
+
+	/**
+	 * An array parameter bound as a literal reads back as the values bound, whatever they hold
+	 * (quotes, backslashes, commas, braces, the word NULL, blanks, JSON), nulls and the empty
+	 * array included; cast to {@code uuid[]} it takes ids as such.
+	 */
+	@Test
+	void arrayParametersReadBackAsBound() throws SQLException {
+		List<Object[]> arrays = List.of(new Object[] { "a", "", " b ", "c,d", "{e}", "NULL", null, "say \"hi\"",
+				"back\\slash\\", "\\\"", "{\"args\":[1,\"x\\\\y\"]}", "ünïcødé ✓" }, new Object[0],
+				new Object[] { null });
+		try (Connection con = this.schema.dataSource().getConnection();
+				PreparedStatement ps = con.prepareStatement("SELECT unnest(?::text[])")) {
+			for (Object[] values : arrays) {
+				PostgresStatements.setArray(ps, 1, values);
+				List<String> read = new ArrayList<>();
+				try (ResultSet rs = ps.executeQuery()) {
+					while (rs.next()) {
+						read.add(rs.getString(1));
+					}
+				}
+				assertThat(read).containsExactly(Arrays.copyOf(values, values.length, String[].class));
+			}
+		}
+		String id = "01a22c69-6772-715b-ba43-0924a0ac4fb1";
+		try (Connection con = this.schema.dataSource().getConnection();
+				PreparedStatement ps = con.prepareStatement("SELECT pg_typeof(u)::text, u::text FROM unnest(?::uuid[]) AS u")) {
+			PostgresStatements.setTexts(ps, 1, List.of(id, id.toUpperCase(java.util.Locale.ROOT)), (value) -> value);
+			try (ResultSet rs = ps.executeQuery()) {
+				assertThat(rs.next()).isTrue();
+				assertThat(rs.getString(1)).isEqualTo("uuid");
+				assertThat(rs.getString(2)).isEqualTo(id);
+				assertThat(rs.next()).isTrue();
+				assertThat(rs.getString(2)).isEqualTo(id);
 			}
 		}
 	}
