@@ -84,11 +84,11 @@ final class JobRows extends SqlSupport {
 	 */
 	RowMapper<Job> lazily() {
 		HistoryBatch batch = new HistoryBatch(this.errors);
-		Instants instants = instants();
+		Columns columns = columns();
 		return (rs, rowNum) -> {
 			String id = rs.getString(1);
 			batch.add(id);
-			return map(rs, instants, () -> batch.rows(id));
+			return map(rs, columns, () -> batch.rows(id));
 		};
 	}
 
@@ -100,10 +100,10 @@ final class JobRows extends SqlSupport {
 	List<Job> read(String sql, PreparedStatementSetter params) {
 		return Objects.requireNonNull(this.snapshot.execute((status) -> {
 			Map<String, List<String>> rows = new HashMap<>();
-			Instants instants = instants();
+			Columns columns = columns();
 			List<Job> jobs = this.jdbc.query(sql, params, (rs, rowNum) -> {
 				String id = rs.getString(1);
-				return map(rs, instants, () -> rows.getOrDefault(id, List.of()));
+				return map(rs, columns, () -> rows.getOrDefault(id, List.of()));
 			});
 			// decoded when read, from these rows: a snapshot of this read, not a later query
 			rows.putAll(this.errors.rows(jobs.stream().map(Job::id).toList()));
@@ -111,14 +111,15 @@ final class JobRows extends SqlSupport {
 		}));
 	}
 
-	private Job map(ResultSet rs, Instants instants, Supplier<List<String>> errorRows) throws SQLException {
+	private Job map(ResultSet rs, Columns columns, Supplier<List<String>> errorRows) throws SQLException {
 		String id = rs.getString(1);
-		return new Job(id, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-				JobState.fromValue(rs.getString(7)), rs.getInt(8), rs.getInt(9), policy(rs.getString(10)),
-				ErrorHistoryJson.readLazily(id, rs.getString(11), errorRows), rs.getBoolean(12), rs.getString(13),
-				instants.read(rs, 14), instants.read(rs, 15), instants.read(rs, 16), instants.read(rs, 17),
-				instants.read(rs, 18), instants.read(rs, 19), rs.getString(20), instants.read(rs, 21),
-				instants.read(rs, 22), millis(rs, 23), millis(rs, 24),
+		return new Job(id, columns.text(rs, 2), columns.text(rs, 3), rs.getString(4), columns.text(rs, 5),
+				rs.getInt(6), JobState.fromValue(columns.text(rs, 7)), rs.getInt(8), rs.getInt(9),
+				policy(columns.text(rs, 10)), ErrorHistoryJson.readLazily(id, columns.text(rs, 11), errorRows),
+				rs.getBoolean(12), rs.getString(13), columns.instant(rs, 14), columns.instant(rs, 15),
+				columns.instant(rs, 16), columns.instant(rs, 17), columns.instant(rs, 18), columns.instant(rs, 19),
+				columns.text(rs, 20), columns.instant(rs, 21),
+				columns.instant(rs, 22), millis(rs, 23), millis(rs, 24),
 				lowercase(rs.getString(25)), place(rs, 26), rs.getString(29), rs.getString(30));
 	}
 

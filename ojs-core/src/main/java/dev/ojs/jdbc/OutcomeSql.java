@@ -120,8 +120,10 @@ class OutcomeSql extends SqlSupport {
 			if (!steps.isEmpty()) {
 				this.stats.add(OutcomeCounts.completed(jobs, written, now));
 			}
-			// the limited queues' rows last: claims take turns on them until this commits
-			then.apply(jobs.stream().filter((job) -> written.contains(job.id())).toList())
+			// the limited queues' rows last: claims take turns on them until this commits; as
+			// many ids written as jobs means every job was written
+			then.apply((written.size() == jobs.size()) ? jobs
+					: jobs.stream().filter((job) -> written.contains(job.id())).toList())
 				.forEach((job) -> claimedHere.add(job.id().toLowerCase(Locale.ROOT)));
 			return written;
 		});

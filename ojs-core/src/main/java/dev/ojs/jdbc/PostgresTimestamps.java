@@ -7,7 +7,6 @@ import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,10 +33,15 @@ final class PostgresTimestamps {
 	}
 
 	static @Nullable Instant read(ResultSet rs, int index) throws SQLException {
-		return (PGJDBC && PgJdbc.isText(rs, index)) ? fromText(rs, index) : fromDriver(rs, index);
+		return isText(rs, index) ? fromText(rs, index) : fromDriver(rs, index);
 	}
 
-	private static @Nullable Instant fromText(ResultSet rs, int index) throws SQLException {
+	/** Whether the column came from pgjdbc as text (a statement without a server-side prepare). */
+	static boolean isText(ResultSet rs, int index) throws SQLException {
+		return PGJDBC && PgJdbc.isText(rs, index);
+	}
+
+	static @Nullable Instant fromText(ResultSet rs, int index) throws SQLException {
 		byte[] text = rs.getBytes(index);
 		if (text == null) {
 			return null;
@@ -46,55 +50,9 @@ final class PostgresTimestamps {
 		return (instant != null) ? instant : fromDriver(rs, index);
 	}
 
-	private static @Nullable Instant fromDriver(ResultSet rs, int index) throws SQLException {
+	static @Nullable Instant fromDriver(ResultSet rs, int index) throws SQLException {
 		Timestamp value = rs.getTimestamp(index);
 		return (value != null) ? value.toInstant() : null;
-	}
-
-	/**
-	 * Reads the timestamps of one query's rows, in order: a column's format is asked once, and a
-	 * value whose text repeats the previous row's in its column (the jobs of one insert share
-	 * their times, those of one claim their start and reservation) is not parsed again.
-	 */
-	static final class Rows {
-
-		private static final byte UNKNOWN = 0;
-
-		private static final byte TEXT = 1;
-
-		private static final byte OTHER = 2;
-
-		private byte[] formats = new byte[0];
-
-		private byte[] @Nullable [] texts = new byte[0][];
-
-		private @Nullable Instant[] instants = new Instant[0];
-
-		@Nullable Instant read(ResultSet rs, int index) throws SQLException {
-			if (index >= this.formats.length) {
-				this.formats = Arrays.copyOf(this.formats, index + 1);
-				this.texts = Arrays.copyOf(this.texts, index + 1);
-				this.instants = Arrays.copyOf(this.instants, index + 1);
-			}
-			if (this.formats[index] == UNKNOWN) {
-				this.formats[index] = (PGJDBC && PgJdbc.isText(rs, index)) ? TEXT : OTHER;
-			}
-			if (this.formats[index] == OTHER) {
-				return fromDriver(rs, index);
-			}
-			// pgjdbc's own bytes of this row's value, never written to
-			byte[] text = rs.getBytes(index);
-			if (text == null) {
-				return null;
-			}
-			if (!Arrays.equals(text, this.texts[index])) {
-				Instant instant = parse(text);
-				this.instants[index] = (instant != null) ? instant : fromDriver(rs, index);
-				this.texts[index] = text;
-			}
-			return this.instants[index];
-		}
-
 	}
 
 	/** As {@link #parse(byte[])}, of a string (non-ASCII characters are no digits). */

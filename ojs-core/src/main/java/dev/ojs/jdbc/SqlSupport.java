@@ -141,20 +141,37 @@ class SqlSupport {
 		return (value != null) ? value.toInstant() : null;
 	}
 
-	/** Reads the instants of one query's rows, in order. */
-	@FunctionalInterface
-	interface Instants {
+	/** Reads the columns of one query's rows, in order. */
+	interface Columns {
 
-		@Nullable Instant read(ResultSet rs, int index) throws SQLException;
+		@Nullable String text(ResultSet rs, int index) throws SQLException;
+
+		@Nullable Instant instant(ResultSet rs, int index) throws SQLException;
 
 	}
 
 	/**
-	 * A reader of the instants of one query's rows, as {@link #getInstant}; on PostgreSQL a text
-	 * that repeats the previous row's in its column is parsed once ({@link PostgresTimestamps.Rows}).
+	 * A reader of the columns of one query's rows, as {@code getString} and {@link #getInstant};
+	 * on PostgreSQL a value that repeats the previous row's in its column is read once
+	 * ({@link PostgresColumns}).
 	 */
-	Instants instants() {
-		return (this.platform == JdbcPlatform.POSTGRESQL) ? new PostgresTimestamps.Rows()::read : this::getInstant;
+	Columns columns() {
+		if (this.platform == JdbcPlatform.POSTGRESQL) {
+			return new PostgresColumns();
+		}
+		return new Columns() {
+
+			@Override
+			public @Nullable String text(ResultSet rs, int index) throws SQLException {
+				return rs.getString(index);
+			}
+
+			@Override
+			public @Nullable Instant instant(ResultSet rs, int index) throws SQLException {
+				return getInstant(rs, index);
+			}
+
+		};
 	}
 
 	/** SQL for the timestamp column {@code timestamp} plus the milliseconds of the column {@code millis}. */

@@ -59,7 +59,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	 * Timestamps read back are the instants written, as text (a statement planned at every
 	 * execution, as claims are: parsed by {@link PostgresTimestamps}) and in binary, whatever the
 	 * session's time zone, historic offsets in seconds included; also by a reader of the rows in
-	 * order ({@link SqlSupport#instants}), which parses a value repeating the previous row's once.
+	 * order ({@link SqlSupport#columns}), which parses a value repeating the previous row's once.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "UTC", "Asia/Kathmandu", "America/St_Johns", "Europe/Amsterdam" })
@@ -81,13 +81,13 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 							instants.stream().map(PostgresStatements::timestamptz).toArray()));
 					List<Instant> read = new ArrayList<>();
 					List<Instant> readInOrder = new ArrayList<>();
-					SqlSupport.Instants rows = support.instants();
+					SqlSupport.Columns rows = support.columns();
 					try (ResultSet rs = ps.executeQuery()) {
 						assertThat(rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1))
 							.isEqualTo((threshold == 0) ? 0 : 1);
 						while (rs.next()) {
 							read.add(support.getInstant(rs, 1));
-							readInOrder.add(rows.read(rs, 1));
+							readInOrder.add(rows.instant(rs, 1));
 						}
 					}
 					assertThat(read).as(zone + ", prepareThreshold " + threshold).containsExactlyElementsOf(instants);
@@ -101,24 +101,32 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	/**
 	 * An array parameter bound as a literal reads back as the values bound, whatever they hold
 	 * (quotes, backslashes, commas, braces, the word NULL, blanks, JSON), nulls and the empty
-	 * array included; cast to {@code uuid[]} it takes ids as such.
+	 * array included, also when read by a reader of the rows in order ({@link SqlSupport#columns}),
+	 * which decodes a text repeating the previous row's once; cast to {@code uuid[]} it takes ids
+	 * as such.
 	 */
 	@Test
 	void arrayParametersReadBackAsBound() throws SQLException {
 		List<Object[]> arrays = List.of(new Object[] { "a", "", " b ", "c,d", "{e}", "NULL", null, "say \"hi\"",
 				"back\\slash\\", "\\\"", "{\"args\":[1,\"x\\\\y\"]}", "ünïcødé ✓" }, new Object[0],
-				new Object[] { null });
+				new Object[] { null }, new Object[] { "x", "x", "y", null, null, "y", "x", "ünï", "ünï", "üni" });
 		try (Connection con = this.schema.dataSource().getConnection();
 				PreparedStatement ps = con.prepareStatement("SELECT unnest(?::text[])")) {
 			for (Object[] values : arrays) {
 				PostgresStatements.setArray(ps, 1, values);
 				List<String> read = new ArrayList<>();
+				List<String> readInOrder = new ArrayList<>();
+				SqlSupport.Columns columns = new SqlSupport(JdbcPlatform.POSTGRESQL, this.schema.settings(),
+						this.schema.dataSource()).columns();
+				ps.unwrap(PGStatement.class).setPrepareThreshold(0);
 				try (ResultSet rs = ps.executeQuery()) {
 					while (rs.next()) {
 						read.add(rs.getString(1));
+						readInOrder.add(columns.text(rs, 1));
 					}
 				}
 				assertThat(read).containsExactly(Arrays.copyOf(values, values.length, String[].class));
+				assertThat(readInOrder).containsExactlyElementsOf(read);
 			}
 		}
 		String id = "01a22c69-6772-715b-ba43-0924a0ac4fb1";
