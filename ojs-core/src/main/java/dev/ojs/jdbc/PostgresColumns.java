@@ -33,34 +33,41 @@ final class PostgresColumns implements SqlSupport.Columns {
 
 	@Override
 	public @Nullable String text(ResultSet rs, int index) throws SQLException {
-		if (!isText(rs, index)) {
-			return rs.getString(index);
-		}
-		byte[] read = rs.getBytes(index);
-		if (read == null) {
-			return null;
-		}
-		if (!Arrays.equals(read, this.bytes[index])) {
-			this.values[index] = rs.getString(index);
-			this.bytes[index] = read;
-		}
-		return (String) this.values[index];
+		return repeated(rs, index, ResultSet::getString, ResultSet::getString);
 	}
 
 	@Override
 	public @Nullable Instant instant(ResultSet rs, int index) throws SQLException {
+		return repeated(rs, index, PostgresTimestamps::fromText, PostgresTimestamps::fromDriver);
+	}
+
+	/** One way of reading a column. */
+	@FunctionalInterface
+	private interface Reader<T> {
+
+		@Nullable T read(ResultSet rs, int index) throws SQLException;
+
+	}
+
+	/**
+	 * The column's value: read by {@code fromText} unless its text repeats the previous row's,
+	 * or by {@code otherwise} when the column did not come as text.
+	 */
+	@SuppressWarnings("unchecked")
+	private <T> @Nullable T repeated(ResultSet rs, int index, Reader<T> fromText, Reader<T> otherwise)
+			throws SQLException {
 		if (!isText(rs, index)) {
-			return PostgresTimestamps.fromDriver(rs, index);
+			return otherwise.read(rs, index);
 		}
 		byte[] read = rs.getBytes(index);
 		if (read == null) {
 			return null;
 		}
 		if (!Arrays.equals(read, this.bytes[index])) {
-			this.values[index] = PostgresTimestamps.fromText(rs, index);
+			this.values[index] = fromText.read(rs, index);
 			this.bytes[index] = read;
 		}
-		return (Instant) this.values[index];
+		return (T) this.values[index];
 	}
 
 	private boolean isText(ResultSet rs, int index) throws SQLException {

@@ -79,7 +79,7 @@ final class PostgresStatements {
 		ps.setObject(index, arrayLiteral(values), Types.OTHER);
 	}
 
-	static String arrayLiteral(@Nullable Object[] values) {
+	private static String arrayLiteral(@Nullable Object[] values) {
 		StringBuilder literal = new StringBuilder(2 + values.length * 40).append('{');
 		for (int i = 0; i < values.length; i++) {
 			if (i > 0) {
