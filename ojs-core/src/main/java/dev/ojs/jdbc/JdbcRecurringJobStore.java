@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 
 import dev.ojs.job.JobState;
 import dev.ojs.recurring.RecurringJobStore;
@@ -47,14 +48,12 @@ public class JdbcRecurringJobStore implements RecurringJobStore {
 
 	@Override
 	public boolean holdLease(String nodeId, Duration ttl) {
-		if (this.leases.renew(nodeId, ttl)) {
-			return true;
-		}
 		try {
-			return this.leases.insert(nodeId, ttl);
+			return this.leases.renew(nodeId, ttl) || this.leases.insert(nodeId, ttl);
 		}
-		catch (DuplicateKeyException ex) {
-			// another node created it at the same moment
+		catch (DuplicateKeyException | PessimisticLockingFailureException ex) {
+			// another node created it at the same moment (on MariaDB, where the row was deleted
+			// moments before, a racing update or insert may be a deadlock's victim): it holds it
 			return false;
 		}
 	}

@@ -63,9 +63,10 @@ final class LeaseSql extends SqlSupport {
 	/**
 	 * Creates the lease row for {@code holder} unless there is one; {@code true} if it did. A
 	 * lease held by another node is no error (which drivers and servers would log at every tick),
-	 * and on PostgreSQL and MariaDB neither is a node that creates it at the same moment (there,
-	 * a {@code NOT EXISTS} check lets two nodes lock the same gap and deadlock); on H2 that one
-	 * meets a duplicate key. Only the table's first lease is created: a released one stays.
+	 * and on PostgreSQL neither is a node that creates it at the same moment; on H2 that one
+	 * meets a duplicate key, and on MariaDB, where the row was deleted moments before, it may be
+	 * a deadlock's victim (a {@code NOT EXISTS} check would let any two nodes lock the same gap
+	 * and deadlock). Only the table's first lease is created: a released one stays.
 	 */
 	boolean insert(String holder, Duration ttl) {
 		return this.jdbc.update(this.insert, (ps) -> {
