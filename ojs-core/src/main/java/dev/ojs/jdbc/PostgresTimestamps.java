@@ -1,6 +1,5 @@
 package dev.ojs.jdbc;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -53,11 +52,6 @@ final class PostgresTimestamps {
 	static @Nullable Instant fromDriver(ResultSet rs, int index) throws SQLException {
 		Timestamp value = rs.getTimestamp(index);
 		return (value != null) ? value.toInstant() : null;
-	}
-
-	/** As {@link #parse(byte[])}, of a string (non-ASCII characters are no digits). */
-	static @Nullable Instant parse(String text) {
-		return parse(text.getBytes(StandardCharsets.ISO_8859_1));
 	}
 
 	/**

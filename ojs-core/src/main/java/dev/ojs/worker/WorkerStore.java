@@ -75,14 +75,14 @@ public interface WorkerStore {
 
 	/**
 	 * Records successful attempts: {@code completed}, or deleted when {@code delete}.
-	 * @return the ids written; the others were no longer this attempt's
+	 * @return the ids written, among theirs (as many as the jobs means all); the others were no longer this attempt's
 	 */
 	Set<String> complete(List<Job> jobs, boolean delete);
 
 	/**
 	 * Records successful attempts with the results of those that returned one (JSON by job
 	 * id, spec README decision 28), stored with the completion; dropped when {@code delete}.
-	 * @return the ids written; the others were no longer this attempt's
+	 * @return the ids written, among theirs (as many as the jobs means all); the others were no longer this attempt's
 	 */
 	default Set<String> complete(List<Job> jobs, Map<String, String> results, boolean delete) {
 		if (!results.isEmpty()) {
@@ -126,7 +126,7 @@ public interface WorkerStore {
 
 	/**
 	 * Records failed attempts.
-	 * @return the ids written; the others were no longer this attempt's
+	 * @return the ids written, among theirs (as many as the jobs means all); the others were no longer this attempt's
 	 */
 	Set<String> fail(List<AttemptFailure> failures);
 
