@@ -115,9 +115,14 @@ abstract class ClaimSql extends SqlSupport {
 	 * key (lower id: ids grow in enqueue order) is live or pending, so the jobs of a key run one
 	 * at a time in enqueue order, a job's retries holding the ones after it until it ends in a
 	 * terminal state. A job without a key costs the claim a {@code NULL} test only; the earlier
-	 * jobs of a key are found through {@code sequence_idx}. {@code alias} names the claimed table.
+	 * jobs of a key are found through {@code sequence_idx}. While no job has a key
+	 * ({@link SequenceKeys}), the claim takes none with a key instead, and its SQL has no
+	 * subquery to plan. {@code alias} names the claimed table.
 	 */
 	String sequenceFilter(String alias) {
+		if (!this.sequenceKeys.held()) {
+			return " AND " + alias + ".sequence_key IS NULL";
+		}
 		return " AND (" + alias + ".sequence_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + this.table + " s"
 				+ " WHERE s.sequence_key = " + alias + ".sequence_key AND s.id < " + alias + ".id"
 				+ " AND s.state NOT IN (" + DeleteSql.TERMINAL + ")))";

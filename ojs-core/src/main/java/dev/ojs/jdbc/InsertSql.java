@@ -130,8 +130,10 @@ abstract class InsertSql extends SqlSupport {
 		Map<List<String>, Integer> firstWithKey = new HashMap<>();
 		Set<String> queues = new LinkedHashSet<>();
 		Map<String, Integer> firstWithId = new HashMap<>();
+		boolean sequenced = false;
 		for (int i = 0; i < rows.size(); i++) {
 			InsertRow row = rows.get(i);
+			sequenced |= row.sequenceKey() != null;
 			if (row.chosenId()) {
 				// a chosen id that is stored (or comes earlier in the batch) is that job
 				Integer first = firstWithId.putIfAbsent(row.id(), i);
@@ -161,6 +163,10 @@ abstract class InsertSql extends SqlSupport {
 		}
 		if (!plain.isEmpty()) {
 			insertPlain(plain);
+		}
+		if (sequenced) {
+			// this node's claims check sequences from their next one on
+			AfterCommit.run(this.sequenceKeys::inserted);
 		}
 		claimable(queues);
 		return List.of(ids);

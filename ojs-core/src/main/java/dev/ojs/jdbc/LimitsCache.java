@@ -10,7 +10,8 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.dao.DataAccessException;
 
 /**
- * Which queues or job types have a limit, as claims ask it: read from the database at most
+ * Which queues or job types have a limit, or whether jobs have sequence keys
+ * ({@link SequenceKeys}), as claims ask it: read from the database at most
  * once a second, and again before the next claim after a limit changed on this node. When a
  * read fails, claims keep what was last read and a warning says why, once.
  *
@@ -72,7 +73,7 @@ final class LimitsCache<T> {
 		return this.value;
 	}
 
-	/** A limit changed on this node: read again before the next claim. */
+	/** A limit changed on this node (or a job with a sequence key came): read again before the next claim. */
 	void changed() {
 		this.changes.incrementAndGet();
 	}
@@ -86,8 +87,8 @@ final class LimitsCache<T> {
 		}
 		catch (DataAccessException ex) {
 			if (!this.warned) {
-				logger.warn("OJS could not read the limits (is the " + this.table
-						+ " table up to date with the schema script?); claims keep the limits last read: " + ex);
+				logger.warn("OJS could not read the " + this.table
+						+ " table (is it up to date with the schema script?); claims keep what was last read: " + ex);
 			}
 			this.warned = true;
 		}

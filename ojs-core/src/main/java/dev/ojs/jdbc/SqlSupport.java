@@ -23,7 +23,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What the SQL classes of one store share: the platform, the job table's name, the
- * {@link JdbcTemplate} and transaction manager on the store's data source, and how the
+ * {@link JdbcTemplate} and transaction manager on the store's data source, whether its jobs
+ * have sequence keys, and how the
  * platform binds and reads instants, ids and JSON. Every SQL class extends it, each a view of
  * the same store's parts.
  * <p>
@@ -46,6 +47,9 @@ class SqlSupport {
 
 	final JdbcTemplate jdbc;
 
+	/** Whether the job table holds jobs with a sequence key, which claims must check. */
+	final SequenceKeys sequenceKeys;
+
 	private final DataSourceTransactionManager transactions;
 
 	private final String idParam;
@@ -58,6 +62,7 @@ class SqlSupport {
 		this.table = settings.tableName();
 		this.dataSource = dataSource;
 		this.jdbc = new JdbcTemplate(dataSource);
+		this.sequenceKeys = new SequenceKeys(this.jdbc, this.table);
 		this.transactions = new StoreTransactionManager(dataSource);
 		boolean postgres = platform == JdbcPlatform.POSTGRESQL;
 		this.idParam = postgres ? "?::uuid" : "?";
@@ -71,6 +76,7 @@ class SqlSupport {
 		this.table = shared.table;
 		this.dataSource = shared.dataSource;
 		this.jdbc = shared.jdbc;
+		this.sequenceKeys = shared.sequenceKeys;
 		this.transactions = shared.transactions;
 		this.idParam = shared.idParam;
 		this.jsonParam = shared.jsonParam;

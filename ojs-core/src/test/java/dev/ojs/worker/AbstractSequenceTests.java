@@ -118,6 +118,30 @@ abstract class AbstractSequenceTests extends QueueLimitTestSupport {
 	}
 
 	/**
+	 * While no job has a sequence key, claims leave the sequence check out and take no job with
+	 * a key (the store reads whether any has one at most once a second). The node that inserts
+	 * the first jobs with a key checks from its next claim on; another node, once it reads
+	 * again, and never out of order meanwhile.
+	 */
+	@Test
+	void theFirstJobsWithASequenceKeyAreClaimedInOrderOnEveryNode() {
+		JdbcJobStore store = store();
+		JdbcJobStore other = store();
+		String plainId = store.insert(List.of(plain())).get(0);
+		assertThat(ids(store.claim("n", QUEUE, VISIBILITY, 20))).containsExactly(plainId);
+		assertThat(other.claim("o", QUEUE, VISIBILITY, 20)).isEmpty();
+		List<String> ids = other.insert(List.of(seq("a"), seq("a"), seq("b"), seq("b")));
+		assertThat(ids(other.claim("o", QUEUE, VISIBILITY, 1))).as("the inserting node's next claim")
+			.containsExactly(ids.get(0));
+		List<String> claimed = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+			claimed.addAll(ids(store.claim("n", QUEUE, VISIBILITY, 20)));
+			return !claimed.isEmpty();
+		});
+		assertThat(claimed).as("the other node, once it read again: the head of b only").containsExactly(ids.get(2));
+	}
+
+	/**
 	 * Four nodes with four threads each, half claiming named types as pollers do, half any type
 	 * as HTTP workers do, run 5 sequences of 16 jobs each, enqueued interleaved, beside jobs
 	 * without a key: each sequence's jobs start strictly in enqueue order, never two of one
