@@ -24,9 +24,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * What the SQL classes of one store share: the platform, the job table's name, the
  * {@link JdbcTemplate} and transaction manager on the store's data source, whether its jobs
- * have sequence keys, and how the
- * platform binds and reads instants, ids and JSON. Every SQL class extends it, each a view of
- * the same store's parts.
+ * have sequence keys, and how the platform binds and reads instants, ids and JSON. Every SQL
+ * class extends it, each a view of the same store's parts.
  * <p>
  * Every statement binds its values; the only text spliced into SQL is the table prefix,
  * validated by {@link JdbcStoreSettings}.
