@@ -100,12 +100,23 @@ abstract class AbstractJdbcWorkflowStoreTests extends DatabaseTests {
 	 * A chain's step hands its slot to the next step: the completion's refill claims it in the
 	 * completion's transaction, started at the instant the step completed, and no worker is
 	 * woken for it; a step whose successor no refill took wakes its queue's workers as before.
+	 * The creation's own wake is awaited first: on PostgreSQL its {@code NOTIFY}, sent after the
+	 * commit by the store's notifier thread, could otherwise arrive during the completion.
 	 */
 	@Test
 	void aChainStepsCompletionClaimsTheNextStepInItsTransaction() throws Exception {
-		String id = create(WorkflowType.CHAIN, 3, List.of());
 		List<String> woken = new CopyOnWriteArrayList<>();
 		try (AutoCloseable listening = this.store.listenForInserts(woken::add).orElseThrow()) {
+			boolean notifies = this.store.dialect().inserts().notifyChannel() != null;
+			if (notifies) {
+				// the listener's connection listens
+				org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> woken.contains(null));
+			}
+			String id = create(WorkflowType.CHAIN, 3, List.of());
+			long creationWakes = notifies ? 2 : 1;
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> woken.stream().filter("steps"::equals).count() == creationWakes);
+			woken.clear();
 			Job first = claimOne("steps");
 			this.clock.advance(Duration.ofMillis(40));
 			WorkerStore.Completed completed = this.store.complete(List.of(first), Map.of(), false,
