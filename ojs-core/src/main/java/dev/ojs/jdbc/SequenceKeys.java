@@ -18,8 +18,17 @@ final class SequenceKeys {
 	private final LimitsCache<Boolean> held;
 
 	SequenceKeys(JdbcTemplate jdbc, String table) {
-		String sql = "SELECT 1 FROM " + table + " WHERE sequence_key IS NOT NULL LIMIT 1";
+		String sql = sql(table);
 		this.held = new LimitsCache<>(() -> Boolean.TRUE.equals(jdbc.query(sql, ResultSet::next)), true, table);
+	}
+
+	/**
+	 * The read: the first entry of the sequence index. Its order is the index's, so PostgreSQL
+	 * reads that entry even without the table's statistics; with {@code LIMIT 1} alone it scanned
+	 * the whole table of jobs without a key (21 ms for 200,000 jobs, every second).
+	 */
+	static String sql(String table) {
+		return "SELECT sequence_key FROM " + table + " WHERE sequence_key IS NOT NULL ORDER BY sequence_key LIMIT 1";
 	}
 
 	/** Whether some job has a sequence key, as last read. */

@@ -634,6 +634,25 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	}
 
 	/**
+	 * Whether any job has a sequence key is read once a second on every node: from the partial
+	 * sequence index, also before the table has statistics. Without them, {@code WHERE
+	 * sequence_key IS NOT NULL LIMIT 1} was planned as a scan of every job.
+	 */
+	@Test
+	void theReadOfWhetherAJobHasASequenceKeyUsesTheSequenceIndexWithoutStatistics() {
+		this.store.insert(IntStream.range(0, 20_000).mapToObj((n) -> job("email.send").build()).toList());
+		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
+		String plan = String.join("\n", jdbc.queryForList(
+				"EXPLAIN (COSTS OFF) " + SequenceKeys.sql(this.schema.tableName()), String.class));
+		assertThat(plan).as(plan).contains(this.schema.tableName() + "_sequence_idx").doesNotContain("Seq Scan");
+		this.store.insert(List.of(job("email.send").sequenceKey("account-1").build()));
+		jdbc.execute("ANALYZE " + this.schema.tableName());
+		plan = String.join("\n", jdbc.queryForList(
+				"EXPLAIN (COSTS OFF) " + SequenceKeys.sql(this.schema.tableName()), String.class));
+		assertThat(plan).as(plan).contains(this.schema.tableName() + "_sequence_idx").doesNotContain("Seq Scan");
+	}
+
+	/**
 	 * Expiry costs jobs without it nothing: the expirer reads the partial index of waiting jobs
 	 * with an expires_at, and the claim keeps its plan, the expiry a filter on the rows it reads.
 	 */
