@@ -1,5 +1,8 @@
 package dev.ojs.jdbc;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
@@ -15,8 +18,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class AfterCommit {
 
-	/** The after-commit action this thread runs, if any. */
-	private static final ThreadLocal<@Nullable TransactionSynchronization> running = new ThreadLocal<>();
+	/** The after-commit actions this thread runs, if any. */
+	private static final ThreadLocal<@Nullable Actions> running = new ThreadLocal<>();
 
 	private AfterCommit() {
 	}
@@ -35,38 +38,73 @@ final class AfterCommit {
 	}
 
 	private static void run(Runnable action, int order) {
-		if (TransactionSynchronizationManager.isSynchronizationActive() && !committing()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public int getOrder() {
-					return order;
-				}
-
-				@Override
-				public void afterCommit() {
-					TransactionSynchronization outer = running.get();
-					running.set(this);
-					try {
-						action.run();
-					}
-					finally {
-						running.set(outer);
-					}
-				}
-			});
-		}
-		else {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			action.run();
+			return;
 		}
+		List<TransactionSynchronization> registered = TransactionSynchronizationManager.getSynchronizations();
+		if (committing(registered)) {
+			action.run();
+			return;
+		}
+		actions(registered, order).actions.add(action);
+	}
+
+	/**
+	 * The actions of this order that the transaction this thread is in holds, registered now if it
+	 * holds none: one synchronization per order, however many actions (Spring sorts every
+	 * synchronization of a transaction each time it runs them, four times per commit).
+	 */
+	private static Actions actions(List<TransactionSynchronization> registered, int order) {
+		for (TransactionSynchronization synchronization : registered) {
+			if (synchronization instanceof Actions actions && actions.order == order) {
+				return actions;
+			}
+		}
+		Actions actions = new Actions(order);
+		TransactionSynchronizationManager.registerSynchronization(actions);
+		return actions;
 	}
 
 	/**
 	 * Whether the transaction this thread is in has committed and runs its after-commit actions
 	 * (one of them registers), rather than a new transaction that one of them began.
 	 */
-	private static boolean committing() {
-		TransactionSynchronization action = running.get();
-		return action != null && TransactionSynchronizationManager.getSynchronizations().contains(action);
+	private static boolean committing(List<TransactionSynchronization> registered) {
+		Actions actions = running.get();
+		return actions != null && registered.contains(actions);
+	}
+
+	/** The after-commit actions of one order of one transaction, run in the order they came. */
+	private static final class Actions implements TransactionSynchronization {
+
+		private final int order;
+
+		private final List<Runnable> actions = new ArrayList<>();
+
+		private Actions(int order) {
+			this.order = order;
+		}
+
+		@Override
+		public int getOrder() {
+			return this.order;
+		}
+
+		@Override
+		public void afterCommit() {
+			Actions outer = running.get();
+			running.set(this);
+			try {
+				for (Runnable action : this.actions) {
+					action.run();
+				}
+			}
+			finally {
+				running.set(outer);
+			}
+		}
+
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.ojs.jdbc;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,27 @@ class AfterCommitTests {
 		});
 		TransactionSynchronizationUtils.triggerAfterCommit();
 		assertThat(this.ran).containsExactly("inner wake");
+	}
+
+	/**
+	 * A transaction holds one synchronization per order, however many actions it registers (a
+	 * completion of hundreds of workflow steps): Spring sorts every synchronization of a
+	 * transaction at each phase of its commit.
+	 */
+	@Test
+	void aTransactionHoldsOneSynchronizationPerOrderWhateverItsActions() {
+		TransactionSynchronizationManager.initSynchronization();
+		for (int i = 0; i < 100; i++) {
+			String n = String.valueOf(i);
+			AfterCommit.run(() -> this.ran.add("wake " + n));
+			AfterCommit.tell(() -> this.ran.add("event " + n));
+		}
+		List<String> expected = new java.util.ArrayList<>();
+		IntStream.range(0, 100).forEach((i) -> expected.add("event " + i));
+		IntStream.range(0, 100).forEach((i) -> expected.add("wake " + i));
+		assertThat(TransactionSynchronizationManager.getSynchronizations()).hasSize(2);
+		TransactionSynchronizationUtils.triggerAfterCommit();
+		assertThat(this.ran).containsExactlyElementsOf(expected);
 	}
 
 	@Test
