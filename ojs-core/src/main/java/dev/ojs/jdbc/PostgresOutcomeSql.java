@@ -37,10 +37,14 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	 * path offered: a nested loop from the batch into the primary key (or, on a small table,
 	 * a hash join), O(batch). Two traps are avoided on purpose:
 	 * <ul>
-	 * <li>the state check is written {@code (j.state = 'active') IS TRUE} so that it does not
-	 * match the predicate of the partial index {@code <prefix>jobs_locked_idx} ({@code WHERE
-	 * state = 'active'}): with it, the planner may scan every active job for each row of the
-	 * batch;</li>
+	 * <li>the state check compares with a value the planner does not know,
+	 * {@code j.state = (SELECT 'active')}: it matches no partial index's predicate (with
+	 * {@code <prefix>jobs_locked_idx}, {@code WHERE state = 'active'}, the planner may scan every
+	 * active job for each row of the batch), and its selectivity comes from the number of
+	 * states, not from how often the statistics saw {@code active}. Statistics taken while no
+	 * job was active estimated one active job, and the planner read the whole table once per
+	 * row of the batch: 5.2 s instead of 15 ms for 1,000 completions among 30,000 active
+	 * jobs;</li>
 	 * <li>no separate {@code j.id = ANY(ids)}: with it, the planner scans the primary key for
 	 * the batch and then re-reads the whole {@code unnest} for every row found (a join filter,
 	 * O(batch&sup2;): 8.7 ms instead of 2.2 ms for 100 completions).</li>
@@ -49,7 +53,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	 * never a generic plan cached while the table was empty.
 	 */
 	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt"
-			+ " AND (j.state = 'active') IS TRUE AND j.locked_by = c.owner";
+			+ " AND j.state = (SELECT 'active') AND j.locked_by = c.owner";
 
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
 
