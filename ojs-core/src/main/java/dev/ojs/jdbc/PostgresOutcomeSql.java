@@ -28,6 +28,9 @@ import static dev.ojs.jdbc.PostgresStatements.timestamptz;
  */
 final class PostgresOutcomeSql extends OutcomeSql {
 
+	/** {@code 'active'} as a value the planner does not know: see {@link #GUARD}. */
+	private static final String ACTIVE = "(SELECT 'active')";
+
 	/**
 	 * Guard of a write joined to {@code unnest(ids, attempts, owners) AS c}.
 	 * <p>
@@ -53,7 +56,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 	 * never a generic plan cached while the table was empty.
 	 */
 	private static final String GUARD = " WHERE j.id = c.id AND j.attempt = c.attempt"
-			+ " AND j.state = (SELECT 'active') AND j.locked_by = c.owner";
+			+ " AND j.state = " + ACTIVE + " AND j.locked_by = c.owner";
 
 	private static final String ATTEMPTS = "unnest(?::uuid[], ?::int[], ?::text[])";
 
@@ -91,7 +94,7 @@ final class PostgresOutcomeSql extends OutcomeSql {
 		// same plan concerns as GUARD
 		this.heartbeatSql = "UPDATE " + this.table
 				+ " SET locked_until = " + cappedLockedUntil()
-				+ " WHERE id = ANY(?::uuid[]) AND (state = 'active') IS TRUE AND locked_by = ?";
+				+ " WHERE id = ANY(?::uuid[]) AND state = " + ACTIVE + " AND locked_by = ?";
 	}
 
 	/** The guarded update of each job to {@code completed}, {@code counted} in the statistics by the same statement. */

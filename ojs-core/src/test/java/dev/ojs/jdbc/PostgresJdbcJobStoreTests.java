@@ -660,13 +660,7 @@ class PostgresJdbcJobStoreTests extends AbstractJdbcJobStoreTests {
 	@Test
 	void theReadOfWhetherAJobHasASequenceKeyUsesTheSequenceIndexWithoutStatistics() {
 		this.store.insert(IntStream.range(0, 20_000).mapToObj((n) -> job("email.send").build()).toList());
-		JdbcTemplate jdbc = new JdbcTemplate(this.schema.dataSource());
-		String plan = String.join("\n", jdbc.queryForList(
-				"EXPLAIN (COSTS OFF) " + SequenceKeys.sql(this.schema.tableName()), String.class));
-		assertThat(plan).as(plan).contains(this.schema.tableName() + "_sequence_idx").doesNotContain("Seq Scan");
-		this.store.insert(List.of(job("email.send").sequenceKey("account-1").build()));
-		jdbc.execute("ANALYZE " + this.schema.tableName());
-		plan = String.join("\n", jdbc.queryForList(
+		String plan = String.join("\n", new JdbcTemplate(this.schema.dataSource()).queryForList(
 				"EXPLAIN (COSTS OFF) " + SequenceKeys.sql(this.schema.tableName()), String.class));
 		assertThat(plan).as(plan).contains(this.schema.tableName() + "_sequence_idx").doesNotContain("Seq Scan");
 	}
